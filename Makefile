@@ -1,0 +1,39 @@
+# Two entry points on a fresh machine (only Python 3.11 and the OS): `make demo`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: demo test lint typecheck bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[ui,dev]'
+	touch $(STAMP)
+
+# tersh's main job on a real command: run ruff over tersh's own sources with every rule on
+# (hundreds of findings), compacted, bounded, with the capture report; then show the saving.
+demo: $(STAMP)
+	@rm -rf .demo-home && mkdir -p .demo-home
+	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh enable
+	@echo '$$ tersh run -- ruff check --select ALL --no-cache src'
+	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh run -- $(BIN)/ruff check --select ALL --no-cache src; \
+	  echo "(exit code $$?)"
+	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh gain
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests scripts bench
+	$(BIN)/python scripts/gen_rules.py --check
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: $(STAMP) lint typecheck
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .demo-home .pytest_cache .mypy_cache .ruff_cache

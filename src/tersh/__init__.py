@@ -1,0 +1,30 @@
+"""tersh: cut the output reaching an AI coding agent to what it needs, losing nothing.
+
+The library API mirrors the command line: :func:`run` runs a command, :func:`compact` compacts
+output recorded elsewhere, :func:`retrieve` pages or searches a capture. Imports are lazy so that
+``import tersh`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from tersh.pipeline import Result, compact, run
+    from tersh.retrieval import Page, retrieve
+
+__all__ = ["Page", "Result", "__version__", "compact", "retrieve", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"run", "compact", "Result"}:
+        from tersh import pipeline
+
+        return getattr(pipeline, name)
+    if name in {"retrieve", "Page"}:
+        from tersh import retrieval
+
+        return getattr(retrieval, name)
+    raise AttributeError(f"module 'tersh' has no attribute {name!r}")

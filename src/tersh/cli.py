@@ -1,0 +1,88 @@
+"""``tersh`` command line: parse the command name, import only that command, dispatch.
+
+Each command lives in ``tersh.commands.<module>`` with ``add_arguments(parser)`` and
+``main(args) -> int``. Only the chosen command's module is imported, so the hook and ``run`` paths
+stay lean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from tersh.errors import TershError, warn
+
+
+class Command(NamedTuple):
+    """A subcommand: the module that implements it and its one-line help."""
+
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    "run": Command("run", "run a command; print its compacted, bounded output; keep its exit code"),
+    "compact": Command("compact", "compact recorded output (files or stdin) as `run` would"),
+    "retrieve": Command("retrieve", "page through or search a capture"),
+    "rewrite": Command("rewrite", "show what tersh would do with a command (policy, RTK)"),
+    "status": Command("status", "enabled?, switches, RTK, this session's savings"),
+    "gain": Command("gain", "savings history: totals, per command, per day"),
+    "enable": Command("toggle", "turn optimisation on (takes effect on the next command)"),
+    "disable": Command("toggle", "turn optimisation off (commands pass through untouched)"),
+    "settings": Command("settings", "show, get or set settings"),
+    "rtk": Command("rtk", "RTK provider: `tersh rtk retry` re-probes"),
+    "init": Command("init", "install tersh into an agent host's settings"),
+    "uninit": Command("init", "remove tersh from an agent host's settings"),
+    "hook": Command("hook", "agent host hook entry point (reads the host's JSON on stdin)"),
+    "tool": Command("tool", "compress one tool output (JSON on stdin) for a host"),
+    "serve": Command("serve", "long-lived JSON-lines compression service (`--stdio`)"),
+    "mcp": Command("mcp", "MCP server on stdio: run, retrieve, search, stats"),
+    "ui": Command("ui", "the local settings page"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tersh",
+        description="Cut command and tool output reaching an AI agent to what it needs; "
+        "every byte stays in a capture you can page and search.",
+    )
+    parser.add_argument("--version", action="version", version=f"tersh {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, command in COMMANDS.items():
+        sub.add_parser(name, help=command.help, add_help=False)
+    return parser
+
+
+def _version() -> str:
+    from tersh import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tersh`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in COMMANDS:
+        parser = _parser()
+        if not args:
+            parser.print_help()
+            return 2
+        parser.parse_args(args)  # prints usage/--help/--version and exits
+        return 2
+    name, rest = args[0], args[1:]
+    command = COMMANDS[name]
+    module = importlib.import_module(f"tersh.commands.{command.module}")
+    parser = argparse.ArgumentParser(prog=f"tersh {name}", description=command.help)
+    module.add_arguments(parser, name)
+    namespace = parser.parse_args(rest)
+    try:
+        return int(module.main(namespace, name))
+    except TershError as exc:
+        warn(str(exc))
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,50 @@
+"""``tersh settings [get KEY | set KEY VALUE | reset KEY | path]``: show and change settings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tersh import settings
+from tersh.errors import TershError
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """``show`` (default), ``get KEY``, ``set KEY VALUE``, ``reset KEY``, ``path``."""
+    parser.add_argument("action", nargs="?", default="show", choices=["show", "get", "set", "reset", "path"])
+    parser.add_argument("key", nargs="?")
+    parser.add_argument("value", nargs="?")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def main(args: argparse.Namespace, name: str) -> int:
+    """Dispatch the settings action."""
+    if args.action == "path":
+        print(settings.settings_path())
+        return 0
+    if args.action == "show":
+        current = settings.load()
+        if args.format == "json":
+            print(json.dumps(dict(current), indent=2, sort_keys=True))
+        else:
+            for key in sorted(current):
+                marker = "*" if key in current.overrides else " "
+                print(f"{marker} {key} = {json.dumps(current[key])}")
+        return 0
+    if not args.key:
+        raise TershError(f"settings {args.action} needs a KEY")
+    if args.key not in settings.DEFAULTS:
+        raise TershError(f"unknown setting {args.key!r} (see `tersh settings`)")
+    if args.action == "get":
+        print(json.dumps(settings.load()[args.key]))
+        return 0
+    if args.action == "reset":
+        settings.save({args.key: settings.DEFAULTS[args.key]})
+        print(f"{args.key} = {json.dumps(settings.DEFAULTS[args.key])} (default)")
+        return 0
+    if args.value is None:
+        raise TershError("settings set needs KEY and VALUE")
+    value = settings.parse_value(args.key, args.value)
+    settings.save({args.key: value})
+    print(f"{args.key} = {json.dumps(value)}")
+    return 0

@@ -1,0 +1,19 @@
+"""``tersh enable`` / ``tersh disable``: flip the profile switch (read fresh by every command)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tersh import settings
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """No options."""
+
+
+def main(args: argparse.Namespace, name: str) -> int:
+    """Write ``enabled`` to the settings file and say so."""
+    enabled = name == "enable"
+    settings.save({"enabled": enabled})
+    print(f"tersh {'enabled' if enabled else 'disabled'}: takes effect on the next command")
+    return 0

@@ -1,0 +1,64 @@
+"""ANSI and carriage-return clean-up: what a terminal would finally show, as plain text."""
+
+from __future__ import annotations
+
+import re
+
+# CSI (ESC [ … final), OSC (ESC ] … BEL or ST), other two-byte escapes, and 8-bit CSI.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI escape sequences (colours, cursor moves, hyperlinks, titles)."""
+    if "\x1b" not in text and "\x9b" not in text:
+        return text
+    return _ANSI.sub("", text)
+
+
+def resolve_carriage_returns(line: str) -> str:
+    """The final state of one line that redraws itself with ``\\r`` (progress bars).
+
+    Each ``\\r`` returns to the start of the line and later text overwrites earlier text, as a
+    terminal does; a trailing ``\\r`` (CRLF endings) is simply dropped.
+    """
+    if "\r" not in line:
+        return line
+    line = line.rstrip("\r")
+    if "\r" not in line:
+        return line
+    screen: list[str] = []
+    for part in line.split("\r"):
+        if len(part) >= len(screen):
+            screen = list(part)
+        else:
+            screen[: len(part)] = part
+    return "".join(screen)
+
+
+def clean_line(line: str) -> str:
+    """One line as a terminal finally shows it: no escapes, no redraws, no stray controls."""
+    line = resolve_carriage_returns(strip_ansi(line))
+    if "\x08" in line:  # backspace overstrike (man pages, some progress bars)
+        out: list[str] = []
+        for char in line:
+            if char == "\x08":
+                if out:
+                    out.pop()
+            else:
+                out.append(char)
+        line = "".join(out)
+    return _CONTROL.sub("", line) if _CONTROL.search(line) else line
+
+
+def clean(text: str) -> str:
+    """Clean every line of ``text``; line structure (and a final newline) is kept."""
+    if "\x1b" not in text and "\r" not in text and not _CONTROL.search(text):
+        return text
+    return "\n".join(clean_line(line) for line in text.split("\n"))

@@ -1,0 +1,20 @@
+"""The one error type tersh raises for problems a user can fix, and the fail-open notice."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+class TershError(RuntimeError):
+    """A problem with a clear message for the user (bad id, bad setting, unknown host…)."""
+
+
+def warn(message: str, stream: TextIO | None = None) -> None:
+    """Write one line on stderr saying what went wrong inside tersh (never a traceback)."""
+    out = stream if stream is not None else sys.stderr
+    try:
+        out.write(f"tersh: {message}\n")
+        out.flush()
+    except (OSError, ValueError):  # a closed or broken stderr must not break the command
+        pass

@@ -1,0 +1,71 @@
+"""Private, atomic, symlink-refusing file writes shared by captures, caches and state files."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+
+from tersh.errors import TershError
+
+TEMP_PREFIX = ".tmp-"
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_private(path: Path) -> int:
+    """Create ``path`` as a new 0600 file and return its descriptor; never follows a symlink."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    return os.open(path, flags, 0o600)
+
+
+def temp_path(final: Path) -> Path:
+    """A fresh temporary name beside ``final`` (same folder, so rename is atomic)."""
+    return final.with_name(f"{TEMP_PREFIX}{final.name}.{secrets.token_hex(6)}")
+
+
+def refuse_symlink(path: Path) -> None:
+    """Raise TershError when ``path`` exists as a symbolic link."""
+    if path.is_symlink():
+        raise TershError(f"refusing to write through symbolic link {path}")
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a private temp file and rename; never through a symlink."""
+    refuse_symlink(path)
+    tmp = temp_path(path)
+    fd = open_private(tmp)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        refuse_symlink(path)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def clean_stale_temps(folder: Path, older_than_seconds: float) -> int:
+    """Remove temp files left by crashed writers in ``folder``; return how many were removed."""
+    import time
+
+    removed = 0
+    cutoff = time.time() - older_than_seconds
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(TEMP_PREFIX):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

@@ -1,0 +1,227 @@
+"""Profile location, SPEC §3 defaults and the settings file (TOML), read fresh on every command.
+
+Every setting has a dotted key (``preview.max_lines``); the file holds only what differs from
+the defaults, so a newer tersh can change a default for users who never touched it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from tersh.errors import TershError
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+
+#: The per-class switches of SPEC §1 "Policy", in display order.
+CLASSES = (
+    "file_reads",
+    "git",
+    "containers",
+    "github",
+    "tests",
+    "builds",
+    "packages",
+    "other",
+)
+
+#: Every setting with its default. Types are taken from the defaults.
+DEFAULTS: dict[str, bool | int | float | str] = {
+    "enabled": False,
+    "preview.max_lines": 2000,
+    "preview.max_bytes": 50 * KiB,
+    "compact.max_input_bytes": 32 * MiB,
+    "tools.trigger_tokens": 3000,
+    "tools.target_tokens": 2500,
+    "tools.max_output_chars": 32000,
+    "tools.min_saving": 0.10,
+    "cache.entry_bytes": 1 * MiB,
+    "cache.total_bytes": 16 * MiB,
+    "cache.ttl_hours": 24,
+    "captures.ttl_days": 7,
+    "captures.total_bytes": 1 * GiB,
+    "captures.grace_seconds": 600,
+    "rtk.path": "",
+    "rtk.timeout_ms": 500,
+    "rtk.min_version": "0.20.0",
+    "rtk.max_version": "1.0.0",
+    "rtk.sha256": "",
+    "ledger.enabled": True,
+    "ledger.record_arguments": False,
+    **{f"classes.{name}": True for name in CLASSES},
+}
+
+SETTINGS_FILE = "settings.toml"
+
+
+def profile_dir() -> Path:
+    """The profile folder: ``$TERSH_HOME`` when set, else the platform's user data folder."""
+    override = os.environ.get("TERSH_HOME")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir  # lazy: only when no override is given
+
+    return Path(user_data_dir("tersh", appauthor=False))
+
+
+def state_dir() -> Path:
+    """Where the running session publishes what other processes read (status.json…)."""
+    return profile_dir() / "state"
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) as 0700 folders; refuse a symlink in its place."""
+    if path.is_symlink():
+        raise TershError(f"refusing to use {path}: it is a symbolic link")
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.is_symlink() or not path.is_dir():
+        raise TershError(f"refusing to use {path}: not a plain folder")
+    os.chmod(path, 0o700)
+    return path
+
+
+class Settings(Mapping[str, Any]):
+    """Effective settings: defaults overlaid with the profile's file."""
+
+    def __init__(self, overrides: Mapping[str, Any] | None = None) -> None:
+        self._values: dict[str, Any] = dict(DEFAULTS)
+        self._overrides: dict[str, Any] = {}
+        for key, value in (overrides or {}).items():
+            if key in DEFAULTS:
+                self._values[key] = value
+                self._overrides[key] = value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """Only the values that differ from the defaults (what the file holds)."""
+        return dict(self._overrides)
+
+    def int(self, key: str) -> int:
+        """The integer setting ``key``."""
+        return int(self._values[key])
+
+    def flag(self, key: str) -> bool:
+        """The boolean setting ``key``."""
+        return bool(self._values[key])
+
+    def class_enabled(self, name: str) -> bool:
+        """Whether the per-class switch ``name`` is on (unknown classes count as 'other')."""
+        key = f"classes.{name}"
+        return bool(self._values.get(key, self._values["classes.other"]))
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{dotted}."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for dotted, value in sorted(flat.items()):
+        *parents, leaf = dotted.split(".")
+        node = nested
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return nested
+
+
+def settings_path() -> Path:
+    """The settings file of the current profile."""
+    return profile_dir() / SETTINGS_FILE
+
+
+def load() -> Settings:
+    """Read the settings file; a missing file means defaults, a corrupt one raises TershError."""
+    path = settings_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        raise TershError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        table = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise TershError(f"{path} is not valid TOML ({exc}); using defaults") from exc
+    flat = _flatten(table)
+    valid = {k: v for k, v in flat.items() if k in DEFAULTS and _same_type(DEFAULTS[k], v)}
+    return Settings(valid)
+
+
+def load_or_defaults() -> tuple[Settings, str | None]:
+    """Settings for a fail-open path: on any problem, defaults plus the reason."""
+    try:
+        return load(), None
+    except TershError as exc:
+        return Settings(), str(exc)
+
+
+def _same_type(default: object, value: object) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, type(default))
+
+
+def parse_value(key: str, text: str) -> bool | int | float | str:
+    """Turn a command-line string into the type the setting ``key`` holds."""
+    if key not in DEFAULTS:
+        raise TershError(f"unknown setting {key!r} (see `tersh settings`)")
+    default = DEFAULTS[key]
+    lowered = text.strip().lower()
+    if isinstance(default, bool):
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise TershError(f"{key} takes true or false, not {text!r}")
+    try:
+        if isinstance(default, int):
+            value: int | float = int(text.replace("_", ""))
+        elif isinstance(default, float):
+            value = float(text)
+        else:
+            return text
+    except ValueError as exc:
+        raise TershError(f"{key} takes a number, not {text!r}") from exc
+    if value < 0:
+        raise TershError(f"{key} cannot be negative")
+    return value
+
+
+def save(changes: Mapping[str, Any]) -> Settings:
+    """Apply ``changes`` to the settings file atomically and return the new settings."""
+    import tomli_w  # lazy: only writers pay for it
+
+    from tersh.fsutil import atomic_write
+
+    current = load()
+    merged = {**current.overrides, **changes}
+    overrides = {k: v for k, v in merged.items() if k in DEFAULTS and v != DEFAULTS[k]}
+    ensure_private_dir(profile_dir())
+    atomic_write(settings_path(), tomli_w.dumps(_nest(overrides)).encode("utf-8"))
+    return Settings(overrides)

@@ -1,0 +1,25 @@
+"""Test isolation: every test gets its own profile; the real profile folder is unreachable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def tersh_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point TERSH_HOME at a fresh folder and make the platform's user folders raise."""
+    home = tmp_path_factory.mktemp("tersh-home")
+    monkeypatch.setenv("TERSH_HOME", str(home))
+    monkeypatch.delenv("TERSH_SESSION", raising=False)
+
+    def forbidden(*args: object, **kwargs: object) -> str:
+        raise AssertionError("a test tried to use the real profile folder")
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", forbidden)
+    monkeypatch.setattr(platformdirs, "user_cache_dir", forbidden)
+    monkeypatch.setattr(platformdirs, "user_state_dir", forbidden)
+    yield home
