@@ -11,8 +11,8 @@ Protected facts (SPEC §1, "The safety rule"):
 - ``match``: every line of search output (grep, rg, ag, ack, ``git grep``).
 
 A rule may reformat: findings grouped under a file header (a line holding just the path,
-optionally followed by `` (…)``) with entries that start with ``line[:col]`` count as carrying
-``path:line:col``. Whitespace differences never matter.
+optionally followed by `` (…)``) with entries that start with ``line[:col]`` (or several
+locations sharing one message: ``  7:1 9:4  msg``) count as carrying ``path:line:col``. Whitespace differences never matter.
 """
 
 from __future__ import annotations
@@ -61,8 +61,12 @@ _GIT_COMMIT_HEADER = re.compile(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
 _GIT_ONELINE = re.compile(r"^[*|\\/_ .-]*([0-9a-f]{7,40})(?: \([^)]*\))? (.+)$")
 _GROUP_HEADER = re.compile(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 _GROUP_ENTRY = re.compile(r"^\s+(?P<line>\d+)(?::(?P<col>\d+))?\b")
+# A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
+_ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
 _SPACE = re.compile(r"\s+")
-_TRIM = " \t:-|>*=#.,;[]()"
+_TRIM = " \t:-|>*=#.,;[]()^~"
+# Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
+_NOT_PATH = re.compile(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:N/A|I/O|and/or|w/o)$")
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8
@@ -97,6 +101,8 @@ def _is_path(word: str) -> bool:
     if not any(c.isalpha() for c in word):
         return False
     inner = word.strip("/")
+    if _NOT_PATH.match(word):
+        return False
     return "/" in inner or (bool(inner) and word.endswith("/") and word != "/") or bool(
         _EXT_END.search(word)
     )
@@ -226,10 +232,13 @@ class _Index:
                     self.locations.add(f"{path}:{row}:{col}")
             entry = _GROUP_ENTRY.match(raw)
             if entry and header is not None:
-                self.locations.add(f"{header}:{entry['line']}")
-                if entry["col"]:
-                    self.locations.add(f"{header}:{entry['line']}:{entry['col']}")
-                self.lines.add(normalize(raw[entry.end() :]).strip(_TRIM))
+                end = 0
+                while located := _ENTRY_LOCATION.match(raw, end):
+                    self.locations.add(f"{header}:{located['line']}")
+                    if located["col"]:
+                        self.locations.add(f"{header}:{located['line']}:{located['col']}")
+                    end = located.end()
+                self.lines.add(normalize(raw[end:]).strip(_TRIM))
                 continue
             group = _GROUP_HEADER.match(raw)
             if group and not raw[:1].isspace() and next(iter_paths(group["path"]), None):

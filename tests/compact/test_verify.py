@@ -1,0 +1,30 @@
+"""The verifier: what it counts as a protected fact, and the compact forms it understands."""
+
+from __future__ import annotations
+
+from tersh.compact import verify
+
+
+def test_grouped_entry_may_list_several_locations_for_one_message() -> None:
+    source = "a/b.py:3:1: E501 line too long\na/b.py:9:4: E501 line too long\n"
+    proposal = "a/b.py (2)\n  3:1 9:4  E501 line too long\n"
+    assert verify.missing_facts(source, proposal) == []
+
+
+def test_grouped_entry_list_still_needs_every_location() -> None:
+    source = "a/b.py:3:1: E501 line too long\na/b.py:9:4: E501 line too long\n"
+    proposal = "a/b.py (2)\n  3:1  E501 line too long\n"
+    missing = verify.missing_facts(source, proposal)
+    assert [f.text for f in missing] == ["a/b.py:9:4"]
+
+
+def test_caret_markers_are_not_part_of_a_message() -> None:
+    source = "In x.sh line 3:\necho $a\n     ^-- SC2086 (warning): Double quote to prevent globbing.\n"
+    proposal = "x.sh\n  3:6 SC2086 (warning): Double quote to prevent globbing.\n"
+    assert verify.missing_facts(source, proposal) == []
+
+
+def test_transfer_rates_and_abbreviations_are_not_paths() -> None:
+    line = "Downloaded foo.jar (2.1 kB at 12 kB/s) 3.4 MiB/s 40 it/s N/A I/O"
+    assert list(verify.iter_paths(line)) == ["foo.jar"]
+    assert list(verify.iter_paths("see src/io/read.c")) == ["src/io/read.c"]
