@@ -25,6 +25,6 @@ def test_caret_markers_are_not_part_of_a_message() -> None:
 
 
 def test_transfer_rates_and_abbreviations_are_not_paths() -> None:
-    line = "Downloaded foo.jar (2.1 kB at 12 kB/s) 3.4 MiB/s 40 it/s N/A I/O"
-    assert list(verify.iter_paths(line)) == ["foo.jar"]
+    line = "Downloaded lib/foo.jar (2.1 kB at 12 kB/s) 3.4 MiB/s 40 it/s N/A I/O"
+    assert list(verify.iter_paths(line)) == ["lib/foo.jar"]
     assert list(verify.iter_paths("see src/io/read.c")) == ["src/io/read.c"]
