@@ -6,7 +6,12 @@ DO NOT EDIT BY HAND: add PROGRAMS to a rule module and run ``python scripts/gen_
 from __future__ import annotations
 
 PROGRAMS: dict[str, tuple[str, ...]] = {
+    'git status': ('git_status',),
+    'py.test': ('pytest',),
+    'pytest': ('pytest',),
 }
 
 RULES: tuple[str, ...] = (
+    'git_status',
+    'pytest',
 )

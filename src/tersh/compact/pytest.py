@@ -1,0 +1,122 @@
+"""Compact pytest output: drop the session header and passing progress, keep everything else.
+
+Handles the default (``file.py ..F.  [ 40%]``), quiet (``-q``: bare progress rows), verbose
+(``-v``: ``file.py::test PASSED [ 40%]``) and xdist (``[gw0] [ 40%] PASSED file.py::test``)
+progress forms. Every section after the progress (FAILURES, ERRORS, warnings summary, short test
+summary, captured output, coverage) and the final summary line are kept as pytest wrote them; a
+progress row that shows a failure or an error (``F``/``E``) is kept too. A run that crashed at
+collection, was interrupted, or has no footer therefore keeps all its evidence: only rows of
+passing or skipped tests are ever left out, and the note says how many.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact._testrun import Output, plural
+from tersh.compact.base import Invocation
+
+NAME = "pytest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("pytest", "py.test")
+
+_SESSION_START = re.compile(r"^=+ test session starts =+$")
+_SESSION_BANNER = re.compile(r"^=+ test session starts =+$", re.MULTILINE)
+_HEADER_ITEM = re.compile(r"^[\w .-]+: |^collect(?:ing|ed) |^platform ")
+_HEADER_KEPT = re.compile(r"^(?:rootdir: |collected |collecting \.\.\. collected )")
+_MARKS = r"[.sxFEXRfp]+"
+_PROGRESS_IN_FILE = re.compile(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS})\s*(?:\[\s*\d+%\])?$")
+_PROGRESS_BARE = re.compile(rf"^(?P<marks>{_MARKS})\s*(?:\[\s*\d+%\])?$")
+_VERBOSE = re.compile(
+    r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL)"
+    r"(?P<tail>(?: \(.*?\))?\s*(?:\[\s*\d+%\])?)$"
+)
+_XDIST_VERBOSE = re.compile(
+    r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
+)
+_REPORT_PASSED = re.compile(r"^PASSED (?P<path>[^\s:]+\.py)::(?P<rest>.*)$")
+_FOOTER = re.compile(
+    r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)"
+    r"(?:, )?)+ in [\d.]+s(?: \([\d:]+\))?(?: =+)?$",
+    re.MULTILINE,
+)
+
+
+class _Counts:
+    """Tests seen on omitted progress rows, by outcome."""
+
+    def __init__(self) -> None:
+        self.by_outcome: dict[str, int] = {}
+
+    def add(self, outcome: str, number: int = 1) -> None:
+        if number:
+            self.by_outcome[outcome] = self.by_outcome.get(outcome, 0) + number
+
+    def add_marks(self, marks: str) -> None:
+        for mark, outcome in _MARK_OUTCOMES.items():
+            self.add(outcome, marks.count(mark))
+
+    def describe(self) -> str:
+        """``'1,204 passed, 3 skipped'``."""
+        return ", ".join(f"{count:,} {outcome}" for outcome, count in self.by_outcome.items())
+
+
+_MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
+_STATUS_OUTCOMES = {"PASSED": "passed", "SKIPPED": "skipped", "XFAIL": "xfailed"}
+
+
+def _omit_progress(line: str, out: Output, counts: _Counts) -> bool:
+    """Leave out ``line`` when it is a progress row of passing/skipped tests; False if not one."""
+    match = _PROGRESS_IN_FILE.match(line) or _PROGRESS_BARE.match(line)
+    if match:
+        marks = match["marks"]
+        if "F" in marks or "E" in marks:
+            out.keep(line)
+        elif "path" in match.groupdict():
+            counts.add_marks(marks)
+            out.omit_in_file(line, match["path"], "")
+        else:
+            counts.add_marks(marks)
+            out.omit_blank()
+        return True
+    match = _VERBOSE.match(line) or _XDIST_VERBOSE.match(line) or _REPORT_PASSED.match(line)
+    if match:
+        counts.add(_STATUS_OUTCOMES[match.groupdict().get("status") or "PASSED"])
+        out.omit_in_file(line, match["path"], match["rest"])
+        return True
+    return False
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop header chatter and passing progress rows; keep failures, errors and the summary."""
+    out = Output()
+    counts = _Counts()
+    in_header = False
+    for line in text.split("\n"):
+        if _SESSION_START.match(line):
+            in_header = True
+            out.omit(line)
+            continue
+        if in_header:
+            if not line.strip():
+                in_header = False
+            elif _HEADER_ITEM.match(line) and not _HEADER_KEPT.match(line):
+                out.omit(line)
+                continue
+        if line and line[0] not in " =_>E" and _omit_progress(line, out, counts):
+            continue
+        out.keep(line)
+    what = f"{plural(out.omitted.lines, 'line')} of session header and passing progress omitted"
+    if counts.by_outcome:
+        what += f" ({counts.describe()})"
+    return out.render(what, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when pytest's session banner or its final summary line is there."""
+    if "test session starts" in text and _SESSION_BANNER.search(text):
+        return 0.95
+    if "short test summary info" in text or _FOOTER.search(text):
+        return 0.9
+    return 0.0
