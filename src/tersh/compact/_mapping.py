@@ -6,12 +6,19 @@ DO NOT EDIT BY HAND: add PROGRAMS to a rule module and run ``python scripts/gen_
 from __future__ import annotations
 
 PROGRAMS: dict[str, tuple[str, ...]] = {
+    'git log': ('git_log',),
+    'git show': ('git_log',),
     'git status': ('git_status',),
+    'git whatchanged': ('git_log',),
+    'nose2': ('unittest',),
     'py.test': ('pytest',),
     'pytest': ('pytest',),
+    'unittest': ('unittest',),
 }
 
 RULES: tuple[str, ...] = (
+    'git_log',
     'git_status',
     'pytest',
+    'unittest',
 )
