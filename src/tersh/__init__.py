@@ -12,17 +12,22 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from tersh.pipeline import Result, compact, run
+    from tersh.pipeline import compact, run
+    from tersh.result import Result
     from tersh.retrieval import Page, retrieve
 
 __all__ = ["Page", "Result", "__version__", "compact", "retrieve", "run"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"run", "compact", "Result"}:
+    if name in {"run", "compact"}:
         from tersh import pipeline
 
         return getattr(pipeline, name)
+    if name == "Result":
+        from tersh.result import Result
+
+        return Result
     if name in {"retrieve", "Page"}:
         from tersh import retrieval
 

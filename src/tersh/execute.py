@@ -1,0 +1,141 @@
+"""Run one command through the pipeline with fail-open output handling.
+
+Whatever goes wrong inside tersh, the command runs, its exit code is exact and its output
+reaches the caller: if the capture cannot be written, what was captured so far and everything
+after it go straight to ``fallback`` (the terminal), unbounded.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, BinaryIO
+
+from tersh import capture as capture_store
+from tersh import pipeline, policy, runner
+from tersh.errors import warn
+from tersh.result import Result
+from tersh.settings import Settings
+
+
+class CaptureLost(Exception):
+    """The capture failed mid-run; the output was sent to the fallback stream instead."""
+
+    def __init__(self, reason: str, exit_code: int) -> None:
+        super().__init__(reason)
+        self.exit_code = exit_code
+
+
+class _FailOpenSink:
+    """Writes into the capture; on the first failure, replays it to ``fallback`` and streams on."""
+
+    def __init__(self, writer: capture_store.CaptureWriter, fallback: BinaryIO) -> None:
+        self.writer = writer
+        self.fallback = fallback
+        self.failed: str | None = None
+
+    def __call__(self, stream: str, data: bytes) -> None:
+        if self.failed is None:
+            saved = self.writer.sizes["combined"]
+            try:
+                self.writer.write(stream, data)
+                return
+            except OSError as exc:
+                self.failed = f"capture write failed ({exc.strerror or exc}); output shown unbounded"
+                self._replay(saved)
+        self.fallback.write(data)
+        self.fallback.flush()
+
+    def _replay(self, size: int) -> None:
+        try:
+            with open(self.writer.folder / "combined", "rb") as handle:
+                remaining = size
+                while remaining > 0 and (chunk := handle.read(min(remaining, 1 << 20))):
+                    self.fallback.write(chunk)
+                    remaining -= len(chunk)
+        except OSError:
+            pass
+
+
+def _argv_for(command: str | Sequence[str], executed: str, rewritten: bool) -> list[str]:
+    if isinstance(command, str) or rewritten:
+        return runner.shell_argv(executed)
+    return list(command)
+
+
+def _rewrite(requested: str, decision: policy.Decision, conf: Settings) -> tuple[str, dict[str, Any]]:
+    if not decision.rewritable:
+        return requested, {}
+    try:
+        from tersh import rewrite
+    except ImportError:
+        return requested, {}
+    try:
+        answer = rewrite.rewrite(requested, conf)
+    except Exception as exc:  # any provider failure: the original command runs
+        return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}
+    info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason}
+    return answer.executed or requested, {"rewrite": info}
+
+
+def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
+        cwd: str | None = None, fallback: BinaryIO | None = None,
+        on_lost: Callable[[str], None] | None = None) -> Result:
+    """Run ``command`` and return its Result (see tersh.pipeline.run)."""
+    import sys
+
+    from tersh import settings as settings_mod
+
+    conf = conf or settings_mod.load()
+    requested = command if isinstance(command, str) else shlex.join(command)
+    decision = policy.decide(requested)
+    executed, details = _rewrite(requested, decision, conf)
+    argv = _argv_for(command, executed, executed != requested)
+    try:
+        writer = capture_store.start(requested, cwd)
+    except Exception as exc:
+        raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
+    sink = _FailOpenSink(writer, fallback or sys.stdout.buffer)
+    started = time.monotonic()
+    try:
+        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+    except BaseException:
+        writer.abandon()
+        raise
+    if sink.failed:
+        writer.abandon()
+        raise CaptureLost(sink.failed, outcome.code)
+    if outcome.timed_out:
+        details["timed_out"] = timeout
+    cap = writer.finish(outcome.code)
+    try:
+        result = pipeline.process(
+            cap, requested=requested, executed=executed, exit_code=outcome.code, conf=conf,
+            decision=decision, duration_s=time.monotonic() - started, details=details,
+        )
+    except Exception as exc:  # fail open: the raw captured output, whole
+        warn(f"compaction failed ({type(exc).__name__}: {exc}); showing the raw output")
+        result = raw_result(cap, requested, executed, outcome.code, f"{type(exc).__name__}: {exc}")
+    pipeline._after(result, conf)
+    return result
+
+
+def raw_result(cap: capture_store.Capture, requested: str, executed: str, exit_code: int,
+               error: str) -> Result:
+    """The unprocessed captured output as a Result (used when the pipeline itself failed)."""
+    text = cap.path().read_bytes().decode("utf-8", "replace")
+    return Result(
+        text=text, exit_code=exit_code, requested_command=requested, executed_command=executed,
+        input_bytes=cap.sizes["combined"], output_bytes=len(text.encode("utf-8", "surrogatepass")),
+        capture_id=cap.id, captures=cap.refs(), details={"error": error},
+    )
+
+
+class CaptureUnavailable(Exception):
+    """No capture could be started: the caller runs the command without tersh."""
+
+
+def report_lost(reason: str) -> None:
+    """Tell the user on stderr that the capture was lost (the output was shown unbounded)."""
+    warn(reason)

@@ -1,0 +1,248 @@
+"""The pipeline of SPEC §1 for one command: policy -> rewrite -> run -> compact -> preview -> record.
+
+``run()`` executes a command; ``compact()`` takes output recorded elsewhere. Both store private
+captures and return a :class:`~tersh.result.Result` whose ``text`` is exactly what the model
+receives. Everything after the command has run fails open: the caller always gets the output and
+the command's own exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tersh import capture as capture_store
+from tersh import policy, preview, report
+from tersh.compact import clean as cleaning
+from tersh.compact.detect import invocation
+from tersh.result import Result
+from tersh.settings import Settings
+
+#: Notes the preview adds when the bytes were not plain UTF-8 text.
+NOT_UTF8 = "[tersh] output is not valid UTF-8: shown with replacement characters (capture is byte-exact)"
+BINARY = "[tersh] output contains NUL bytes (binary?): control bytes hidden here (capture is byte-exact)"
+
+
+def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
+    lines = conf.int("preview.max_lines")
+    size = conf.int("preview.max_bytes")
+    if reserve:
+        lines = max(1, lines - report.RESERVE_LINES)
+        size = max(256, size - report.RESERVE_BYTES)
+    return lines, size
+
+
+def _byte_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
+            *, total_lines: int | None = None, note: str = "") -> Result:
+    refs = cap.refs()
+    if not complete:
+        text = f"{text}\n{report.capture_report(refs, total_lines=total_lines, note=note)}"
+    return Result(
+        text=text,
+        complete=complete,
+        output_bytes=_byte_len(text),
+        input_bytes=cap.sizes["combined"],
+        capture_id=cap.id,
+        captures=refs,
+        **base,
+    )
+
+
+def _encoding_notes(data: bytes) -> list[str]:
+    notes = []
+    if b"\x00" in data:
+        notes.append(BINARY)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        notes.append(NOT_UTF8)
+    return notes
+
+
+def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]) -> Result:
+    """Machine-readable output: the exact document when it fits, else a marked bounded preview."""
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    stdout_path = cap.path("stdout")
+    size = cap.sizes["stdout"]
+    data = stdout_path.read_bytes() if size <= max_bytes else b""
+    fits = size <= max_bytes and data.count(b"\n") <= max_lines
+    details = dict(base.pop("details"), mode="structured")
+    stderr_note = ""
+    if cap.sizes["stderr"]:
+        err = preview.bound_file(cap.path("stderr"), 40, 4096, clean=True)
+        stderr_note = f"\n[tersh] stderr ({report.human_bytes(cap.sizes['stderr'])}):\n{err.text}"
+    if fits:
+        text = preview.decode(data)
+        complete = not stderr_note or cap.sizes["stderr"] <= 4096
+        return _finish(text + stderr_note, complete, cap, {**base, "details": details})
+    bounded = preview.bound_file(stdout_path, max_lines, max_bytes, clean=False)
+    head = (
+        f"[tersh] INCOMPLETE: machine-readable output of {report.human_bytes(size)} does not fit "
+        f"the preview; the stdout capture holds the whole document: {stdout_path}"
+    )
+    return _finish(f"{head}\n{bounded.text}{stderr_note}", False, cap,
+                   {**base, "details": details}, total_lines=bounded.total_lines)
+
+
+def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
+    """Runs of 3+ identical lines become one line plus a count; returns (lines, lines removed)."""
+    out: list[str] = []
+    removed = 0
+    index = 0
+    while index < len(lines):
+        end = index + 1
+        while end < len(lines) and lines[end] == lines[index]:
+            end += 1
+        run = end - index
+        out.append(lines[index])
+        if run >= 3 and lines[index].strip():
+            out.append(f"[tersh: previous line repeated {run - 1:,} more times]")
+            removed += run - 1
+        else:
+            out.extend(lines[index + 1 : end])
+        index = end
+    return out, removed
+
+
+def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+               bypass: bool) -> Result:
+    """Clean, pick and verify a rule, bound, report."""
+    data = cap.path().read_bytes()
+    notes = _encoding_notes(data)
+    raw = preview.decode(data)
+    text = raw if bypass else cleaning.clean(raw)
+    if text.endswith("\n"):
+        text = text[:-1]
+    details: dict[str, Any] = base.pop("details")
+    category = rule = None
+    omitted = False
+    if not bypass and text:
+        from tersh.compact import compact_text
+
+        inv = invocation(base["requested_command"], base["exit_code"])
+        outcome = compact_text(text, inv)
+        if outcome.rule:
+            details["rule"] = outcome.rule
+            details["rule_applied"] = outcome.applied
+            if outcome.refused:
+                details["refused"] = outcome.refused
+        if outcome.applied:
+            text, category, rule, omitted = outcome.text, outcome.category, outcome.rule, True
+        else:
+            lines, removed = _collapse_repeats(text.split("\n"))
+            if removed:
+                text, omitted = "\n".join(lines), True
+                details["collapsed_repeats"] = removed
+    source_text = text
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes)
+    complete = bounded.complete and not omitted and not notes
+    if omitted and bounded.complete:
+        # The compaction must pay for its own report, or the cleaned source is used instead.
+        candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
+        full_lines, full_bytes = _bounds(conf, reserve=False)
+        plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
+                                   full_lines, full_bytes)
+        if plain.complete and candidate.output_bytes >= _byte_len(plain.text):
+            details["kept_source"] = "compaction did not pay for its report"
+            return _finish(plain.text, True, cap, {**base, "details": details})
+    details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
+    if not bounded.complete:
+        details["preview_omitted_lines"] = bounded.omitted_lines
+    del source_text
+    return _finish(bounded.text, complete, cap,
+                   {**base, "category": category, "rule": rule, "details": details},
+                   total_lines=None)
+
+
+def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+              bypass: bool) -> Result:
+    """Too large for the rules: a bounded preview read straight from the capture file."""
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass)
+    details = dict(base.pop("details"), mode="streamed")
+    return _finish(bounded.text, bounded.complete, cap, {**base, "details": details},
+                   total_lines=bounded.total_lines)
+
+
+def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_code: int,
+            conf: Settings, decision: policy.Decision, duration_s: float = 0.0,
+            details: Mapping[str, Any] | None = None) -> Result:
+    """Turn a finished capture into the model's text and the call's record."""
+    base: dict[str, Any] = {
+        "exit_code": exit_code,
+        "requested_command": requested,
+        "executed_command": executed,
+        "duration_s": duration_s,
+        "details": dict(details or {}),
+    }
+    if decision.bypass:
+        base["details"]["bypass"] = decision.reason
+    if cap.sizes["combined"] == 0:
+        return Result(text="", input_bytes=0, output_bytes=0, capture_id=cap.id, **base)
+    if decision.machine_readable:
+        return _structured(cap, conf, base)
+    if cap.sizes["combined"] > conf.int("compact.max_input_bytes"):
+        return _streamed(cap, conf, base, decision.bypass)
+    return _compacted(cap, conf, base, decision.bypass)
+
+
+def compact(command: str, exit_code: int, *, combined: bytes | None = None,
+            stdout: bytes | None = None, stderr: bytes | None = None,
+            conf: Settings | None = None, executed: str | None = None) -> Result:
+    """Compact output recorded elsewhere (it is stored as a capture too)."""
+    from tersh import settings as settings_mod
+
+    conf = conf or settings_mod.load()
+    streams: dict[str, bytes] = {}
+    if combined is not None:
+        streams["combined"] = combined
+    if stdout is not None:
+        streams["stdout"] = stdout
+    if stderr is not None:
+        streams["stderr"] = stderr
+    if combined is None:
+        streams["combined"] = (stdout or b"") + (stderr or b"")
+    cap = capture_store.store_bytes(command, streams, exit_code)
+    decision = policy.decide(command)
+    result = process(cap, requested=command, executed=executed or command, exit_code=exit_code,
+                     conf=conf, decision=decision)
+    _after(result, conf)
+    return result
+
+
+def _after(result: Result, conf: Settings) -> None:
+    """Record the call and evict old captures; never fails the call."""
+    from tersh.errors import warn
+
+    try:
+        from tersh import recording
+
+        recording.record(result, conf)
+    except Exception as exc:  # fail open: a broken ledger costs the record, not the output
+        warn(f"could not record this call: {type(exc).__name__}: {exc}")
+    try:
+        capture_store.evict_if_due(settings=conf)
+    except Exception as exc:
+        warn(f"capture eviction failed: {type(exc).__name__}: {exc}")
+
+
+def run(command: str | Sequence[str], *, timeout: float | None = None,
+        conf: Settings | None = None, cwd: str | os.PathLike[str] | None = None) -> Result:
+    """Run ``command`` (a shell string, or an argv list) through the whole pipeline."""
+    from tersh import execute
+
+    return execute.run(command, timeout=timeout, conf=conf,
+                       cwd=None if cwd is None else str(Path(cwd)))
+
+
+def elapsed_since(started: float) -> float:
+    """Seconds since ``started`` (a time.monotonic() value)."""
+    return time.monotonic() - started

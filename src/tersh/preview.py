@@ -1,0 +1,351 @@
+"""Bound what the model receives: at most N lines and M bytes, diagnostics before filler.
+
+When the text fits, it is returned whole. When it does not, the preview keeps the head, the tail
+and, in between, the lines that carry diagnostics (error / warning / failure / traceback /
+``path:line``) up to the budget, then fills what is left with more head and tail. Every gap gets
+one marker saying how many lines it left out; a line too long for the preview is cut on a UTF-8
+character boundary with a marker saying how many bytes of it are left out. Files are read
+lazily (head forwards, tail backwards, the middle scanned in chunks), so a gigabyte capture is
+previewed in bounded memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from tersh.compact.clean import clean_line
+from tersh.compact.verify import is_diagnostic, iter_locations
+
+HEAD_SHARE = 0.30
+TAIL_SHARE = 0.20
+MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
+MIN_LINE_BYTES = 200
+SCAN_CHUNK = 8 << 20
+_DIAG_BYTES = re.compile(
+    rb"(?i)error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|:\d+[:)]|\(\d+,\d+\)"
+)
+
+
+class Preview(NamedTuple):
+    """A bounded text and what it left out."""
+
+    text: str
+    complete: bool
+    total_lines: int
+    omitted_lines: int
+    cut_lines: int
+
+
+def gap_marker(count: int) -> str:
+    """The line that stands for ``count`` omitted lines."""
+    return f"[tersh: {count:,} line{'s' if count != 1 else ''} omitted]"
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
+    """``line`` shortened to at most ``max_bytes`` UTF-8 bytes (marker included) if needed."""
+    encoded = line.encode("utf-8", "surrogatepass")
+    if len(encoded) <= max_bytes:
+        return line, False
+    marker_room = 64
+    keep = max(0, max_bytes - marker_room)
+    head = encoded[:keep].decode("utf-8", "ignore")
+    left = len(encoded) - _utf8_len(head)
+    return f"{head} [tersh: {left:,} more bytes on this line]", True
+
+
+class _Budget:
+    def __init__(self, max_lines: int, max_bytes: int) -> None:
+        self.lines = max(1, max_lines)
+        self.bytes = max(1, max_bytes)
+        self.used_lines = 1  # the one gap marker that stands for everything before selection
+        self.used_bytes = MARKER_BYTES
+
+    def fits(self, cost: int, gaps: int, share: float = 1.0) -> bool:
+        return (
+            self.used_lines + 1 + gaps <= self.lines * share
+            and self.used_bytes + cost + gaps * MARKER_BYTES <= self.bytes * share
+        )
+
+    def take(self, cost: int, gaps: int) -> None:
+        self.used_lines += 1 + gaps
+        self.used_bytes += cost + gaps * MARKER_BYTES
+
+
+def _is_diagnostic(line: str) -> bool:
+    return is_diagnostic(line) or next(iter_locations(line), None) is not None
+
+
+class _Selection:
+    """Chosen lines by number; assembles the text with one marker per gap."""
+
+    def __init__(self, total: int, budget: _Budget, line_cap: int) -> None:
+        self.total = total
+        self.budget = budget
+        self.line_cap = line_cap
+        self.chosen: dict[int, str] = {}
+        self.cut = 0
+
+    def _new_gaps(self, number: int) -> int:
+        """How the count of gap markers changes when ``number`` is chosen (-1, 0 or +1)."""
+        left_free = number > 0 and (number - 1) not in self.chosen
+        right_free = number < self.total - 1 and (number + 1) not in self.chosen
+        if left_free and right_free:
+            return 1
+        if not left_free and not right_free:
+            return -1 if (number > 0 or number < self.total - 1) else 0
+        return 0
+
+    def offer(self, number: int, line: str, share: float = 1.0) -> bool:
+        if number in self.chosen:
+            return True
+        text, was_cut = cut_line(line, self.line_cap)
+        cost = _utf8_len(text) + 1
+        gaps = self._new_gaps(number)
+        if not self.budget.fits(cost, gaps, share):
+            return False
+        self.budget.take(cost, gaps)
+        self.chosen[number] = text
+        self.cut += was_cut
+        return True
+
+    def render(self) -> Preview:
+        out: list[str] = []
+        expected = 0
+        for number in sorted(self.chosen):
+            if number > expected:
+                out.append(gap_marker(number - expected))
+            out.append(self.chosen[number])
+            expected = number + 1
+        if expected < self.total:
+            out.append(gap_marker(self.total - expected))
+        omitted = self.total - len(self.chosen)
+        return Preview("\n".join(out), omitted == 0 and self.cut == 0, self.total, omitted, self.cut)
+
+
+def _line_cap(max_bytes: int) -> int:
+    return max(MIN_LINE_BYTES, max_bytes // 8)
+
+
+def bound_lines(lines: Sequence[str], max_lines: int, max_bytes: int) -> Preview:
+    """Bound a text already split into lines (no trailing newline element)."""
+    total = len(lines)
+    size = sum(_utf8_len(line) for line in lines) + max(0, total - 1)
+    if total <= max_lines and size <= max_bytes:
+        return Preview("\n".join(lines), True, total, 0, 0)
+    selection = _Selection(total, _Budget(max_lines, max_bytes), _line_cap(max_bytes))
+    _choose(
+        selection,
+        head=enumerate(lines),
+        tail=((i, lines[i]) for i in range(total - 1, -1, -1)),
+        middle=lambda lo, hi: ((i, lines[i]) for i in range(lo, hi) if _is_diagnostic(lines[i])),
+    )
+    return selection.render()
+
+
+def bound_text(text: str, max_lines: int, max_bytes: int) -> Preview:
+    """Bound ``text`` (a final newline is not a line of its own)."""
+    body = text[:-1] if text.endswith("\n") else text
+    return bound_lines(body.split("\n") if body else [], max_lines, max_bytes)
+
+
+def _choose(selection: _Selection, head: Iterator[tuple[int, str]],
+            tail: Iterator[tuple[int, str]],
+            middle: Callable[[int, int], Iterator[tuple[int, str]]]) -> None:
+    """Head share, tail share, then diagnostics in between, then fill with head and tail."""
+    head_end = 0  # first line number not yet offered from the head
+    pending_head: tuple[int, str] | None = None
+    for number, line in head:
+        if not selection.offer(number, line, HEAD_SHARE):
+            pending_head = (number, line)
+            break
+        head_end = number + 1
+    tail_start = selection.total
+    pending_tail: tuple[int, str] | None = None
+    for number, line in tail:
+        if number < head_end:
+            break
+        if not selection.offer(number, line, HEAD_SHARE + TAIL_SHARE):
+            pending_tail = (number, line)
+            break
+        tail_start = number
+    for number, line in middle(head_end, tail_start):
+        full = selection.budget.used_bytes + MIN_LINE_BYTES > selection.budget.bytes
+        if not selection.offer(number, line) and full:
+            break
+    # Fill: more head, then more tail.
+    if pending_head is not None:
+        number, line = pending_head
+        while number < tail_start and selection.offer(number, line):
+            nxt = next(head, None)
+            if nxt is None:
+                break
+            number, line = nxt
+    if pending_tail is not None:
+        number, line = pending_tail
+        while selection.offer(number, line):
+            nxt = next(tail, None)
+            if nxt is None:
+                break
+            number, line = nxt
+
+
+# --- files ---------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """Bytes as text: UTF-8, invalid sequences replaced (the capture keeps the exact bytes)."""
+    return data.decode("utf-8", "replace")
+
+
+def _count_lines(path: Path) -> tuple[int, int]:
+    """(line count, size) of a file: a final newline does not start a new line."""
+    count = 0
+    size = 0
+    last = b"\n"
+    with open(path, "rb") as handle:
+        while chunk := handle.read(SCAN_CHUNK):
+            count += chunk.count(b"\n")
+            size += len(chunk)
+            last = chunk[-1:]
+    if size and last != b"\n":
+        count += 1
+    return count, size
+
+
+def _head_lines(path: Path, clean: bool) -> Iterator[tuple[int, str, int]]:
+    """(number, text, end offset) from the start of the file, lazily."""
+    offset = 0
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle):
+            offset += len(raw)
+            text = decode(raw.rstrip(b"\n"))
+            yield number, clean_line(text) if clean else text, offset
+
+
+def _tail_lines(path: Path, total: int, size: int, clean: bool) -> Iterator[tuple[int, str, int]]:
+    """(number, text, start offset) from the end of the file backwards, lazily."""
+    giant = 16 << 20
+    with open(path, "rb") as handle:
+        end = size
+        if size:
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                end = size - 1  # the final newline ends the last line; it starts no new one
+        buf = b""
+        buf_start = end  # file offset of buf[0]
+        hi = 0  # buf[:hi] is still unread; the current line ends at hi
+        number = total - 1
+        while number >= 0:
+            newline = buf.rfind(b"\n", 0, hi)
+            if newline >= 0:
+                raw = buf[newline + 1 : hi]
+                yield number, _text(raw, clean), buf_start + newline + 1
+                number -= 1
+                hi = newline
+                continue
+            if buf_start == 0 or hi > giant:
+                yield number, _text(buf[max(0, hi - giant) : hi], clean), buf_start
+                return
+            step = min(1 << 16, buf_start)
+            buf_start -= step
+            handle.seek(buf_start)
+            buf = handle.read(step) + buf[:hi]
+            hi = len(buf)
+
+
+def _text(raw: bytes, clean: bool) -> str:
+    text = decode(raw)
+    return clean_line(text) if clean else text
+
+
+def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: bool
+                 ) -> Iterator[tuple[int, str]]:
+    """Diagnostic lines between byte offsets ``start`` and ``end`` (line numbers from first_number)."""
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        number = first_number
+        carry = b""
+        position = start
+        while position < end:
+            chunk = handle.read(min(SCAN_CHUNK, end - position))
+            if not chunk:
+                break
+            position += len(chunk)
+            block = carry + chunk
+            cut = block.rfind(b"\n") + 1 if position < end else len(block)
+            body, carry = block[:cut], block[cut:]
+            if len(carry) > SCAN_CHUNK:  # one enormous line: scan it, do not grow forever
+                body, carry = block, b""
+            cursor = 0
+            for match in _DIAG_BYTES.finditer(body):
+                if match.start() < cursor:
+                    continue
+                line_start = body.rfind(b"\n", 0, match.start()) + 1
+                line_end = body.find(b"\n", match.end())
+                line_end = len(body) if line_end < 0 else line_end
+                line_number = number + body.count(b"\n", 0, line_start)
+                raw = body[line_start : min(line_end, line_start + (1 << 20))]
+                text = clean_line(decode(raw)) if clean else decode(raw)
+                if _is_diagnostic(text):
+                    yield line_number, text
+                cursor = line_end + 1
+            number += body.count(b"\n")
+
+
+def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True) -> Preview:
+    """Bound the text of the file at ``path`` in bounded memory."""
+    total, size = _count_lines(path)
+    if size <= max_bytes and total <= max_lines:
+        text = decode(path.read_bytes())
+        if clean:
+            text = "\n".join(clean_line(line) for line in text.split("\n"))
+        return bound_text(text, max_lines, max_bytes)
+    selection = _Selection(total, _Budget(max_lines, max_bytes), _line_cap(max_bytes))
+    head_ends: dict[int, int] = {}
+    tail_starts: dict[int, int] = {}
+    head_iter = _head_lines(path, clean)
+    tail_iter = _tail_lines(path, total, size, clean)
+
+    def head() -> Iterator[tuple[int, str]]:
+        for number, line, end in head_iter:
+            head_ends[number] = end
+            yield number, line
+
+    def tail() -> Iterator[tuple[int, str]]:
+        for number, line, start in tail_iter:
+            tail_starts[number] = start
+            yield number, line
+
+    def middle(lo: int, hi: int) -> Iterator[tuple[int, str]]:
+        start = head_ends.get(lo - 1, 0) if lo > 0 else 0
+        end = tail_starts.get(hi, size)
+        for number, line in _scan_middle(path, start, end, lo, clean):
+            if number >= hi:
+                break
+            yield number, line
+
+    _choose(selection, head(), tail(), middle)
+    return selection.render()
+
+
+def iter_file_lines(path: Path) -> Iterable[str]:
+    """Decoded lines of a file without their newlines (for small files)."""
+    with open(path, "rb") as handle:
+        for raw in handle:
+            yield decode(raw.rstrip(b"\n"))
+
+
+def file_size(path: Path) -> int:
+    """Size of ``path`` in bytes (0 when missing)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
