@@ -1,0 +1,88 @@
+"""Agent hosts: the Host contract, lookup by name, and where the tersh executable lives.
+
+Each host is a module (``tersh.hosts.claude_code`` …) that meets :class:`Host` with module-level
+functions. Only the module asked for is imported, so ``tersh hook HOST`` stays lean.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any, Protocol, cast
+
+#: Host name (as typed on the command line) -> module under ``tersh.hosts``.
+HOST_MODULES: dict[str, str] = {
+    "claude-code": "claude_code",
+    "codex": "codex",
+    "gemini": "gemini",
+    "opencode": "opencode",
+}
+
+#: Other spellings users type.
+ALIASES: dict[str, str] = {
+    "claude": "claude-code",
+    "claude_code": "claude-code",
+    "claudecode": "claude-code",
+    "codex-cli": "codex",
+    "gemini-cli": "gemini",
+    "open-code": "opencode",
+}
+
+SCOPES = ("global", "project")
+
+
+class Host(Protocol):
+    """What a host module provides (module-level functions, as in a pre-commit language)."""
+
+    NAME: str
+
+    def answer(self, payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
+        """The host's JSON answer to one hook call, or None to leave the call unchanged."""
+
+    def install(self, scope: str, tersh: str, dry_run: bool) -> list[str]:
+        """Add tersh to the host's settings; return one line per change made (or planned)."""
+
+    def uninstall(self, scope: str, dry_run: bool) -> list[str]:
+        """Remove tersh from the host's settings; return one line per change."""
+
+    def show(self) -> list[str]:
+        """One line per settings file: where it is and whether tersh is installed there."""
+
+
+def canonical_name(name: str) -> str | None:
+    """The host's canonical name for ``name`` (case-insensitive), or None if unknown."""
+    lowered = name.strip().lower()
+    if lowered in HOST_MODULES:
+        return lowered
+    return ALIASES.get(lowered)
+
+
+def load(name: str) -> Host:
+    """Import and return the host module for ``name``; raise LookupError if unknown."""
+    canonical = canonical_name(name)
+    if canonical is None:
+        raise LookupError(f"unknown host {name!r} (known: {', '.join(HOST_MODULES)})")
+    module = importlib.import_module(f"tersh.hosts.{HOST_MODULES[canonical]}")
+    return cast(Host, module)
+
+
+def tersh_command() -> str:
+    """A shell-ready prefix that starts this tersh: an absolute executable path when known.
+
+    The hook is started by the host as ``/abs/tersh hook HOST``, so ``sys.argv[0]`` is that
+    path; otherwise the ``tersh`` on PATH; otherwise ``python -m tersh`` with this interpreter.
+    """
+    import shlex
+
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0).startswith("tersh") and not argv0.endswith(".py"):
+        candidate = os.path.abspath(argv0)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return shlex.quote(candidate)
+    import shutil
+
+    found = shutil.which("tersh")
+    if found:
+        return shlex.quote(os.path.abspath(found))
+    return f"{shlex.quote(sys.executable)} -m tersh"

@@ -1,0 +1,112 @@
+"""Would one of the user's Claude Code deny/ask rules see this Bash command?
+
+Claude Code evaluates permission rules against the input a PreToolUse hook returns, not the one
+the model sent (https://code.claude.com/docs/en/hooks#pretooluse-decision-control, field
+``updatedInput``). A rule such as ``Bash(git push:*)`` in ``deny`` would therefore no longer
+match ``tersh run -c 'git push'``. To keep the user's rules deciding, the hook leaves a command
+alone whenever a deny or ask rule might match it; the host then judges the original command.
+Matching here is deliberately generous: a false match only costs one command's saving.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from tersh.hosts.shell_rewrite import command_words
+
+_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;&|\n]")
+_RULE = re.compile(r"^Bash(?:\((?P<pattern>.*)\))?$", re.DOTALL)
+
+#: Managed (enterprise) settings on Linux and macOS; they can hold rules too.
+MANAGED_FILES = (
+    Path("/etc/claude-code/managed-settings.json"),
+    Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
+)
+
+
+def config_dir() -> Path:
+    """Claude Code's user folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(override) if override else Path.home() / ".claude"
+
+
+def settings_files(cwd: str | None) -> list[Path]:
+    """Every settings file whose permission rules apply to a session in ``cwd``."""
+    user = config_dir()
+    files = [user / "settings.json", user / "settings.local.json", *MANAGED_FILES]
+    if cwd:
+        project = Path(cwd) / ".claude"
+        files += [project / "settings.json", project / "settings.local.json"]
+    return files
+
+
+def guarded_rules(files: Iterable[Path]) -> list[str]:
+    """The Bash deny and ask rules found in ``files`` (unreadable files are skipped)."""
+    rules: list[str] = []
+    for path in files:
+        rules.extend(_rules_in(str(path)))
+    return rules
+
+
+def _rules_in(path: str) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return ()
+    permissions = data.get("permissions") if isinstance(data, dict) else None
+    if not isinstance(permissions, dict):
+        return ()
+    found: list[str] = []
+    for key in ("deny", "ask"):
+        entries = permissions.get(key)
+        if isinstance(entries, list):
+            found.extend(e.strip() for e in entries if isinstance(e, str) and e.strip())
+    return tuple(r for r in found if r.startswith("Bash"))
+
+
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    """A Claude Code rule pattern as a regex: ``prefix:*`` and ``*`` wildcards."""
+    if pattern.endswith(":*"):
+        pattern = pattern[:-2] + "*"
+    parts = [re.escape(part) for part in pattern.split("*")]
+    return re.compile("^" + ".*".join(parts) + "$", re.DOTALL)
+
+
+def _candidates(command: str) -> Iterator[str]:
+    yield command.strip()
+    for segment in _SEGMENT_SPLIT.split(command):
+        stripped = segment.strip().lstrip("({").strip()
+        if stripped:
+            yield stripped
+
+
+def rule_matches(rule: str, command: str) -> bool:
+    """True when ``rule`` (``Bash`` or ``Bash(pattern)``) may apply to ``command``."""
+    parsed = _RULE.match(rule.strip())
+    if parsed is None:
+        return False
+    pattern = (parsed.group("pattern") or "").strip()
+    if pattern in ("", "*", ":*"):
+        return True
+    regex = _pattern_regex(pattern)
+    if any(regex.match(candidate) for candidate in _candidates(command)):
+        return True
+    # Generous fallback: the rule names a program this command runs (e.g. "git push" vs. a
+    # quoted or prefixed form our rough split did not isolate).
+    head = pattern.split()[0].rstrip(":*") if pattern.split() else ""
+    return bool(head) and head in command_words(command) and _literal_words_present(pattern, command)
+
+
+def _literal_words_present(pattern: str, command: str) -> bool:
+    words = [w for w in re.split(r"[\s*]+", pattern.replace(":*", " ")) if w]
+    return all(word in command for word in words)
+
+
+def guarded(command: str, cwd: str | None) -> bool:
+    """True when a deny or ask rule of the user might apply to ``command``."""
+    return any(rule_matches(rule, command) for rule in guarded_rules(settings_files(cwd)))

@@ -1,0 +1,179 @@
+"""Codex CLI: the MCP route by default; an opt-in PreToolUse rewrite of shell commands.
+
+What Codex accepts (hooks page https://developers.openai.com/codex/hooks, and the source
+openai/codex ``codex-rs/hooks/src/events/pre_tool_use.rs`` + PR #20527 "Support PreToolUse
+updatedInput rewrites"):
+
+* Hooks live in ``~/.codex/hooks.json`` (``$CODEX_HOME``) or ``.codex/hooks.json`` in a trusted
+  project, same layout as Claude Code; shell tools reach a hook as ``tool_name: "Bash"`` with
+  ``tool_input: {"command": "…"}``.
+* A PreToolUse rewrite is ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+  "permissionDecision": "allow", "updatedInput": {"command": …}}}``. Codex rejects
+  ``updatedInput`` without ``permissionDecision: "allow"`` ("PreToolUse hook returned
+  updatedInput without permissionDecision:allow"), and in Codex that "allow" grants nothing:
+  the hook outcome carries only block/rewrite/context, and the rewritten command then goes
+  through Codex's own sandbox and approval policy. Older Codex releases refuse "allow" outright;
+  the hook is then reported as failed and the original command runs.
+* What Codex cannot do: replace a tool's output after it ran (PostToolUse has no output
+  replacement, only a block whose reason the model sees as an error) — so tool outputs other
+  than shell commands are not compressed under Codex; and its exec-policy rules
+  (``~/.codex/rules/*.rules``) are matched against the rewritten command, so the hook stays
+  quiet whenever such rules exist. Also, a sandboxed ``tersh run`` cannot write captures outside
+  the workspace. Hence the default route is MCP: ``tersh mcp`` registered as
+  ``[mcp_servers.tersh]`` in ``config.toml`` (https://developers.openai.com/codex/mcp), whose
+  ``run`` tool the model calls itself; the hook is added only with ``tersh init codex
+  --with-hook``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from tersh.hosts.hookconfig import HookSpec
+
+NAME = "codex"
+MCP_TABLE = "mcp_servers.tersh"
+#: Hook-facing names of Codex's shell tools (PR #20527); "Bash" is what hooks receive.
+SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "shell_command", "exec_command"})
+HOOK_TIMEOUT_SECONDS = 30
+
+
+def codex_home() -> Path:
+    """``$CODEX_HOME`` or ``~/.codex``."""
+    override = os.environ.get("CODEX_HOME")
+    return Path(override) if override else Path.home() / ".codex"
+
+
+def _folder(scope: str) -> Path:
+    return codex_home() if scope == "global" else Path(os.getcwd()) / ".codex"
+
+
+def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
+    """Codex's JSON answer for one PreToolUse call, or None to change nothing."""
+    if payload.get("hook_event_name") != "PreToolUse" or payload.get("tool_name") not in SHELL_TOOLS:
+        return None
+    tool_input = payload.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if not isinstance(tool_input, dict) or not isinstance(command, str):
+        return None
+    cwd = payload.get("cwd")
+    if has_exec_policy_rules(cwd if isinstance(cwd, str) else None):
+        return None
+    from tersh.hosts import shell_rewrite
+
+    rewritten = shell_rewrite.rewrite(command, tersh)
+    if rewritten is None:
+        return None
+    updated = dict(tool_input)
+    updated["command"] = rewritten
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",  # required by Codex to carry updatedInput; grants nothing
+            "updatedInput": updated,
+        }
+    }
+
+
+def has_exec_policy_rules(cwd: str | None) -> bool:
+    """True when user or project exec-policy ``.rules`` files exist (they must see the original)."""
+    folders = [codex_home() / "rules"]
+    if cwd:
+        folders.append(Path(cwd) / ".codex" / "rules")
+    for folder in folders:
+        try:
+            if any(name.endswith(".rules") for name in os.listdir(folder)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def mcp_table(tersh: str) -> str:
+    """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``."""
+    from tersh.hosts import tomledit
+
+    argv = shlex.split(tersh)
+    return tomledit.render_table(MCP_TABLE, {"command": argv[0], "args": [*argv[1:], "mcp"]})
+
+
+def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
+    from tersh.hosts import jsonedit, tomledit
+
+    path = _folder(scope) / "config.toml"
+    old = jsonedit.read_text(path)
+    shown = jsonedit.display(path)
+    try:
+        new = tomledit.set_table(old or "", MCP_TABLE, table)
+    except Exception as exc:
+        from tersh.errors import TershError
+
+        raise TershError(f"{shown}: {exc}") from exc
+    if new == (old or ""):
+        state = "already" if table else "not"
+        return [f"{shown}: unchanged (tersh MCP server {state} registered)"]
+    verb = "add" if table else "remove"
+    line = f"{shown}: {verb} [{MCP_TABLE}] (tersh mcp)"
+    if dry_run:
+        return [f"(dry run) {line}"]
+    backup = jsonedit.replace_file(path, new, old)
+    saved = f"{shown}: previous version saved as {jsonedit.display(backup)}" if backup else None
+    return [line] + ([saved] if saved else [f"{shown}: created"])
+
+
+def hook_spec(tersh: str) -> HookSpec:
+    """The PreToolUse hook of ``--with-hook``."""
+    handler = {"type": "command", "command": f"{tersh} hook {NAME}", "timeout": HOOK_TIMEOUT_SECONDS}
+    return HookSpec("PreToolUse", "Bash", handler)
+
+
+def install(scope: str, tersh: str, dry_run: bool) -> list[str]:
+    """Register ``tersh mcp`` in Codex's config.toml (idempotent)."""
+    return _edit_config(scope, mcp_table(tersh), dry_run)
+
+
+def install_hook(scope: str, tersh: str, dry_run: bool) -> list[str]:
+    """Add the PreToolUse shell rewrite to Codex's hooks.json (opt-in, see module docstring)."""
+    from tersh.hosts import hookconfig, jsonedit
+
+    spec = hook_spec(tersh)
+    path = _folder(scope) / "hooks.json"
+    return jsonedit.edit_json(path, lambda data: hookconfig.with_tersh(data, NAME, [spec]), dry_run, "add")
+
+
+def uninstall(scope: str, dry_run: bool) -> list[str]:
+    """Remove the MCP server entry and any tersh hook; everything else stays."""
+    from tersh.hosts import hookconfig, jsonedit
+
+    lines = _edit_config(scope, None, dry_run)
+    path = _folder(scope) / "hooks.json"
+    if jsonedit.read_text(path) is not None:
+        lines += jsonedit.edit_json(
+            path, lambda data: hookconfig.without_tersh(data, NAME), dry_run, "remove"
+        )
+    return lines
+
+
+def show() -> list[str]:
+    """Codex's config.toml / hooks.json for each scope and what tersh has there."""
+    from tersh.errors import TershError
+    from tersh.hosts import jsonedit, settings_report, tomledit
+
+    lines = []
+    for scope in ("global", "project"):
+        path = _folder(scope) / "config.toml"
+        shown = jsonedit.display(path)
+        try:
+            text = jsonedit.read_text(path)
+            if text is None:
+                lines.append(f"{shown}: no file")
+            else:
+                present = tomledit.get_table(text, MCP_TABLE) is not None
+                lines.append(f"{shown}: MCP server {'registered' if present else 'not registered'}")
+        except TershError as exc:
+            lines.append(f"{shown}: {exc}")
+        lines += settings_report.json_hooks(NAME, [_folder(scope) / "hooks.json"])
+    return lines

@@ -1,0 +1,95 @@
+"""Decide whether a host's shell command may run through ``tersh run -c``, and build that form.
+
+The rewritten command is ``<tersh> run -c '<original, shell-quoted>'``: the user's shell still
+parses the original text, tersh captures everything and keeps the exact exit code. A command is
+left alone when the user asked (``# no-opt``), when the policy says bypass, when it is already
+wrapped, or when it changes the state of the host's shell (``cd``, ``export``, ``source`` …):
+run in a child shell those changes would be lost for the agent's next command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+BYPASS_MARKER = "# no-opt"
+
+#: Builtins whose effect lives in the calling shell (some hosts keep one shell across calls).
+STATE_BUILTINS = frozenset(
+    {
+        ".",
+        "alias",
+        "cd",
+        "declare",
+        "eval",
+        "exec",
+        "export",
+        "popd",
+        "pushd",
+        "readonly",
+        "set",
+        "shopt",
+        "source",
+        "trap",
+        "typeset",
+        "ulimit",
+        "umask",
+        "unalias",
+        "unset",
+    }
+)
+
+_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;&|\n(){}]")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def command_words(command: str) -> list[str]:
+    """The first word of every simple command in ``command`` (rough split, never raises)."""
+    words: list[str] = []
+    for segment in _SEGMENT_SPLIT.split(command):
+        parts = segment.strip().split()
+        while parts and _ASSIGNMENT.match(parts[0]):
+            parts = parts[1:]
+        if parts:
+            words.append(parts[0].strip("'\""))
+    return words
+
+
+def changes_shell_state(command: str) -> bool:
+    """True when ``command`` may change the calling shell (cwd, variables, options…).
+
+    A bare assignment (``FOO=1``) counts too. Errs on the side of True: a false alarm only
+    costs the saving of one command.
+    """
+    for segment in _SEGMENT_SPLIT.split(command):
+        parts = segment.strip().split()
+        if parts and all(_ASSIGNMENT.match(p) for p in parts):
+            return True
+    return any(word in STATE_BUILTINS for word in command_words(command))
+
+
+def wrap(command: str, tersh: str) -> str:
+    """``<tersh> run -c '<command>'`` with the command quoted for a POSIX shell."""
+    return f"{tersh} run -c {shlex.quote(command)}"
+
+
+def is_wrapped(command: str) -> bool:
+    """True when ``command`` already runs through tersh (never wrap twice)."""
+    words = command_words(command)
+    if not words:
+        return False
+    first = words[0].rsplit("/", 1)[-1]
+    return first == "tersh" or " -m tersh " in f" {command} "
+
+
+def rewrite(command: str, tersh: str) -> str | None:
+    """The tersh form of ``command``, or None when it must run unchanged."""
+    if not command.strip() or command.rstrip().endswith(BYPASS_MARKER):
+        return None
+    if is_wrapped(command) or changes_shell_state(command):
+        return None
+    from tersh import policy
+
+    if policy.decide(command).bypass:
+        return None
+    return wrap(command, tersh)

@@ -1,0 +1,33 @@
+"""Hand one tool output to ``tersh.tools.compress``; None whenever it changed nothing.
+
+The tool-output module is imported lazily and may be absent (it ships separately): a missing
+module, an error inside it or an unchanged result all mean "leave the host's output alone".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TextOrBlocks = str | list[dict[str, Any]]
+
+
+def compress(tool: str, output: TextOrBlocks, metadata: dict[str, Any]) -> TextOrBlocks | None:
+    """The compressed output (same type as ``output``) or None when nothing was gained."""
+    import importlib
+
+    try:
+        tools = importlib.import_module("tersh.tools")
+    except ImportError:
+        return None
+    try:
+        result = tools.compress(tool, output, metadata)
+    except Exception:  # fail open: the host keeps the original output
+        return None
+    if not getattr(result, "changed", False):
+        return None
+    new_output = getattr(result, "output", None)
+    if isinstance(output, str) and isinstance(new_output, str):
+        return new_output
+    if isinstance(output, list) and isinstance(new_output, list):
+        return new_output
+    return None
