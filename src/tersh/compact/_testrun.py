@@ -23,6 +23,20 @@ _MAY_CARRY_FACT = re.compile(
 
 PREFIX = "[tersh]"
 
+#: Below this estimated saving (in tokens) a rule declines: the capture report that the pipeline
+#: appends to every compacted output (about 40 tokens) would eat it.
+MIN_TOKEN_SAVING = 60
+
+
+def estimated_tokens(line: str) -> float:
+    """A rough o200k token count for a line of prose or code (about four characters a token)."""
+    return len(line) / 4 + 1
+
+
+def estimated_mark_tokens(line: str) -> float:
+    """A rough token count for a row of progress marks (long runs of one mark are cheap)."""
+    return len(line) / 16 + 4
+
 
 def carries_whole_line_fact(line: str) -> bool:
     """Whether the verifier protects ``line`` itself (a diagnostic or a located message)."""
@@ -43,6 +57,7 @@ class Omissions:
 
     def __init__(self) -> None:
         self.lines = 0
+        self.tokens = 0.0
         self.words: dict[str, None] = {}
 
     def drop(self, line: str) -> bool:
@@ -55,6 +70,7 @@ class Omissions:
             for word in verify.iter_commits(line):
                 self.words[word] = None
         self.lines += 1
+        self.tokens += estimated_tokens(line)
         return True
 
     def drop_known(self, line: str, path: str, rest: str) -> bool:
@@ -69,6 +85,7 @@ class Omissions:
         if path:
             self.words[path] = None
         self.lines += 1
+        self.tokens += estimated_tokens(line)
         return True
 
 
@@ -98,9 +115,10 @@ class Output:
         else:
             self.kept.append(line)
 
-    def omit_blank(self) -> None:
-        """Leave out a line the caller knows names nothing (a row of progress dots)."""
+    def omit_marks(self, line: str) -> None:
+        """Leave out a row of progress marks the caller knows names nothing (``....s..``)."""
         self.omitted.lines += 1
+        self.omitted.tokens += estimated_mark_tokens(line)
         self._mark()
 
     def _mark(self) -> None:
@@ -112,7 +130,10 @@ class Output:
         if not self.omitted.lines or self.note_at is None:
             return None
         kept = list(self.kept)
-        kept.insert(self.note_at, note(what, self.omitted.words, "\n".join(kept)))
+        summary = note(what, self.omitted.words, "\n".join(kept))
+        if self.omitted.tokens - estimated_tokens(summary) < MIN_TOKEN_SAVING:
+            return None
+        kept.insert(self.note_at, summary)
         return finish(kept, source)
 
 

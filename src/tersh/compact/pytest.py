@@ -78,7 +78,7 @@ def _omit_progress(line: str, out: Output, counts: _Counts) -> bool:
             out.omit_in_file(line, match["path"], "")
         else:
             counts.add_marks(marks)
-            out.omit_blank()
+            out.omit_marks(line)
         return True
     match = _VERBOSE.match(line) or _XDIST_VERBOSE.match(line) or _REPORT_PASSED.match(line)
     if match:
