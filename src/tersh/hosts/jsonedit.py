@@ -124,6 +124,11 @@ def edit_json(
     lines = [f"{shown}: {verb} {edit}" for edit in edits]
     if dry_run:
         return [f"(dry run) {line}" for line in lines]
+    if old_text is not None and render(data, style) != old_text:
+        lines.append(
+            f"{shown}: note: the file's hand-made layout was normalised to {style.indent!r}-"
+            "indented JSON (same settings; see the backup)"
+        )
     backup = replace_file(path, render(new_data, style), old_text)
     if backup is not None:
         lines.append(f"{shown}: previous version saved as {display(backup)}")

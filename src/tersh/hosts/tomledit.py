@@ -61,14 +61,20 @@ def _lookup(data: dict[str, Any], dotted: str) -> object:
 
 
 def _without(data: dict[str, Any], dotted: str) -> dict[str, Any]:
+    """A copy of ``data`` without table ``dotted``, and without parents it left empty."""
     parts = dotted.split(".")
-    copy = json.loads(json.dumps(data, default=str))
-    node = copy
+    copy: dict[str, Any] = json.loads(json.dumps(data, default=str))
+    chain = [copy]
     for part in parts[:-1]:
-        node = node.get(part, {}) if isinstance(node, dict) else {}
-    if isinstance(node, dict):
-        node.pop(parts[-1], None)
-    return copy  # type: ignore[no-any-return]
+        child = chain[-1].get(part)
+        if not isinstance(child, dict):
+            return copy
+        chain.append(child)
+    chain[-1].pop(parts[-1], None)
+    for depth in range(len(parts) - 1, 0, -1):
+        if not chain[depth]:
+            chain[depth - 1].pop(parts[depth - 1], None)
+    return copy
 
 
 def _parse(text: str) -> dict[str, Any]:
@@ -92,6 +98,8 @@ def set_table(text: str, dotted: str, table_text: str | None) -> str:
         if table_text is None:
             while tail and not tail[0].strip() and (not head or not head[-1].strip()):
                 tail = tail[1:]
+            while not tail and head and not head[-1].strip():
+                head = head[:-1]  # the blank line tersh put before its table
             new_text = "".join(head + tail)
         else:
             new_text = "".join([*head, table_text, *tail])
