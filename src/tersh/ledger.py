@@ -447,7 +447,12 @@ def totals(
 ) -> Savings:
     """Savings over every call that matches (all zeros when there is none)."""
     rows = breakdown(db, "total", Filter(since, session))
-    return rows[0] if rows else _savings(("total", 0, 0, 0, 0, 0, 0, 0, 0))
+    return rows[0] if rows else totals_empty()
+
+
+def totals_empty() -> Savings:
+    """The figures of no calls at all."""
+    return _savings(("total", 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 def _savings(row: tuple[Any, ...]) -> Savings:

@@ -79,6 +79,7 @@ def update(section: str, values: dict[str, Any]) -> None:
     kept. ``updated_at`` (Unix time) is set on the section.
     """
     path = status_path()
+    settings.ensure_private_dir(settings.state_dir())
     settings.ensure_private_dir(path.parent)
     with exclusive_lock(path.with_name(path.name + LOCK_SUFFIX)):
         document = _parse(path)
