@@ -15,6 +15,8 @@ from tersh.compact import verify
 MARK = "[tersh]"
 
 _PADDING = re.compile(r" {2,}")
+# A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
+_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
@@ -93,3 +95,8 @@ def squeeze_spaces(line: str) -> str:
     stripped = line.lstrip(" ")
     indent = line[: len(line) - len(stripped)]
     return indent + _PADDING.sub(" ", stripped).rstrip()
+
+
+def squeeze_stat(line: str) -> str:
+    """A diffstat row without its column padding; any other line unchanged."""
+    return squeeze_spaces(line) if _STAT_ROW.match(line) else line

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from tersh.compact import verify
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, squeeze_spaces
+from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
 from tersh.compact.base import Invocation
 
 NAME = "git_log"
@@ -30,7 +30,6 @@ _DEFAULT_DATE = re.compile(
     r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4}) [+-]\d{4}$"
 )
 _ISO_DATE = re.compile(r"^(?P<date>\d{4}-\d\d-\d\d)[ T]\d\d:\d\d:\d\d")
-_STAT = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 
 
 def short_date(value: str) -> str:
@@ -115,7 +114,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             omissions.blank += 1
             continue
         in_message = in_message and body.startswith("    ")
-        kept.append(prefix + squeeze_spaces(body) if _STAT.match(body) else line)
+        kept.append(line if graph else squeeze_stat(line))
     if current is not None:
         kept.append(current.line())
     omissions.reformatted = "blank lines, e-mails and times"

@@ -1,0 +1,50 @@
+"""Compact ``git clone/fetch/pull/push``: the object-transfer progress goes, the outcome stays.
+
+Dropped: ``Enumerating/Counting/Compressing/Receiving/Writing objects``, ``Resolving deltas``,
+``Total …`` and ``Updating files`` progress (also behind ``remote:``). Kept as written: where it
+came from and went to, every ref update (``abc..def  main -> origin/main``, ``[new branch]``,
+``! [rejected]``), ``Fast-forward``/merge lines, hints, errors and every diffstat row (padding
+squeezed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compact.base import Invocation
+
+NAME = "git_transfer"
+CATEGORY = "git"
+SWITCH = "git"
+PROGRAMS = ("git clone", "git fetch", "git pull", "git push")
+
+_PROGRESS = re.compile(
+    r"^(?:remote: +)?(?:Enumerating objects|Counting objects|Compressing objects|Receiving objects"
+    r"|Resolving deltas|Writing objects|Delta compression using|Total \d+ \(delta|Unpacking objects"
+    r"|Updating files|Checking out files|Filtering content|Checking connectivity"
+    r"|Finding sources|Checking objects|Indexing objects)\b"
+)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop transfer progress lines; None when there are none."""
+    kept: list[str] = []
+    omissions = Omissions()
+    for line in text.splitlines():
+        if _PROGRESS.match(line) and omissions.drop("progress line", line):
+            continue
+        if not line.strip():
+            omissions.blank += 1
+            continue
+        kept.append(squeeze_stat(line))
+    if not omissions.counts:
+        return None
+    return finish(kept, omissions, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when git's object-transfer progress is there."""
+    head = text[:SNIFF_CHARS]
+    markers = ("Receiving objects: ", "Writing objects: ", "Resolving deltas: ", "Counting objects: ")
+    return 0.9 if sum(marker in head for marker in markers) >= 2 else 0.0
