@@ -1,0 +1,213 @@
+"""Shared pieces of the build, type-check and lint rules: findings grouped by file, code frames
+reduced, chatter dropped only when it carries no protected fact, and the omission note.
+
+Nothing here decides what a tool's output means; each rule module parses its own tool and uses
+these helpers to render. Every helper is pure and line-linear (rules must run at ≥ 20 MB/s).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from tersh.compact import verify
+
+#: Prefix of every line a rule writes itself.
+MARK = "[tersh]"
+
+#: A compaction that saves fewer bytes than this costs more than it earns (the pipeline appends
+#: a capture report of about 40 tokens to every compacted text).
+MIN_SAVED_BYTES = 300
+#: ... nor one that saves less than this share of the source.
+MIN_SAVED_SHARE = 0.15
+
+#: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
+#: they are: they are directly usable and regrouping them saves little.
+FEW_FINDINGS = 40
+
+# "path:line[:col]: rest", the line shape of flake8, pylint, go vet, golangci-lint, ruff concise.
+LINE_FINDING = re.compile(
+    r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
+)
+
+#: How much of a text a sniffer looks at.
+SNIFF_CHARS = 8000
+
+# A source line quoted in a code frame: "  115 |     int x;" (gcc, clang, rustc, ruff).
+_NUMBERED_SOURCE = re.compile(r"^\s*\d+\s*[|│](?:\s|$)")
+# A suggestion line of rustc / ruff: "71 +     return x;", "71 -     return y;".
+_NUMBERED_EDIT = re.compile(r"^\s*\d+\s*[+~-](?:\s|$)")
+# An unnumbered gutter line (carets, underlines and labels): "    |   ^^^^ expected `u32`".
+_GUTTER = re.compile(r"^\s*[|│]")
+_GUTTER_DRAWING = re.compile(r"^\s*[|│][\s|│^~_/\\+-]*")
+_ELLIPSIS = re.compile(r"^\s*\.\.\.\s*$")
+# Markers only: "  ^~~~~~", "   ------ ^^^^".
+_MARKERS_ONLY = re.compile(r"^[\s^~_|-]*$")
+
+
+class Finding(NamedTuple):
+    """One finding of a linter: its file, ``line[:col]`` and the rest (code and message)."""
+
+    path: str
+    location: str
+    text: str
+    source_line: str
+    extra: tuple[str, ...] = ()
+
+
+def carries_fact(line: str) -> bool:
+    """Whether ``line`` holds a protected fact (a diagnostic, location, path or commit id)."""
+    if verify.is_diagnostic(line):
+        return True
+    if ("/" in line or "." in line) and next(verify.iter_paths(line), None) is not None:
+        return True
+    if (":" in line or "(" in line) and next(verify.iter_locations(line), None) is not None:
+        return True
+    return any(c.isdigit() for c in line) and next(verify.iter_commits(line), None) is not None
+
+
+def is_frame_line(line: str) -> bool:
+    """Whether ``line`` belongs to a code frame (quoted source, gutter, carets, elision)."""
+    return bool(
+        _NUMBERED_SOURCE.match(line)
+        or _GUTTER.match(line)
+        or _NUMBERED_EDIT.match(line)
+        or _ELLIPSIS.match(line)
+    )
+
+
+def reduce_frame_line(line: str) -> str | None:
+    """A frame line reduced to what it says: None when it is only quoted code or markers.
+
+    Quoted source is dropped (the file is on disk), unless it carries a protected fact; a label
+    under the carets is kept without its drawing; suggested edits (``71 + code``) are kept.
+    """
+    if _NUMBERED_EDIT.match(line):
+        return line
+    if _NUMBERED_SOURCE.match(line) or _ELLIPSIS.match(line):
+        return line if carries_fact(line) else None
+    label = _GUTTER_DRAWING.sub("", line, count=1).strip()
+    if not label:
+        return None
+    indent = line[: len(line) - len(line.lstrip())]
+    return f"{indent}| {label}"
+
+
+def is_markers_only(line: str) -> bool:
+    """Whether ``line`` holds only caret/underline markers (``   ^~~~``)."""
+    return bool(line.strip()) and bool(_MARKERS_ONLY.match(line))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 line``, ``1,204 lines``."""
+    return f"1 {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def omission_note(counts: dict[str, int], extra: str = "") -> str:
+    """``[tersh] omitted: 33 compile commands, 12 code-frame lines`` (+ ``; extra``)."""
+    parts = [plural(n, label) for label, n in counts.items() if n]
+    if not parts:
+        return f"{MARK} {extra}" if extra else MARK
+    text = f"{MARK} omitted: {', '.join(parts)}"
+    return f"{text}; {extra}" if extra else text
+
+
+def worth_it(source: str, proposal: str) -> bool:
+    """Whether ``proposal`` saves enough of ``source`` to pay for the capture report."""
+    saved = len(source) - len(proposal)
+    return saved >= MIN_SAVED_BYTES and saved >= MIN_SAVED_SHARE * len(source)
+
+
+def finish(source: str, lines: Iterable[str]) -> str | None:
+    """Join ``lines`` into the proposal, or None when it does not save enough."""
+    proposal = "\n".join(lines).strip("\n") + "\n"
+    return proposal if worth_it(source, proposal) else None
+
+
+def render_grouped(findings: Iterable[Finding]) -> list[str]:
+    """Findings grouped by file (``path (N)``), identical messages merged onto one entry.
+
+    Each entry starts with every ``line[:col]`` that shares the message, then the message:
+    ``  7:1 8:1 43:1 error Unexpected var no-var``; a finding's continuation lines follow it,
+    indented. A finding whose path cannot head a group keeps its own lines, after the groups.
+    """
+    files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
+    counts: dict[str, int] = {}
+    loose: list[str] = []
+    path_ok: dict[str, bool] = {}
+    for finding in findings:
+        ok = path_ok.get(finding.path)
+        if ok is None:
+            ok = path_ok[finding.path] = _heads_group(finding.path)
+        if not ok:
+            loose.append(finding.source_line)
+            loose.extend(finding.extra)
+            continue
+        key = (finding.text, finding.extra)
+        files.setdefault(finding.path, {}).setdefault(key, []).append(finding.location)
+        counts[finding.path] = counts.get(finding.path, 0) + 1
+    out: list[str] = []
+    for path, messages in files.items():
+        out.append(f"{path} ({counts[path]})")
+        for (text, extra), locations in messages.items():
+            out.append(f"  {' '.join(locations)} {text}")
+            out.extend(f"    {line.strip()}" for line in extra)
+    out.extend(loose)
+    return out
+
+
+def render(
+    source: str, items: list[Finding | str], dropped: dict[str, int], summary: str = ""
+) -> str | None:
+    """The proposal of a line-per-finding tool, or None when it saves too little.
+
+    ``items`` are the kept lines and the findings in the tool's order. With more than
+    FEW_FINDINGS findings they are grouped by file (other lines before the first finding stay
+    before the groups, the rest follow them); with fewer, every line stays where it was.
+    """
+    findings = [item for item in items if isinstance(item, Finding)]
+    grouped = len(findings) > FEW_FINDINGS
+    if not grouped and not any(dropped.values()):
+        return None
+    out: list[str] = []
+    if grouped:
+        first = next(i for i, item in enumerate(items) if isinstance(item, Finding))
+        out.extend(item for item in items[:first] if isinstance(item, str))
+        out.extend(render_grouped(findings))
+        out.extend(item for item in items[first:] if isinstance(item, str))
+        files = len({f.path for f in findings})
+        summary = "; ".join(
+            x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
+                        "grouped by file, repeated messages merged", summary) if x
+        )
+    else:
+        for item in items:
+            if isinstance(item, Finding):
+                out.append(item.source_line)
+                out.extend(item.extra)
+            else:
+                out.append(item)
+    out.append(omission_note(dropped, summary))
+    return finish(source, out)
+
+
+def line_finding(line: str) -> Finding | None:
+    """The finding written on a ``path:line[:col]: text`` line, if it is one."""
+    match = LINE_FINDING.match(line)
+    if match is None:
+        return None
+    location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
+    return Finding(match["path"], location, match["text"], line)
+
+
+def _heads_group(path: str) -> bool:
+    if not path or any(c.isspace() for c in path) or path.endswith(":"):
+        return False
+    found = list(verify.iter_paths(path))
+    return found == [path[2:] if path.startswith("./") else path]
+
+
+def head(text: str) -> str:
+    """The start of ``text`` a sniffer looks at."""
+    return text[:SNIFF_CHARS]
