@@ -56,15 +56,10 @@ def command_words(command: str) -> list[str]:
 
 
 def changes_shell_state(command: str) -> bool:
-    """True when ``command`` may change the calling shell (cwd, variables, options…).
+    """True when ``command`` may change the calling shell (cwd, exported variables, options…).
 
-    A bare assignment (``FOO=1``) counts too. Errs on the side of True: a false alarm only
-    costs the saving of one command.
+    Errs on the side of True: a false alarm only costs the saving of one command.
     """
-    for segment in _SEGMENT_SPLIT.split(command):
-        parts = segment.strip().split()
-        if parts and all(_ASSIGNMENT.match(p) for p in parts):
-            return True
     return any(word in STATE_BUILTINS for word in command_words(command))
 
 
