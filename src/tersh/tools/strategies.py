@@ -1,0 +1,242 @@
+"""Per-tool shrinking strategies: minimal reads, tail and middle cuts, compact JSON.
+
+Each strategy takes the (ANSI-free) text and a character budget for the body and returns a
+:class:`Shrunk` record: the new body, whether anything was left out (so a recovery pointer is
+needed), and short notes saying what was dropped. Cuts fall on line ends where possible and on
+grapheme boundaries always (:mod:`tersh.tools.textcut`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from tersh.tools import comments, textcut
+
+
+class Shrunk(NamedTuple):
+    """A strategy's proposal for the body of the payload."""
+
+    text: str
+    lossy: bool
+    notes: tuple[str, ...]
+
+
+#: Share of a middle cut's budget given to the head (the rest goes to the tail).
+HEAD_RATIO = 0.6
+
+#: Host line-number prefixes: OpenCode ``12: ``, older OpenCode ``00012| ``, ``cat -n`` /
+#: Claude Code ``     12\t`` or ``     12→``.
+_LINE_PREFIX = re.compile(r"\s*\d+(?:: |:$|\| |\|$|\t|→)")
+_PATH_TAG = re.compile(r"<path>([^<\n]+)</path>")
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[ \t\r\n]+')
+_GREP_PATH = re.compile(r"^(\S[^:\n]*?):(?:\d+[:\-]|$)")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number:,} {word}{'' if number == 1 else 's'}"
+
+
+def _marker(lines: int, chars: int) -> str:
+    return f"[… tersh: {_count(lines, 'line')} ({chars:,} chars) omitted here …]"
+
+
+def middle(text: str, budget: int) -> Shrunk:
+    """Keep the head and the tail, drop the middle; cut on line ends when they are near."""
+    if len(text) <= budget:
+        return Shrunk(text, False, ())
+    probe = _marker(text.count("\n"), len(text))
+    room = max(0, budget - len(probe) - 2)
+    head_end = _line_cut_before(text, int(room * HEAD_RATIO))
+    tail_start = _line_cut_after(text, len(text) - (room - head_end), head_end)
+    dropped = text[head_end:tail_start]
+    lines = dropped.count("\n") + (0 if dropped.endswith("\n") else 1)
+    head_part, tail_part = text[:head_end], text[tail_start:]
+    before = "" if not head_part or head_part.endswith("\n") else "\n"
+    after = "\n" if tail_part else ""
+    body = f"{head_part}{before}{_marker(lines, len(dropped))}{after}{tail_part}"
+    return Shrunk(body, True, (f"{_count(lines, 'line')} omitted in the middle",))
+
+
+def _line_cut_before(text: str, index: int) -> int:
+    """A cut at or before ``index``: just after a newline if one is in the last half."""
+    index = max(0, min(index, len(text)))
+    newline = text.rfind("\n", 0, index)
+    if newline >= 0 and newline + 1 >= index // 2:
+        return newline + 1
+    return textcut.boundary_at_or_before(text, index)
+
+
+def _line_cut_after(text: str, index: int, floor: int) -> int:
+    """A cut at or after ``index`` (never before ``floor``): just after a newline if near."""
+    index = max(floor, min(index, len(text)))
+    window_end = index + (len(text) - index) // 2
+    newline = text.find("\n", index, window_end + 1)
+    if newline >= 0:
+        return newline + 1
+    return textcut.boundary_at_or_after(text, index)
+
+
+def tail(text: str, budget: int, unit: str = "line") -> Shrunk | None:
+    """Keep whole lines from the top, drop the rest with counts; None if no line fits."""
+    if len(text) <= budget:
+        return Shrunk(text, False, ())
+    cut = text.rfind("\n", 0, budget + 1)
+    if cut <= 0:
+        return None
+    kept, dropped = text[: cut + 1], text[cut + 1 :]
+    rows = [row for row in dropped.split("\n") if row.strip()]
+    files = {m.group(1) for row in rows if (m := _GREP_PATH.match(row))}
+    detail = f" in {_count(len(files), 'file')}" if unit == "line" and files else ""
+    note = f"{_count(len(rows), unit)}{detail} omitted at the end"
+    footer = f"[… tersh: {note} …]"
+    return Shrunk(f"{kept}{footer}", True, (note,))
+
+
+def json_document(text: str) -> Any | None:
+    """The parsed JSON value when ``text`` is exactly one JSON object or array, else None."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "[{":
+        return None
+    try:
+        return json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+
+
+def minify_json(text: str) -> str:
+    """``text`` without whitespace outside strings: byte-exact otherwise (numbers, escapes)."""
+    return _JSON_TOKEN.sub(lambda m: m.group() if m.group()[0] == '"' else "", text.strip())
+
+
+def compact_json(text: str, budget: int, value: Any) -> Shrunk:
+    """Minify; if still too long, shorten long arrays, objects and strings (valid JSON)."""
+    minified = minify_json(text)
+    if len(minified) <= budget:
+        return Shrunk(minified, False, ("JSON whitespace removed, nothing omitted",))
+    for items, chars in ((50, 2000), (20, 500), (10, 200), (5, 120), (3, 80), (1, 60)):
+        counter = _Omitted()
+        shortened = json.dumps(
+            _shorten(value, items, chars, counter), ensure_ascii=False, separators=(",", ":")
+        )
+        if len(shortened) <= budget:
+            return Shrunk(shortened, True, counter.notes())
+    cut = middle(minified, budget)
+    return Shrunk(cut.text, True, ("JSON whitespace removed", *cut.notes))
+
+
+class _Omitted:
+    """Counts what :func:`_shorten` left out."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.keys = 0
+        self.strings = 0
+
+    def notes(self) -> tuple[str, ...]:
+        parts = []
+        if self.items:
+            parts.append(f"{_count(self.items, 'array item')} omitted")
+        if self.keys:
+            parts.append(f"{_count(self.keys, 'object key')} omitted")
+        if self.strings:
+            parts.append(f"{_count(self.strings, 'long string')} shortened")
+        return ("JSON shortened: " + ", ".join(parts),) if parts else ("JSON minified",)
+
+
+def _shorten(value: Any, items: int, chars: int, counter: _Omitted) -> Any:
+    if isinstance(value, list):
+        kept = [_shorten(item, items, chars, counter) for item in value[:items]]
+        if len(value) > items:
+            counter.items += len(value) - items
+            kept.append(f"… tersh: {len(value) - items:,} more items")
+        return kept
+    if isinstance(value, dict):
+        pairs = list(value.items())
+        out = {key: _shorten(item, items, chars, counter) for key, item in pairs[: items * 4]}
+        if len(pairs) > items * 4:
+            counter.keys += len(pairs) - items * 4
+            out["… tersh"] = f"{len(pairs) - items * 4:,} more keys"
+        return out
+    if isinstance(value, str) and len(value) > chars:
+        counter.strings += 1
+        return f"{textcut.head(value, chars)}… (tersh: +{len(value) - chars:,} chars)"
+    return value
+
+
+def source_path(text: str, metadata: Mapping[str, Any]) -> str:
+    """The path of the file a read tool returned (host metadata first, then a ``<path>`` tag)."""
+    for scope in (metadata, *(metadata.get(k) for k in ("args", "input", "tool_input"))):
+        if not isinstance(scope, Mapping):
+            continue
+        for key in ("filePath", "file_path", "filepath", "path", "file"):
+            value = scope.get(key)
+            if isinstance(value, str) and value:
+                return value
+            if isinstance(value, Mapping) and isinstance(value.get("filePath"), str):
+                return str(value["filePath"])
+    match = _PATH_TAG.search(text, 0, 4096)
+    return match.group(1) if match else ""
+
+
+def minimal(text: str, path: str) -> Shrunk:
+    """Drop full-line comments (by file type) and repeated blank lines; keep ``N:`` prefixes."""
+    style = comments.style_for(path) if path else None
+    if style is None:
+        return Shrunk(text, False, ())
+    lines = text.split("\n")
+    prefixes = [_LINE_PREFIX.match(line) for line in lines]
+    numbered = sum(1 for p in prefixes if p) >= max(1, len(lines) // 2)
+    code_rows = [i for i, p in enumerate(prefixes) if p] if numbered else list(range(len(lines)))
+    code = [lines[i][prefixes[i].end() :] if numbered else lines[i] for i in code_rows]  # type: ignore[union-attr]
+    drop = set()
+    flags = comments.comment_lines(code, style)
+    dropped_comments = 0
+    previous_blank = False
+    for row, body, is_comment in zip(code_rows, code, flags, strict=True):
+        if is_comment:
+            drop.add(row)
+            dropped_comments += 1
+            continue
+        blank = not body.strip()
+        if blank and previous_blank:
+            drop.add(row)
+        previous_blank = blank
+    if not drop:
+        return Shrunk(text, False, ())
+    kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
+    notes = [f"{_count(dropped_comments, 'comment line')} removed"] if dropped_comments else []
+    blanks = len(drop) - dropped_comments
+    if blanks:
+        notes.append(f"{_count(blanks, 'repeated blank line')} removed")
+    return Shrunk(kept, True, tuple(notes))
+
+
+#: Tool name (lower case) -> strategy name. Unknown, plugin and MCP tools use "middle".
+TOOL_STRATEGIES: dict[str, str] = {
+    **dict.fromkeys(("read", "read_file", "readfile", "view", "cat", "notebookread"), "minimal"),
+    **dict.fromkeys(("grep", "search", "rg", "ripgrep", "search_file_content"), "tail"),
+    **dict.fromkeys(("glob", "list", "ls", "list_directory", "find", "find_files"), "tail"),
+    **dict.fromkeys(("task", "agent", "subagent"), "middle"),
+    **dict.fromkeys(("webfetch", "web_fetch", "fetch", "websearch", "web_search"), "middle"),
+}
+
+#: Shell tools: their output is the pipeline's job (`tersh run`), never cut here.
+SHELL_TOOLS = frozenset(
+    {"bash", "shell", "run_shell_command", "local_shell", "exec", "exec_command", "terminal"}
+)
+
+#: Unit for the tail strategy's counts.
+TAIL_UNITS = {"glob": "path", "list": "path", "ls": "path", "list_directory": "path",
+              "find": "path", "find_files": "path"}
+
+
+def strategy_for(tool: str) -> str:
+    """The strategy name for ``tool``: minimal, tail, middle, or "skip" for shell tools."""
+    name = tool.strip().lower()
+    if name in SHELL_TOOLS:
+        return "skip"
+    return TOOL_STRATEGIES.get(name, "middle")
+
