@@ -101,6 +101,11 @@ class Output:
         """Keep ``line`` as it is."""
         self.kept.append(line)
 
+    def keep_blank(self, line: str) -> None:
+        """Keep a blank ``line`` unless the text kept so far already ends with one."""
+        if self.kept and self.kept[-1].strip():
+            self.kept.append(line)
+
     def omit(self, line: str) -> None:
         """Leave ``line`` out, unless the verifier protects it as a whole (then keep it)."""
         if self.omitted.drop(line):

@@ -1,0 +1,84 @@
+"""Compact mocha output: drop passing and pending tests, keep failures and the totals.
+
+The spec reporter prints a tree of describe titles with ``✔ title (12ms)`` rows for passing
+tests, ``- title`` for pending ones and ``1) title`` for failing ones, then ``N passing (4s)``,
+``N pending``, ``N failing`` and one numbered block per failure. The dot reporter prints rows of
+``․`` (``,`` pending, ``!`` failing) instead of the tree. Passing and pending rows are left out,
+with the describe titles that lead only to them; a title that leads to a failure, and everything
+from the totals on, is kept as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact._testrun import Output, plural
+from tersh.compact.base import Invocation
+
+NAME = "mocha"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("mocha", "_mocha")
+
+_PASS_ROW = re.compile(r"^\s+[✔✓√]\s")
+_PENDING_ROW = re.compile(r"^\s+- \S")
+_FAIL_ROW = re.compile(r"^\s+\d+\) \S")
+_DOT_ROW = re.compile(r"^\s*[․.,!]+\s*$")
+_TITLE = re.compile(r"^ {2,}\S")
+_PASSING_TOTAL = re.compile(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", re.MULTILINE)
+_FAILING_TOTAL = re.compile(r"^\s+\d+ failing\s*$", re.MULTILINE)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop passing/pending rows and the titles leading only to them; keep the rest."""
+    out = Output()
+    passed = pending = 0
+    titles: list[str] = []
+    totals_seen = False
+    for line in text.split("\n"):
+        if totals_seen:
+            out.keep(line)
+            continue
+        if _PASSING_TOTAL.match(line):
+            totals_seen = True
+        elif _PASS_ROW.match(line) or _PENDING_ROW.match(line):
+            for title in titles:
+                out.omit(title)
+            titles.clear()
+            if _PASS_ROW.match(line):
+                passed += 1
+            else:
+                pending += 1
+            out.omit(line)
+            continue
+        elif _DOT_ROW.match(line) and "!" not in line:
+            passed += line.count("․") + line.count(".")
+            pending += line.count(",")
+            out.omit_marks(line)
+            continue
+        elif _TITLE.match(line) and not _FAIL_ROW.match(line) and len(line) < 200:
+            titles.append(line)
+            continue
+        for title in titles:
+            out.keep(title)
+        titles.clear()
+        if line.strip():
+            out.keep(line)
+        else:
+            out.keep_blank(line)
+    for title in titles:
+        out.keep(title)
+    parts = [plural(passed, "passing test")] if passed else []
+    if pending:
+        parts.append(plural(pending, "pending test"))
+    what = f"{' and '.join(parts) or plural(out.omitted.lines, 'line')} omitted"
+    return out.render(what, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when mocha's ``N passing (Xs)`` total is there."""
+    if " passing (" in text and _PASSING_TOTAL.search(text):
+        return 0.9
+    if _FAILING_TOTAL.search(text) and re.search(r"^\s+1\) \S", text, re.MULTILINE):
+        return 0.7
+    return 0.0

@@ -1,0 +1,111 @@
+"""Compact ``node --test`` output (TAP and spec reporters): drop passing tests, keep failures.
+
+TAP (the default when stdout is not a terminal): ``# Subtest: name`` announces a test, then
+``ok N - name`` or ``not ok N - name`` closes it, each followed by a YAML block (``---`` …
+``...``). Passing and skipped tests are left out with their YAML block; the subtest
+announcements and plan lines (``1..N``) go too. Every ``not ok`` with its YAML (error, expected,
+actual, stack) and the ``# tests``/``# pass``/``# fail`` totals are kept.
+
+spec: ``▶ suite`` titles, ``✔ name (1ms)`` rows, ``✖ name`` rows with the error below, ``ℹ`` totals
+and a ``✖ failing tests:`` section. Passing/skipped rows and the suite titles leading only to them
+are left out; the rest is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact._testrun import Output, plural
+from tersh.compact.base import Invocation
+
+NAME = "nodetest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("node",)
+
+_TAP_OK = re.compile(r"^\s*ok \d+ - ")
+_TAP_NOT_OK = re.compile(r"^\s*not ok \d+ - ")
+_TAP_SKIP = re.compile(r"# (?:SKIP|TODO)\b", re.IGNORECASE)
+_TAP_CHATTER = re.compile(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*$)")
+_YAML_START = re.compile(r"^\s+---\s*$")
+_YAML_END = re.compile(r"^\s+\.\.\.\s*$")
+_SPEC_PASS = re.compile(r"^\s*(?:✔|﹣) ")
+_SPEC_SUITE = re.compile(r"^\s*▶ ")
+_SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
+_TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
+_SPEC_TOTALS = re.compile(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
+
+
+def _runs_tests(inv: Invocation, text: str) -> bool:
+    return "--test" in inv.args or inv.program != "node" or sniff(text) >= 0.9
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop passing/skipped tests (TAP blocks or spec rows); keep failures and the totals."""
+    if not _runs_tests(inv, text):
+        return None
+    out = Output()
+    passed = skipped = 0
+    in_ok_yaml = False  # inside the YAML block of a passing TAP test
+    titles: list[str] = []
+    failing_section = False
+    after_ok = False  # the previous line was a passing TAP "ok" line that was left out
+    for line in text.split("\n"):
+        was_after_ok, after_ok = after_ok, False
+        if in_ok_yaml:
+            out.omit(line)
+            in_ok_yaml = not _YAML_END.match(line)
+            continue
+        if failing_section:
+            out.keep(line)
+            continue
+        if _TAP_OK.match(line):
+            if _TAP_SKIP.search(line):
+                skipped += 1
+            else:
+                passed += 1
+            out.omit(line)
+            after_ok = True
+            continue
+        if was_after_ok and _YAML_START.match(line):
+            in_ok_yaml = True
+            out.omit(line)
+            continue
+        if _TAP_CHATTER.match(line):
+            out.omit(line)
+            continue
+        if _SPEC_PASS.match(line) or _SPEC_SUITE_DONE.match(line):
+            for title in titles:
+                out.omit(title)
+            titles.clear()
+            if _SPEC_PASS.match(line):
+                if "# SKIP" in line or "# TODO" in line:
+                    skipped += 1
+                else:
+                    passed += 1
+            out.omit(line)
+            continue
+        if _SPEC_SUITE.match(line):
+            titles.append(line)
+            continue
+        for title in titles:
+            out.keep(title)
+        titles.clear()
+        failing_section = line.startswith("✖ failing tests:")
+        out.keep(line)
+    for title in titles:
+        out.keep(title)
+    parts = [f"{passed:,} passing tests/suites"] if passed else []
+    if skipped:
+        parts.append(f"{skipped:,} skipped/todo")
+    what = f"{' and '.join(parts) or plural(out.omitted.lines, 'line')} omitted"
+    return out.render(what, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when the test runner's totals (``# tests N`` or ``ℹ tests N``) are there."""
+    if ("# tests " in text and _TAP_TOTALS.search(text)) or (
+        "ℹ tests " in text and _SPEC_TOTALS.search(text)
+    ):
+        return 0.9
+    return 0.0
