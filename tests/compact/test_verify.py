@@ -28,3 +28,21 @@ def test_transfer_rates_and_abbreviations_are_not_paths() -> None:
     line = "Downloaded lib/foo.jar (2.1 kB at 12 kB/s) 3.4 MiB/s 40 it/s N/A I/O"
     assert list(verify.iter_paths(line)) == ["lib/foo.jar"]
     assert list(verify.iter_paths("see src/io/read.c")) == ["src/io/read.c"]
+
+
+def test_a_tool_message_regrouped_is_not_a_claim_of_the_rule() -> None:
+    source = (
+        "In a.sh line 4:\n[ $(ls) ]\n  ^-- SC2243 (style): Prefer explicit -n to check for output"
+        " (or run command without [/[[ to check for success).\n"
+    )
+    proposal = (
+        "a.sh (1)\n  4:3 SC2243 (style): Prefer explicit -n to check for output"
+        " (or run command without [/[[ to check for success).\n"
+    )
+    assert verify.contradiction(source, proposal, 1) is None
+
+
+def test_a_success_claim_the_rule_wrote_is_still_refused() -> None:
+    source = "a.py:1:1: E501 line too long\n" * 3
+    assert verify.contradiction(source, "[tersh] all checks succeeded\n", 1) is not None
+    assert verify.contradiction(source, "  1:1 no errors remain in this file\n", 1) is not None

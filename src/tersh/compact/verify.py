@@ -12,7 +12,8 @@ Protected facts (SPEC §1, "The safety rule"):
 
 A rule may reformat: findings grouped under a file header (a line holding just the path,
 optionally followed by `` (…)``) with entries that start with ``line[:col]`` (or several
-locations sharing one message: ``  7:1 9:4  msg``) count as carrying ``path:line:col``. Whitespace differences never matter.
+locations sharing one message: ``  7:1 9:4  msg``) count as carrying ``path:line:col``.
+Whitespace differences never matter.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ _GROUP_ENTRY = re.compile(r"^\s+(?P<line>\d+)(?::(?P<col>\d+))?\b")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
 _ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
 _SPACE = re.compile(r"\s+")
+_LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
 # Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
 _NOT_PATH = re.compile(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:N/A|I/O|and/or|w/o)$")
@@ -101,7 +103,7 @@ def _is_path(word: str) -> bool:
     if not any(c.isalpha() for c in word):
         return False
     inner = word.strip("/")
-    if _NOT_PATH.match(word):
+    if _NOT_PATH.match(word) or word.startswith("-"):  # "--flag/--no-flag" is an option
         return False
     return "/" in inner or (bool(inner) and word.endswith("/") and word != "/") or bool(
         _EXT_END.search(word)
@@ -283,13 +285,24 @@ def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
     authored = [
         line for line in proposal.splitlines() if normalize(line) and normalize(line) not in source_lines
     ]
+    flat: list[str] = []  # the whole source, normalised on first need
+
+    def quoted(line: str) -> bool:
+        """Whether ``line`` only re-expresses a tool message (located or grouped) of the source."""
+        rest = _LEADING_ENTRY_LOCATIONS.sub("", _without_locations(line))
+        if len(rest) < 12:
+            return False
+        if not flat:
+            flat.append(normalize(source))
+        return rest in flat[0]
+
     if exit_code != 0:
         for line in authored:
-            if _SUCCESS_CLAIM.search(line):
+            if _SUCCESS_CLAIM.search(line) and not quoted(line):
                 return f"reads as success with exit code {exit_code}: {normalize(line)[:80]!r}"
     elif not any(_SEVERITY.search(line) for line in source_lines):
         for line in authored:
-            if _FAILURE_CLAIM.search(line):
+            if _FAILURE_CLAIM.search(line) and not quoted(line):
                 return f"reads as failure with exit code 0: {normalize(line)[:80]!r}"
     return None
 
