@@ -125,12 +125,13 @@ def finish(source: str, lines: Iterable[str]) -> str | None:
     return proposal if worth_it(source, proposal) else None
 
 
-def render_grouped(findings: Iterable[Finding]) -> list[str]:
+def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> list[str]:
     """Findings grouped by file (``path (N)``), identical messages merged onto one entry.
 
     Each entry starts with every ``line[:col]`` that shares the message, then the message:
     ``  7:1 8:1 43:1 error Unexpected var no-var``; a finding's continuation lines follow it,
-    indented. A finding whose path cannot head a group keeps its own lines, after the groups.
+    indented. A finding whose path cannot head a group (the verifier must read the header back
+    as a path when ``strict_paths``) keeps its own lines, after the groups.
     """
     files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
     counts: dict[str, int] = {}
@@ -139,7 +140,7 @@ def render_grouped(findings: Iterable[Finding]) -> list[str]:
     for finding in findings:
         ok = path_ok.get(finding.path)
         if ok is None:
-            ok = path_ok[finding.path] = _heads_group(finding.path)
+            ok = path_ok[finding.path] = _heads_group(finding.path, strict_paths)
         if not ok:
             loose.append(finding.source_line)
             loose.extend(finding.extra)
@@ -158,7 +159,11 @@ def render_grouped(findings: Iterable[Finding]) -> list[str]:
 
 
 def render(
-    source: str, items: list[Finding | str], dropped: dict[str, int], summary: str = ""
+    source: str,
+    items: list[Finding | str],
+    dropped: dict[str, int],
+    summary: str = "",
+    strict_paths: bool = True,
 ) -> str | None:
     """The proposal of a line-per-finding tool, or None when it saves too little.
 
@@ -174,7 +179,7 @@ def render(
     if grouped:
         first = next(i for i, item in enumerate(items) if isinstance(item, Finding))
         out.extend(item for item in items[:first] if isinstance(item, str))
-        out.extend(render_grouped(findings))
+        out.extend(render_grouped(findings, strict_paths))
         out.extend(item for item in items[first:] if isinstance(item, str))
         files = len({f.path for f in findings})
         summary = "; ".join(
@@ -201,9 +206,11 @@ def line_finding(line: str) -> Finding | None:
     return Finding(match["path"], location, match["text"], line)
 
 
-def _heads_group(path: str) -> bool:
+def _heads_group(path: str, strict: bool) -> bool:
     if not path or any(c.isspace() for c in path) or path.endswith(":"):
         return False
+    if not strict:
+        return True
     found = list(verify.iter_paths(path))
     return found == [path[2:] if path.startswith("./") else path]
 
