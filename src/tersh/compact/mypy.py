@@ -1,0 +1,117 @@
+"""Compact Python type-checker output: mypy / dmypy and pyright / basedpyright.
+
+mypy prints ``path:line[:col]: error: message  [code]`` (and ``note:`` lines); with ``--pretty``
+it wraps long messages and quotes the source with carets under each. The rule joins wrapped
+messages back onto their line, drops the quoted source and carets (unless such a line carries a
+protected fact), and groups findings by file when there are many. pyright prints each file
+alone on a line and then ``  path:line:col - error: message (rule)`` entries with indented
+continuation lines; the file lines and start-up chatter go. Summaries (``Found 5 errors in 3
+files (checked 28 source files)``, ``Success: no issues found…``, ``1 error, 0 warnings,
+0 informations``) are kept verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact import _diag
+from tersh.compact.base import Invocation
+
+NAME = "mypy"
+CATEGORY = "builds"
+SWITCH = "builds"
+PROGRAMS = ("mypy", "dmypy", "pyright", "basedpyright", "pyright-langserver")
+
+_SEVERITY_TEXT = re.compile(r"^(?:-\s+)?(?:error|warning|note|information):")
+_SUMMARY = re.compile(
+    r"^(?:Found \d[\d,]* errors? in \d|Success: no issues found|\d[\d,]* errors?, \d[\d,]* warnings?"
+    r"|Daemon |Restarting: |Checking |mypy: |Interrupted|Traceback|\w*Error: )"
+)
+_CARETS = re.compile(r"^\s*\^[~^]*(?:\.\.\.)?\s*$")
+_PYRIGHT_CHATTER = re.compile(
+    r"^(?:Searching for source files|Found \d+ source files?|No configuration file found|"
+    r"No pyproject\.toml file found|Assuming Python (?:version|platform)|Auto-excluding |"
+    r"No include entries specified|pyright \d|basedpyright \d|Loading configuration file|"
+    r"Found \d+ files?)"
+)
+_SNIFF = re.compile(
+    r"^\S+\.pyi?:\d+(?::\d+)?: (?:error|note): .*(?:\[[a-z-]+\])?$|^Found \d+ errors? in \d+ files?"
+    r" \(checked|^Success: no issues found in|^\s+\S+\.pyi?:\d+:\d+ - error: |"
+    r"^\d+ errors?, \d+ warnings?, \d+ informations?",
+    re.MULTILINE,
+)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Join wrapped messages, drop quoted source; None when nothing is gained."""
+    items: list[_diag.Finding | str] = []
+    dropped = {"quoted source or caret line": 0, "file heading or start-up line": 0}
+    current: _diag.Finding | None = None
+    extra: list[str] = []
+    recognised = False
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            items.append(current._replace(extra=tuple(extra)))
+            extra.clear()
+            current = None
+
+    for line in text.splitlines():
+        finding = _finding(line)
+        if finding is not None:
+            close()
+            current, recognised = finding, True
+            continue
+        if not line.strip():
+            continue
+        if _SUMMARY.match(line):
+            close()
+            recognised = True
+            items.append(line)
+        elif current is not None and line.startswith("    ") and current.source_line[:1].isspace():
+            extra.append(line)  # pyright's continuation lines
+        elif current is not None and (line.startswith("    ") or _CARETS.match(line)):
+            if _diag.carries_fact(line) and not _CARETS.match(line):
+                extra.append(line)
+            else:
+                dropped["quoted source or caret line"] += 1
+        elif current is not None and not line[:1].isspace() and not extra:
+            current = _joined(current, line)  # mypy --pretty wrapped the message
+        elif _is_heading(line):
+            close()
+            dropped["file heading or start-up line"] += 1
+        else:
+            close()
+            items.append(line)
+    close()
+    if not recognised:
+        return None
+    return _diag.render(text, items, dropped)
+
+
+def _finding(line: str) -> _diag.Finding | None:
+    stripped = line.lstrip()
+    finding = _diag.line_finding(stripped)
+    if finding is None or not _SEVERITY_TEXT.match(finding.text):
+        return None
+    return finding._replace(source_line=line)
+
+
+def _joined(finding: _diag.Finding, line: str) -> _diag.Finding:
+    tail = line.strip()
+    return finding._replace(text=f"{finding.text} {tail}", source_line=f"{finding.source_line} {tail}")
+
+
+def _is_heading(line: str) -> bool:
+    if _PYRIGHT_CHATTER.match(line.strip()):
+        return not _diag.carries_fact(line)
+    # pyright names each file alone on a line before its findings (the findings repeat it).
+    stripped = line.strip()
+    return " " not in stripped and "/" in stripped and stripped.endswith((".py", ".pyi"))
+
+
+def sniff(text: str) -> float:
+    """Sure on mypy's ``path:line: error: … [code]`` lines and summary, or pyright's."""
+    hits = len(_SNIFF.findall(_diag.head(text)))
+    return 0.95 if hits >= 2 else 0.6 if hits else 0.0

@@ -1,0 +1,73 @@
+"""Compact TypeScript compiler output (tsc, vue-tsc).
+
+Piped, tsc prints ``path(line,col): error TS2345: message`` with indented elaboration lines;
+on a terminal (``--pretty``) it prints ``path:line:col - error TS2345: message``, the quoted
+source with ``~~~`` under it, and a ``Found N errors in M files.`` footer with an ``Errors
+Files`` table. The rule drops the quoted source and the markers (unless such a line carries a
+protected fact) and, with many errors, groups them by file; elaboration lines stay under their
+error, the footer and table stay verbatim. Watch-mode banners are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact import _diag
+from tersh.compact.base import Invocation
+
+NAME = "tsc"
+CATEGORY = "builds"
+SWITCH = "builds"
+PROGRAMS = ("tsc", "vue-tsc", "tsgo", "tsserver")
+
+_TEXT = r"(?P<text>(?:error|warning|message) TS\d+: .*)$"
+_PLAIN = re.compile(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)
+_PRETTY = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+) - " + _TEXT)
+_QUOTED = re.compile(r"^\d+\s{2,}\S|^\s*~+\s*$|^\s+~[~\s]*$")
+_SNIFF = re.compile(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", re.M)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop quoted source, group errors by file when many; None if nothing is gained."""
+    items: list[_diag.Finding | str] = []
+    dropped = {"quoted source or marker line": 0}
+    current: _diag.Finding | None = None
+    extra: list[str] = []
+    recognised = False
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            items.append(current._replace(extra=tuple(extra)))
+            extra.clear()
+            current = None
+
+    for line in text.splitlines():
+        match = _PLAIN.match(line) or _PRETTY.match(line)
+        if match:
+            close()
+            location = f"{match['line']}:{match['col']}"
+            current, recognised = _diag.Finding(match["path"], location, match["text"], line), True
+            continue
+        if not line.strip():
+            continue
+        if current is not None and _QUOTED.match(line):
+            if _diag.carries_fact(line) and "~" not in line:
+                extra.append(line)
+            else:
+                dropped["quoted source or marker line"] += 1
+        elif current is not None and line[:1].isspace():
+            extra.append(line)
+        else:
+            close()
+            items.append(line)
+    close()
+    if not recognised:
+        return None
+    return _diag.render(text, items, dropped)
+
+
+def sniff(text: str) -> float:
+    """Sure on ``error TS1234:`` lines."""
+    hits = len(_SNIFF.findall(_diag.head(text)))
+    return 0.95 if hits >= 2 else 0.7 if hits else 0.0
