@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact._testrun import Output, plural
+from tersh.compact._testrun import PREFIX, Output, plural
 from tersh.compact.base import Invocation
 
 NAME = "pytest"
@@ -22,6 +22,10 @@ SWITCH = "tests"
 PROGRAMS = ("pytest", "py.test")
 
 _SESSION_START = re.compile(r"^=+ test session starts =+$")
+_SECTION = re.compile(r"^=+ .+ =+$")
+_TRACEBACK_SECTION = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
+#: Lines of test source kept before the failing (``>``) line of a traceback entry.
+SOURCE_CONTEXT = 5
 _SESSION_BANNER = re.compile(r"^=+ test session starts =+$", re.MULTILINE)
 _HEADER_ITEM = re.compile(r"^[\w .-]+: |^collect(?:ing|ed) |^platform ")
 _HEADER_KEPT = re.compile(r"^(?:rootdir: |collected |collecting \.\.\. collected )")
@@ -88,12 +92,45 @@ def _omit_progress(line: str, out: Output, counts: _Counts) -> bool:
     return False
 
 
+def _flush_source(source: list[str], out: Output, failing_line_next: bool) -> int:
+    """Keep the test source echoed in a traceback; before a ``>`` line, only its last lines.
+
+    Returns how many source lines were left out (protected lines are always kept in place).
+    """
+    cut = len(source) - SOURCE_CONTEXT if failing_line_next else 0
+    if cut < 2:
+        out.kept.extend(source)
+        source.clear()
+        return 0
+    before = out.omitted.lines
+    marker_at = len(out.kept)
+    for line in source[:cut]:
+        if out.omitted.drop(line):
+            continue
+        out.keep(line)
+    dropped = out.omitted.lines - before
+    if dropped:
+        out.kept.insert(marker_at, f"    {PREFIX} {plural(dropped, 'source line')} omitted")
+    out.kept.extend(source[cut:])
+    source.clear()
+    return dropped
+
+
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop header chatter and passing progress rows; keep failures, errors and the summary."""
     out = Output()
     counts = _Counts()
-    in_header = False
+    in_header = in_tracebacks = False
+    source: list[str] = []  # test source lines echoed in a traceback entry, not yet placed
+    trimmed = 0
     for line in text.split("\n"):
+        if in_tracebacks:
+            if line.startswith("    ") or (source and not line.strip()):
+                source.append(line)
+                continue
+            trimmed += _flush_source(source, out, line.startswith(">"))
+        if _SECTION.match(line):
+            in_tracebacks = bool(_TRACEBACK_SECTION.match(line))
         if _SESSION_START.match(line):
             in_header = True
             out.omit(line)
@@ -107,9 +144,13 @@ def compact(text: str, inv: Invocation) -> str | None:
         if line and line[0] not in " =_>E" and _omit_progress(line, out, counts):
             continue
         out.keep(line)
-    what = f"{plural(out.omitted.lines, 'line')} of session header and passing progress omitted"
+    trimmed += _flush_source(source, out, failing_line_next=False)
+    progress = out.omitted.lines - trimmed
+    what = f"{plural(progress, 'line')} of session header and passing progress omitted"
     if counts.by_outcome:
         what += f" ({counts.describe()})"
+    if trimmed:
+        what += f"; {plural(trimmed, 'line')} of test source omitted from tracebacks"
     return out.render(what, text)
 
 
