@@ -19,11 +19,26 @@ from tersh.errors import TershError
 _HEADER = re.compile(r"^\s*\[")
 
 
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _basic_string(text: str) -> str:
+    out = []
+    for char in text:
+        if char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
 def toml_value(value: str | list[str]) -> str:
-    """A TOML basic string or array of strings (JSON escapes are valid TOML escapes)."""
+    """A TOML basic string or array of strings, escaped as the TOML spec requires."""
     if isinstance(value, str):
-        return json.dumps(value)
-    return "[" + ", ".join(json.dumps(item) for item in value) + "]"
+        return _basic_string(value)
+    return "[" + ", ".join(_basic_string(item) for item in value) + "]"
 
 
 def render_table(dotted: str, values: dict[str, str | list[str]]) -> str:

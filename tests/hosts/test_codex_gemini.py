@@ -1,0 +1,125 @@
+"""Codex CLI and Gemini CLI hooks, run as each host runs them, then in a real shell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tersh.hosts import gemini
+from tests.hosts.hostenv import enable, host_env, run_hook, run_shell
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    environment = host_env(home, CODEX_HOME=str(home / ".codex"))
+    enable(environment)
+    return environment
+
+
+def codex_payload(command: object, cwd: Path) -> dict[str, Any]:
+    return {
+        "session_id": "019fecd6-44bf",
+        "turn_id": "019fecd6-453c",
+        "transcript_path": None,
+        "cwd": str(cwd),
+        "hook_event_name": "PreToolUse",
+        "model": "gpt-5",
+        "permission_mode": "default",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "exec-0faab0a6",
+    }
+
+
+def test_codex_rewrite_runs_through_tersh(env: dict[str, str], tmp_path: Path) -> None:
+    command = "echo 'warning: deprecated flag' >&2; seq 1 500; exit 2"
+    run = run_hook("codex", codex_payload(command, tmp_path), env, cwd=tmp_path)
+    output = run.answer()["hookSpecificOutput"]
+    # Codex only applies updatedInput next to "allow"; its sandbox and approvals still apply.
+    assert output["permissionDecision"] == "allow"
+    assert set(output) == {"hookEventName", "permissionDecision", "updatedInput"}
+    shell = run_shell(output["updatedInput"]["command"], env, cwd=tmp_path)
+    assert shell.code == 2
+    assert "warning: deprecated flag" in shell.stdout + shell.stderr
+
+
+def test_codex_stays_quiet_when_exec_policy_rules_exist(env: dict[str, str], tmp_path: Path) -> None:
+    rules = Path(env["CODEX_HOME"]) / "rules"
+    rules.mkdir(parents=True)
+    (rules / "default.rules").write_text('prefix_rule(pattern=["git", "push"], decision="forbidden")\n')
+    run = run_hook("codex", codex_payload("git push", tmp_path), env, cwd=tmp_path)
+    assert (run.code, run.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("command", [["bash", "-lc", "ls"], "", "ls # no-opt"])
+def test_codex_leaves_other_shapes_alone(env: dict[str, str], tmp_path: Path, command: object) -> None:
+    run = run_hook("codex", codex_payload(command, tmp_path), env, cwd=tmp_path)
+    assert (run.code, run.stdout) == (0, "")
+
+
+def test_codex_post_tool_use_is_never_answered(env: dict[str, str], tmp_path: Path) -> None:
+    payload = {**codex_payload("ls", tmp_path), "hook_event_name": "PostToolUse", "tool_response": "x"}
+    run = run_hook("codex", payload, env)
+    assert (run.code, run.stdout) == (0, "")
+
+
+def gemini_payload(event: str, tool: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.json",
+        "cwd": "/tmp",
+        "hook_event_name": event,
+        "timestamp": "2026-01-01T00:00:00Z",
+        "tool_name": tool,
+        **fields,
+    }
+
+
+def test_gemini_before_tool_rewrites_the_shell_command(env: dict[str, str], tmp_path: Path) -> None:
+    command = "python3 -c 'import sys; print(\"Traceback: x\", file=sys.stderr); sys.exit(5)'"
+    payload = gemini_payload(
+        "BeforeTool", "run_shell_command", tool_input={"command": command, "description": "d"}
+    )
+    output = run_hook("gemini", payload, env).answer()
+    assert "decision" not in output  # Gemini's own confirmation still decides
+    hook_output = output["hookSpecificOutput"]
+    assert hook_output["hookEventName"] == "BeforeTool"
+    assert set(hook_output["tool_input"]) == {"command"}  # merged over the model's arguments
+    shell = run_shell(hook_output["tool_input"]["command"], env, cwd=tmp_path)
+    assert shell.code == 5 and "Traceback: x" in shell.stdout + shell.stderr
+
+
+def test_gemini_ignores_other_tools_before_they_run(env: dict[str, str]) -> None:
+    payload = gemini_payload("BeforeTool", "read_file", tool_input={"file_path": "a"})
+    run = run_hook("gemini", payload, env)
+    assert (run.code, run.stdout) == (0, "")
+
+
+def test_gemini_after_tool_replaces_text_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tersh.hosts import tool_output
+
+    monkeypatch.setattr(tool_output, "compress", lambda tool, value, meta: "SHORT")
+    text = {"llmContent": "long text", "returnDisplay": "long text"}
+    answer = gemini.answer(gemini_payload("AfterTool", "read_file", tool_response=text), "t")
+    assert answer == {"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output": "SHORT"}}
+    parts = {"llmContent": [{"text": "a"}, {"text": "b"}]}
+    assert gemini.answer(gemini_payload("AfterTool", "mcp__s__t", tool_response=parts), "t")
+    for response in [
+        {"llmContent": [{"inlineData": {"mimeType": "image/png", "data": "AA"}}]},
+        {"llmContent": "x", "error": {"message": "boom"}},
+        "not an object",
+    ]:
+        payload = gemini_payload("AfterTool", "read_file", tool_response=response)
+        assert gemini.answer(payload, "t") is None
+    shell = gemini_payload("AfterTool", "run_shell_command", tool_response=text)
+    assert gemini.answer(shell, "t") is None
+
+
+def test_gemini_disabled_profile_prints_nothing(tmp_path: Path) -> None:
+    payload = gemini_payload("BeforeTool", "run_shell_command", tool_input={"command": "ls"})
+    run = run_hook("gemini", payload, host_env(tmp_path))
+    assert (run.code, run.stdout) == (0, "")
