@@ -123,6 +123,7 @@ class _Lexer:
         self.comment_start = -1
         self.pipeline_counter = 0
         self.nesting = 0  # > 0 while inside $( ), ( ), { }…
+        self.dangling = ""  # the last list/pipe operator when no word has followed it yet
 
     # ----------------------------------------------------------------- tokens
 
@@ -277,7 +278,8 @@ class _Lexer:
             parts.append(src[start : self.pos])
         else:
             match = _NAME.match(src, self.pos + 1)
-            end = match.end() if match else self.pos + (2 if following and following in "@*#?$!-0123456789" else 1)
+            special = bool(following) and following in "@*#?$!-0123456789"
+            end = match.end() if match else self.pos + (2 if special else 1)
             parts.append(src[self.pos : end])
             self.pos = end
         return False
@@ -442,17 +444,20 @@ class _Lexer:
         self.pipeline_counter += 1
         return self.pipeline_counter + 1000 * self.depth
 
-    def parse_list(self, context: str, closers: frozenset[str]) -> str:  # noqa: C901
+    def parse_list(self, context: str, closers: frozenset[str]) -> str:
         """Read commands until one of ``closers`` (an operator or keyword); return it ('' at end)."""
         builder = _Builder()
         pipeline, stage = self.new_pipeline(), 0
         while True:
             token = self.next_token()
             if token.kind == "eof":
+                if builder.at_start and self.dangling:
+                    self.problem(f"command ends with {self.dangling}")
                 self.emit(builder, context, pipeline, stage)
                 return ""
             if token.kind == "op":
                 value = token.value
+                self.dangling = value if value in ("&&", "||", "|", "|&") else ""
                 if value in closers:
                     self.emit(builder, context, pipeline, stage)
                     return value
@@ -481,6 +486,7 @@ class _Lexer:
             if not token.quoted and builder.at_start and token.value == "]]":
                 self.problem("unexpected ]]")
                 continue
+            self.dangling = ""
             self.add_word(builder, token)
 
     def add_word(self, builder: _Builder, token: _Token) -> None:
@@ -540,7 +546,7 @@ class _Lexer:
                 return
         self.problem("unexpected '('")
 
-    def keyword(self, keyword: str) -> None:  # noqa: C901
+    def keyword(self, keyword: str) -> None:
         if keyword in _SEPARATING_KEYWORDS:
             return
         if keyword in ("if", "while", "until"):
