@@ -46,3 +46,11 @@ def test_a_success_claim_the_rule_wrote_is_still_refused() -> None:
     source = "a.py:1:1: E501 line too long\n" * 3
     assert verify.contradiction(source, "[tersh] all checks succeeded\n", 1) is not None
     assert verify.contradiction(source, "  1:1 no errors remain in this file\n", 1) is not None
+
+
+def test_severity_words_inside_options_report_nothing() -> None:
+    command = "gcc -Wall -Werror -Wfatal-errors -Wno-deprecated -c -o lapi.o lapi.c"
+    assert not verify.is_diagnostic(command)
+    assert verify.is_diagnostic("x.c:1:2: error: bad [-Werror=shadow]")
+    assert verify.is_diagnostic("-- warning: something went wrong")
+    assert verify.is_diagnostic("cc1: all warnings being treated as errors")

@@ -87,9 +87,19 @@ def normalize(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def _in_option(line: str, index: int) -> bool:
+    """Whether position ``index`` of ``line`` lies in a word that starts with ``-`` (an option)."""
+    start = max(line.rfind(" ", 0, index), line.rfind("\t", 0, index)) + 1
+    return line.startswith("-", start) and start < index
+
+
 def is_diagnostic(line: str) -> bool:
-    """Whether ``line`` reports an error, warning, failure… (a passing test line does not)."""
-    if not _SEVERITY.search(line):
+    """Whether ``line`` reports an error, warning, failure… (a passing test line does not).
+
+    A severity word inside a command-line option (``gcc -Werror -Wfatal-errors -c x.c``) reports
+    nothing.
+    """
+    if not any(not _in_option(line, match.start()) for match in _SEVERITY.finditer(line)):
         return False
     return not (_PASSING.search(line) and not _FAILING_MARK.search(line))
 
