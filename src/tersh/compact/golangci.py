@@ -1,0 +1,71 @@
+"""Compact Go diagnostics: golangci-lint, staticcheck, ``go vet`` and ``go build``.
+
+All print ``path:line:col: message`` (golangci-lint adds ``(linter)``, and by default quotes the
+source line with a caret under it). The rule drops the quoted source and carets (unless the
+source carries a protected fact) and ``go: downloading …`` chatter (module paths listed in the
+note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines and the summary
+(``3 issues:`` with its per-linter counts), and groups findings by file when there are many.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact import _diag, verify
+from tersh.compact.base import Invocation
+
+NAME = "golangci"
+CATEGORY = "linters"
+SWITCH = "builds"
+PROGRAMS = ("golangci-lint", "staticcheck", "go vet", "go build", "go install", "revive", "errcheck")
+
+_CARET = re.compile(r"^\s*\^\s*$")
+_CHATTER = re.compile(r"^go: (?:downloading|finding|extracting) ")
+_SNIFF = re.compile(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", re.MULTILINE)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop quoted source and download chatter; None when nothing is gained."""
+    items: list[_diag.Finding | str] = []
+    dropped = {"quoted source or caret line": 0, "download line": 0}
+    paths: dict[str, None] = {}
+    current: _diag.Finding | None = None
+    extra: list[str] = []
+    recognised = False
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            items.append(current._replace(extra=tuple(extra)))
+            extra.clear()
+            current = None
+
+    for line in text.splitlines():
+        finding = _diag.line_finding(line)
+        if finding is not None and ".go:" in line:
+            close()
+            current, recognised = finding, True
+        elif _CHATTER.match(line):
+            dropped["download line"] += 1
+            paths.update(dict.fromkeys(verify.iter_paths(line)))
+        elif current is not None and (line.startswith("\t") or _CARET.match(line)):
+            if _diag.carries_fact(line) and not _CARET.match(line):
+                extra.append(line)
+            else:
+                dropped["quoted source or caret line"] += 1
+        elif line.strip():
+            close()
+            items.append(line)
+    close()
+    if not recognised and not dropped["download line"]:
+        return None
+    kept = "\n".join(item if isinstance(item, str) else item.source_line for item in items)
+    missing = [path for path in paths if path not in kept]
+    summary = f"paths named by omitted lines: {' '.join(missing)}" if missing else ""
+    return _diag.render(text, items, dropped, summary)
+
+
+def sniff(text: str) -> float:
+    """Sure on golangci-lint's ``file.go:1:2: message (linter)`` lines and ``N issues:``."""
+    hits = len(_SNIFF.findall(_diag.head(text)))
+    return 0.9 if hits >= 2 else 0.5 if hits else 0.0
