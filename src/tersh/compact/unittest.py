@@ -28,6 +28,8 @@ _PASSING_END = re.compile(
 _RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
 
+_VERBOSE_ROW = re.compile(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
+
 _MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "expected failures", "u": "unexpected"}
 
 
@@ -71,8 +73,6 @@ def sniff(text: str) -> float:
     """Sure when unittest's ``Ran N tests in Xs`` line and its verdict are both there."""
     if "Ran " in text and _RAN.search(text) and _VERDICT.search(text):
         return 0.95
-    if "\n----------------------------------------------------------------------\n" in text and (
-        "... ok\n" in text or "... FAIL\n" in text or "... ERROR\n" in text
-    ):
-        return 0.8
+    if len(_VERBOSE_ROW.findall(text, 0, 20000)) >= 5:
+        return 0.9  # a -v run whose footer is beyond the head
     return 0.0
