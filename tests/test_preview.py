@@ -1,0 +1,122 @@
+"""The preview bound: never over a bound, never a split character, every line shown or counted."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.preview import bound_file, bound_lines, bound_text, cut_line, gap_marker
+
+_GAP = re.compile(r"^\[tersh: ([\d,]+) lines? omitted\]$")
+_CUT = re.compile(r" \[tersh: [\d,]+ more bytes on this line\]$")
+
+line_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+    max_size=300,
+)
+diagnostic = st.sampled_from(["src/app.py:12: error: boom", "WARNING: disk", "FAILED t::x", "ok"])
+
+
+def _accounted(source: list[str], text: str) -> None:
+    """Every source line is shown (maybe cut) in order, or counted by exactly one gap marker."""
+    if not source:
+        assert text == ""
+        return
+    shown = text.split("\n")
+    index = 0
+    for line in shown:
+        gap = _GAP.match(line)
+        if gap and not (index < len(source) and source[index] == line):
+            index += int(gap.group(1).replace(",", ""))
+            continue
+        assert index < len(source), "preview shows more lines than the source has"
+        expected = source[index]
+        if line != expected:
+            head = _CUT.sub("", line)
+            assert _CUT.search(line) and expected.startswith(head), (line[:80], expected[:80])
+        index += 1
+    assert index == len(source)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    lines=st.lists(st.one_of(line_text, diagnostic), max_size=400),
+    max_lines=st.integers(min_value=5, max_value=120),
+    max_bytes=st.integers(min_value=600, max_value=6000),
+)
+def test_bounds_characters_and_accounting(lines: list[str], max_lines: int, max_bytes: int) -> None:
+    preview = bound_lines(lines, max_lines, max_bytes)
+    text = preview.text
+    assert len(text.encode("utf-8")) <= max_bytes
+    assert text.count("\n") + 1 <= max_lines
+    text.encode("utf-8")  # a split character would have left a lone surrogate: this would raise
+    _accounted(lines, text)
+    assert preview.complete == (preview.omitted_lines == 0 and preview.cut_lines == 0)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+          deadline=None)
+@given(lines=st.lists(st.one_of(line_text, diagnostic), min_size=1, max_size=300),
+       max_lines=st.integers(min_value=5, max_value=80))
+def test_file_and_memory_previews_agree(tmp_path: Path, lines: list[str], max_lines: int) -> None:
+    path = tmp_path / "out.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    in_memory = bound_text(path.read_text(encoding="utf-8"), max_lines, 3000)
+    from_file = bound_file(path, max_lines, 3000, clean=False)
+    assert from_file.text == in_memory.text
+
+
+def test_diagnostics_in_the_middle_survive_a_cut() -> None:
+    lines = [f"compiling module {i}" for i in range(20000)]
+    lines[9000] = "src/deep/module.c:812:4: error: expected ';' before '}' token"
+    lines[15000] = "warning: unused variable 'x'"
+    preview = bound_lines(lines, 2000, 50 * 1024)
+    assert "src/deep/module.c:812:4: error: expected ';' before '}' token" in preview.text
+    assert "warning: unused variable 'x'" in preview.text
+    assert not preview.complete
+
+
+def test_a_ten_megabyte_line_is_cut_on_a_character_boundary() -> None:
+    line = "é" * (5 * 1024 * 1024)  # 10 MB of two-byte characters
+    preview = bound_lines([line], 2000, 50 * 1024)
+    assert len(preview.text.encode()) <= 50 * 1024
+    assert preview.text.startswith("éé") and "more bytes on this line" in preview.text
+    assert preview.cut_lines == 1 and not preview.complete
+
+
+def test_cut_line_never_splits_a_character() -> None:
+    for width in range(1, 80):
+        text, cut = cut_line("日本語テキスト" * 20, width + 64)
+        assert cut
+        text.encode("utf-8")
+
+
+def test_small_text_is_returned_whole() -> None:
+    preview = bound_text("a\nb\nc\n", 2000, 50 * 1024)
+    assert preview.text == "a\nb\nc" and preview.complete
+
+
+def test_gap_marker_wording() -> None:
+    assert gap_marker(1) == "[tersh: 1 line omitted]"
+    assert gap_marker(12345) == "[tersh: 12,345 lines omitted]"
+
+
+def test_huge_file_preview_reads_in_bounded_memory(tmp_path: Path) -> None:
+    import resource
+
+    path = tmp_path / "big.log"
+    with open(path, "wb") as handle:
+        block = b"".join(b"progress %08d ok\n" % i for i in range(100000))
+        for _ in range(30):  # ~ 60 MB
+            handle.write(block)
+        handle.write(b"src/x.py:1: error: the one that matters\n")
+        for _ in range(10):
+            handle.write(block)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    preview = bound_file(path, 2000, 50 * 1024)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert "src/x.py:1: error: the one that matters" in preview.text
+    assert (after - before) < 64 * 1024  # KiB: far less than the file's size
