@@ -1,0 +1,145 @@
+"""OpenCode: install or remove tersh's plugin file (``opencode.ts``, shipped in this package).
+
+OpenCode loads every ``.js``/``.ts`` file of its plugin folders at start-up
+(https://opencode.ai/docs/plugins): ``.opencode/plugins/`` in the project and
+``~/.config/opencode/plugins/`` (``$XDG_CONFIG_HOME/opencode/plugins/``) for the user. Older
+OpenCode releases and guides use the singular ``plugin/``; uninstall cleans both. Installing
+writes ``tersh.ts`` with the command that starts this tersh filled in; running it twice
+changes nothing; a different file already at that place is backed up first.
+OpenCode has no stdin hook: everything runs inside the plugin (see opencode.ts).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tersh.errors import TershError
+
+NAME = "opencode"
+PLUGIN_FILE = "tersh.ts"
+PLACEHOLDER = '"__TERSH_ARGV__"'
+#: A line every file written by tersh carries (so uninstall never removes a user's file).
+SIGNATURE = "tersh for OpenCode: installed by `tersh init opencode`"
+
+
+def plugin_dirs(scope: str) -> list[Path]:
+    """The plugin folders of ``scope`` ("project" or "global"), the documented one first."""
+    if scope == "project":
+        base = Path.cwd() / ".opencode"
+    elif scope == "global":
+        config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+        base = Path(config) / "opencode"
+    else:
+        raise TershError(f"unknown scope {scope!r} (project or global)")
+    return [base / "plugins", base / "plugin"]
+
+
+def template() -> str:
+    """The plugin source shipped inside the package."""
+    return resources.files("tersh.hosts").joinpath("opencode.ts").read_text(encoding="utf-8")
+
+
+def argv_for(tersh: str | None) -> list[str]:
+    """The argv that starts tersh (from a shell-ready ``tersh`` prefix when given)."""
+    if tersh:
+        return shlex.split(tersh)
+    try:
+        from tersh.hosts import tersh_command
+
+        return shlex.split(tersh_command())
+    except ImportError:
+        return [sys.executable, "-m", "tersh"]
+
+
+def render(argv: list[str]) -> str:
+    """The plugin source with ``argv`` as the command that starts tersh."""
+    source = template()
+    if PLACEHOLDER not in source:
+        raise TershError("the packaged OpenCode plugin has no command placeholder")
+    return source.replace(PLACEHOLDER, json.dumps(json.dumps(argv)), 1)
+
+
+def _is_ours(path: Path) -> bool:
+    try:
+        return SIGNATURE in path.read_text(encoding="utf-8", errors="replace")[:2000]
+    except OSError:
+        return False
+
+
+def _backup(path: Path) -> Path:
+    backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}")
+    counter = 1
+    while backup.exists():
+        backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}-{counter}")
+        counter += 1
+    from tersh.fsutil import atomic_write
+
+    atomic_write(backup, path.read_bytes())
+    return backup
+
+
+def install(scope: str = "project", tersh: str | None = None, dry_run: bool = False) -> list[str]:
+    """Write the plugin into ``scope``'s plugin folder; one line per change (none if current)."""
+    from tersh.fsutil import atomic_write, refuse_symlink
+
+    target = plugin_dirs(scope)[0] / PLUGIN_FILE
+    source = render(argv_for(tersh))
+    refuse_symlink(target)
+    changes: list[str] = []
+    if target.exists():
+        if target.read_text(encoding="utf-8", errors="replace") == source:
+            return []
+        if not _is_ours(target):
+            if dry_run:
+                return [f"would back up {target} and replace it with tersh's plugin"]
+            changes.append(f"backed up {target} to {_backup(target)}")
+        verb = "updated"
+    else:
+        verb = "installed"
+    if dry_run:
+        return [f"would write {target} (tersh's OpenCode plugin)"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, source.encode("utf-8"))
+    os.chmod(target, 0o644)  # a plugin OpenCode reads; it holds no secret
+    changes.append(f"{verb} {target} (tersh's OpenCode plugin; restart OpenCode to load it)")
+    return changes
+
+
+def uninstall(scope: str = "project", dry_run: bool = False) -> list[str]:
+    """Remove tersh's plugin file from ``scope`` (never a file tersh did not write)."""
+    changes: list[str] = []
+    for folder in plugin_dirs(scope):
+        target = folder / PLUGIN_FILE
+        if target.is_symlink() or not target.is_file():
+            continue
+        if not _is_ours(target):
+            changes.append(f"left {target} alone: it was not written by tersh")
+            continue
+        if dry_run:
+            changes.append(f"would remove {target}")
+            continue
+        target.unlink()
+        changes.append(f"removed {target}")
+    return changes
+
+
+def show() -> list[str]:
+    """Where the plugin would live, and whether it is there."""
+    lines = []
+    for scope in ("project", "global"):
+        target = plugin_dirs(scope)[0] / PLUGIN_FILE
+        state = "installed" if target.is_file() and _is_ours(target) else "not installed"
+        lines.append(f"opencode ({scope}): {target}: {state}")
+    return lines
+
+
+def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
+    """OpenCode has no stdin hook (its plugin talks to `tersh serve`): nothing to answer."""
+    return None
