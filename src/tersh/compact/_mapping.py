@@ -7,6 +7,9 @@ from __future__ import annotations
 
 PROGRAMS: dict[str, tuple[str, ...]] = {
     '_mocha': ('mocha',),
+    'apt': ('apt',),
+    'apt-get': ('apt',),
+    'aptitude': ('apt',),
     'basedpyright': ('mypy',),
     'bear': ('cc',),
     'bun add': ('npm',),
@@ -151,6 +154,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
 }
 
 RULES: tuple[str, ...] = (
+    'apt',
     'cargobuild',
     'cargotest',
     'cc',

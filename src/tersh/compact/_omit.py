@@ -18,6 +18,9 @@ _PADDING = re.compile(r" {2,}")
 # A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
 _STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 
+#: A proposal must save at least this many UTF-8 bytes (else the note costs what it saves).
+MIN_SAVED_BYTES = 64
+
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
 
@@ -35,8 +38,9 @@ def plural(count: int, word: str) -> str:
     """``1 line``, ``1,204 lines`` (a trailing ``y`` becomes ``ies``)."""
     if count == 1:
         return f"1 {word}"
-    plural_word = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
-    return f"{count:,} {plural_word}"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return f"{count:,} {word[:-1]}ies"
+    return f"{count:,} {word}s"
 
 
 class Omissions:
@@ -85,9 +89,14 @@ def finish(kept_lines: list[str], omissions: Omissions, source: str) -> str | No
         return None
     body = "\n".join(kept_lines).strip("\n")
     text = f"{body}\n{omissions.note(body)}\n" if body else omissions.note("") + "\n"
-    if len(text) >= len(source) * 0.95:
+    before, after = _size(source), _size(text)
+    if after >= before * 0.95 or before - after < MIN_SAVED_BYTES:
         return None
     return text
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
 
 
 def squeeze_spaces(line: str) -> str:

@@ -27,7 +27,8 @@ _MONTHS = {m: f"{n:02d}" for n, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
 # The default date format: "Fri May 8 15:01:59 2026 -0300".
 _DEFAULT_DATE = re.compile(
-    r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4}) [+-]\d{4}$"
+    r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4})"
+    r" [+-]\d{4}$"
 )
 _ISO_DATE = re.compile(r"^(?P<date>\d{4}-\d\d-\d\d)[ T]\d\d:\d\d:\d\d")
 

@@ -17,7 +17,9 @@ SWITCH = "git"
 PROGRAMS = ("git branch", "git remote", "git stash", "git tag")
 
 # "* main      3c0a1b2 [origin/main: ahead 1] subject" (git branch -v / -vv)
-_BRANCH_VERBOSE = re.compile(r"^(?P<name>[*+ ] \S+(?: -> \S+)?) {2,}(?P<rest>\^?[0-9a-f]{7,40} .*)$")
+_BRANCH_VERBOSE = re.compile(
+    r"^(?P<name>[*+ ] \S+(?: -> \S+)?) {2,}(?P<rest>\^?[0-9a-f]{7,40} .*)$"
+)
 # "origin\thttps://example.com/x.git (fetch)"
 _REMOTE = re.compile(r"^(?P<name>\S+)\t(?P<url>\S+) \((?P<kind>fetch|push)\)$")
 

@@ -46,5 +46,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 def sniff(text: str) -> float:
     """Sure when git's object-transfer progress is there."""
     head = text[:SNIFF_CHARS]
-    markers = ("Receiving objects: ", "Writing objects: ", "Resolving deltas: ", "Counting objects: ")
+    markers = (
+        "Receiving objects: ", "Writing objects: ", "Resolving deltas: ", "Counting objects: "
+    )
     return 0.9 if sum(marker in head for marker in markers) >= 2 else 0.0
