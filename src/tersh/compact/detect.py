@@ -1,109 +1,56 @@
 """Find the real program behind a command line: wrappers, env prefixes, chains and runners.
 
 ``python -m pytest -q`` -> ``pytest``; ``uv run pytest`` -> ``pytest``; ``npx tsc`` -> ``tsc``;
-``env X=1 timeout 60 cargo test`` -> ``cargo``; ``cd web && npm test`` -> ``npm``. For a chain,
-the last simple command decides (its output is usually the one that matters).
+``env X=1 timeout 60 cargo test`` -> ``cargo``; ``cd web && npm test`` -> ``npm``;
+``bash -c 'make check'`` -> ``make``. For a chain the last pipeline that does real work decides
+(``make && echo ok`` -> ``make``); inside a pipeline its first stage produces the output
+(``pytest | tail -50`` -> ``pytest``). The words come from the shell lexer, quotes removed.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shlex
-
+from tersh import classify, shell
 from tersh.compact.base import Invocation
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_CHAIN = re.compile(r"\s*(?:&&|\|\||;|\|&|\|)\s*")
-# Wrappers whose own options are skipped before the wrapped program.
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
-    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "nohup": frozenset(),
-    "time": frozenset({"-f", "--format", "-o", "--output"}),
-    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-U", "-r", "-t"}),
-    "command": frozenset(),
-    "exec": frozenset(),
-    "stdbuf": frozenset({"-i", "-o", "-e"}),
-    "xvfb-run": frozenset({"-a", "-s", "--server-args", "-n"}),
-    "npx": frozenset({"-p", "--package", "-c"}),
-    "bunx": frozenset(),
-    "pnpx": frozenset(),
-    "uvx": frozenset({"--from", "--with", "-p", "--python"}),
-    "pipx": frozenset(),
-}
-_RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"),
-            ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("bundle", "exec"),
-            ("pipx", "run"), ("rye", "run"), ("conda", "run")}
-_RUNNER_OPTS_WITH_VALUE = frozenset({"--with", "-p", "--python", "--project", "--directory",
-                                     "-n", "--name", "--env", "-e", "--package", "--from"})
-_PYTHONS = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?$")
-_TIMEOUT_DURATION = re.compile(r"^\d+(?:\.\d+)?[smhd]?$")
+#: Commands that rarely produce the output that matters at the end of a chain.
+_TRIVIAL = classify.QUIET | {"echo", "printf", "date", "tput", "stty"}
 
 
-def _split(command: str) -> list[str]:
-    try:
-        return shlex.split(command, comments=True)
-    except ValueError:
-        return command.split()
+def _pick(script: shell.Script, depth: int) -> list[str]:
+    """The unwrapped words of the command whose output the line shows."""
+    visible = [c for c in script.commands if not c.nested]
+    if not visible:
+        return []
+    pipelines: dict[int, list[shell.SimpleCommand]] = {}
+    for command in visible:
+        pipelines.setdefault(command.pipeline, []).append(command)
+    chosen: list[str] = []
+    for stages in reversed(list(pipelines.values())):
+        first = min(stages, key=lambda c: c.stage)
+        words = classify.unwrap(first.words)
+        inline = classify.inline_script(words)
+        if inline is not None and depth < 4:
+            words = _pick(shell.parse(inline), depth + 1)
+        if not words:
+            continue
+        if not chosen:
+            chosen = words
+        if classify.basename(words[0]) not in _TRIVIAL:
+            return words
+    return chosen
 
 
 def last_simple_command(command: str) -> list[str]:
-    """The words of the last simple command of a chain or pipeline (best effort)."""
-    words = _split(command)
-    current: list[str] = []
-    for word in words:
-        if word in {"&&", "||", ";", "|", "|&", "&"}:
-            current = [] if word != "|" else current
-            if word == "|":
-                # In a pipeline the first stage produces the interesting output.
-                return current or _first_after_pipe(words)
-            continue
-        current.append(word)
-    return [w for w in current if w not in {"(", ")", "{", "}"}] or words
-
-
-def _first_after_pipe(words: list[str]) -> list[str]:
-    return [w for w in words if w not in {"|"}]
-
-
-def unwrap(words: list[str]) -> list[str]:
-    """Strip env assignments, wrappers and runners until the real program leads."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        base = os.path.basename(word)
-        if _ASSIGNMENT.match(word):
-            index += 1
-            continue
-        if base in _WRAPPERS:
-            index += 1
-            options = _WRAPPERS[base]
-            while index < len(words) and (words[index].startswith("-") or _ASSIGNMENT.match(words[index])):
-                index += 2 if words[index] in options else 1
-            if base == "timeout" and index < len(words) and _TIMEOUT_DURATION.match(words[index]):
-                index += 1
-            continue
-        if index + 1 < len(words) and (base, words[index + 1]) in _RUNNERS:
-            index += 2
-            while index < len(words) and words[index].startswith("-"):
-                index += 2 if words[index] in _RUNNER_OPTS_WITH_VALUE else 1
-            if index < len(words) and words[index] == "--":
-                index += 1
-            continue
-        if _PYTHONS.match(base) and index + 2 < len(words) and words[index + 1] == "-m":
-            return [words[index + 2], *words[index + 3 :]]
-        return words[index:]
-    return []
+    """The words (unwrapped) of the command whose output ``command`` shows (best effort)."""
+    try:
+        return _pick(shell.parse(command), 0)
+    except Exception:  # the lexer must never break compaction: fall back to plain words
+        return command.split()
 
 
 def invocation(command: str, exit_code: int) -> Invocation:
     """The Invocation for ``command``: real program (base name, lower case) and its arguments."""
-    words = unwrap(last_simple_command(command))
+    words = last_simple_command(command)
     if not words:
         return Invocation(command, "", (), exit_code)
-    program = os.path.basename(words[0]).lower()
-    if program.endswith(".exe"):
-        program = program[:-4]
-    return Invocation(command, program, tuple(words[1:]), exit_code)
+    return Invocation(command, classify.basename(words[0]), tuple(words[1:]), exit_code)
