@@ -1,0 +1,116 @@
+"""Shared helpers for the test-runner rule tests: fixtures, the gate, savings, fragment checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from tersh.compact import apply, detect, verify
+from tersh.compact.base import Invocation, Outcome, Rule
+from tersh.compact.clean import clean
+
+__all__ = ["clean"]
+from tests import corpus
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+class Fixture(NamedTuple):
+    """A recorded output kept in tests/compact/fixtures/<tool>/<name>.{cmd,exit,out}."""
+
+    name: str
+    cmd: str
+    exit_code: int
+    text: str
+
+
+def fixtures(tool: str) -> list[Fixture]:
+    """Every fixture recorded for ``tool``, sorted by name."""
+    found = []
+    for out in sorted((FIXTURES / tool).glob("*.out")):
+        found.append(
+            Fixture(
+                name=out.stem,
+                cmd=out.with_suffix(".cmd").read_text().strip(),
+                exit_code=int(out.with_suffix(".exit").read_text().strip()),
+                text=out.read_bytes().decode("utf-8", "replace"),
+            )
+        )
+    return found
+
+
+def corpus_cases(prefix: str) -> list[corpus.Case]:
+    """Corpus cases whose name starts with ``prefix`` (e.g. ``test__pytest``)."""
+    return [case for case in corpus.cases() if case.name.startswith(prefix)]
+
+
+def run(rule: Rule, raw: str, cmd: str, exit_code: int) -> tuple[str, Invocation, Outcome]:
+    """Clean ``raw`` as the pipeline does and pass it through the gate with ``rule``."""
+    text = clean(raw)
+    inv = detect.invocation(cmd, exit_code)
+    return text, inv, apply(rule, text, inv)
+
+
+def saving(before: str, after: str) -> float:
+    """The share of UTF-8 bytes removed."""
+    size = len(before.encode())
+    return 1 - len(after.encode()) / size if size else 0.0
+
+
+def proposal_is_lossless(rule: Rule, text: str, inv: Invocation) -> list[verify.Fact]:
+    """Facts the rule's own proposal lost (the gate would refuse it); [] when it declined."""
+    proposal = rule.compact(text, inv)
+    if proposal is None:
+        return []
+    assert isinstance(proposal, str)
+    return verify.missing_facts(text, proposal, inv)
+
+
+def fragment_lines(prefix: str, tool: str) -> list[str]:
+    """Real lines of one tool's outputs (corpus and fixtures), to assemble new outputs from."""
+    lines: list[str] = []
+    for case in corpus_cases(prefix):
+        lines.extend(clean(case.combined).split("\n")[:400])
+    for fixture in fixtures(tool):
+        lines.extend(clean(fixture.text).split("\n")[:400])
+    return lines
+
+
+def check_corpus_case(rule: Rule, case: corpus.Case, floor: float, applied: bool) -> str:
+    """Gate one corpus case; assert nothing of must_keep is lost and the floor is met."""
+    text, inv, outcome = run(rule, case.combined, case.cmd, case.exit_code)
+    assert outcome.applied is applied, outcome.refused
+    assert corpus.lost_facts(case, outcome.text) == []
+    assert proposal_is_lossless(rule, text, inv) == []
+    assert saving(case.combined, outcome.text) >= floor
+    return outcome.text
+
+
+def check_fixture(rule: Rule, fixture: Fixture, floor: float) -> str:
+    """Gate one fixture; assert the rule's own proposal is lossless and the floor is met."""
+    text, inv, outcome = run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+    assert proposal_is_lossless(rule, text, inv) == []
+    assert saving(fixture.text, outcome.text) >= floor
+    if outcome.applied:
+        assert "[tersh] " in outcome.text  # every proposal says what it left out
+    return outcome.text
+
+
+def check_fragments(rule: Rule, lines: list[str], exit_code: int) -> None:
+    """An output assembled from real lines never crashes the rule and is never proposed lossy."""
+    text = "\n".join(lines)
+    inv = detect.invocation(f"{rule.PROGRAMS[0]} --test", exit_code)
+    assert proposal_is_lossless(rule, text, inv) == []
+    score = rule.sniff(text)
+    assert 0.0 <= score <= 1.0
+
+
+def other_family_scores(rule: Rule) -> dict[str, float]:
+    """The rule's sniff score on every corpus case that is not a test run, where it is >= 0.6."""
+    scores = {}
+    for case in corpus.cases():
+        if case.family != "test":
+            score = rule.sniff(clean(case.combined)[:20000])
+            if score >= 0.6:
+                scores[case.name] = score
+    return scores

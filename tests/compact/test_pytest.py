@@ -1,0 +1,129 @@
+"""The pytest rule on real pytest output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import apply, detect, rule_for_program
+from tersh.compact import pytest as rule
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case (only where the output is noisy).
+FLOORS = {
+    "test__pytest-boltons-default-pass": 0.6,
+    "test__pytest-click-default-failures": 0.45,
+    "test__pytest-click-failures-ansi": 0.7,
+    "test__pytest-click-q-pass": 0.9,
+    "test__pytest-click-tb-short-failures": 0.3,
+    "test__pytest-click-v-pass": 0.97,
+}
+FIXTURE_FLOORS = {"crash-no-footer-v": 0.85, "mixed-failures-v": 0.5, "no-tests-ran": 0.4}
+
+
+@pytest.mark.parametrize("case", support.corpus_cases("test__pytest"), ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=True)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("pytest"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("pytest") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_collection_error_is_never_summarised_as_green() -> None:
+    text = _outcome("collection-error")
+    assert "ERROR collecting tests/test_broken.py" in text
+    assert "ModuleNotFoundError: No module named 'not_a_module_that_exists'" in text
+    assert "Interrupted: 1 error during collection" in text
+    assert "passed" not in text.split("[tersh]", 1)[1].split("\n", 1)[0]
+
+
+def test_crash_without_footer_keeps_the_last_test_started() -> None:
+    text = _outcome("crash-no-footer-v")
+    assert text.rstrip().endswith("tests/test_crash.py::test_crash")
+    assert "tests/test_ok.py::test_many[3] PASSED" not in text
+
+
+def test_failures_keep_their_blocks_and_summary() -> None:
+    text = _outcome("mixed-failures-v")
+    for kept in (
+        "FAILED tests/test_fail.py::test_helper - assert 5 == 10",
+        "captured output of a failing test",
+        "tests/test_fail.py:19: KeyError",
+        "2 failed, 32 passed, 1 skipped, 1 xfailed, 1 warning",
+        "DeprecationWarning: the old api is deprecated",
+    ):
+        assert kept in text
+
+
+def test_traceback_source_is_cut_to_the_lines_before_the_failing_line() -> None:
+    case = next(c for c in corpus.cases() if c.name == "test__pytest-click-default-failures")
+    text = support.run(rule, case.combined, case.cmd, case.exit_code)[2].text
+    assert ">       assert type.convert(value, None, None) == expect" in text
+    assert "    def test_range(type, value, expect):" in text  # within the kept context
+    assert "@pytest.mark.parametrize" not in text
+    assert "    [tersh] 12 source lines omitted" in text
+    short = _outcome("mixed-failures-ra")  # a short test keeps all its source
+    assert "    def test_helper():" in short
+
+
+def test_empty_and_foreign_text_are_declined() -> None:
+    inv = detect.invocation("pytest", 0)
+    assert rule.compact("", inv) is None
+    assert rule.compact("pytest 9.2.0\n", inv) is None
+
+
+def test_a_lossy_variant_is_refused_by_the_gate() -> None:
+    case = next(c for c in corpus.cases() if c.name == "test__pytest-click-default-failures")
+    inv = detect.invocation(case.cmd, case.exit_code)
+
+    def lossy(text: str, inv: detect.Invocation) -> str | None:
+        proposal = rule.compact(text, inv) or text
+        return "\n".join(line for line in proposal.split("\n") if not line.startswith("FAILED"))
+
+    def green(text: str, inv: detect.Invocation) -> str | None:
+        return (rule.compact(text, inv) or "") + "\n[tersh] all tests passed"
+
+    for compact in (lossy, green):
+        variant = types.SimpleNamespace(NAME="lossy", CATEGORY="tests", compact=compact)
+        outcome = apply(variant, support.clean(case.combined), inv)  # type: ignore[arg-type]
+        assert not outcome.applied
+        assert outcome.refused
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["pytest -q", "python -m pytest tests", "uv run pytest -x", "poetry run py.test",
+     "env CI=1 timeout 60 python3 -m pytest", "cd app && .venv/bin/pytest -v"],
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_pytest_output_only() -> None:
+    for case in support.corpus_cases("test__pytest"):
+        assert rule.sniff(support.clean(case.combined)[:20000]) >= 0.9
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1, 2, 5])))
+
+
+_FRAGMENTS = support.fragment_lines("test__pytest", "pytest")
