@@ -32,7 +32,7 @@ _COMPILER = re.compile(
 )
 _HELPER = re.compile(
     r"^(?:[\w.+-]+-)?(?:ar|ranlib|strip|objcopy|nm|ld(?:\.\w+)?|as|nasm|libtool|ln|rm|mkdir|install"
-    r"|cp|mv|touch|chmod|sed|echo|printf|cd|test|/bin/sh|/bin/bash|sh|bash)$"
+    r"|cp|mv|touch|chmod|sed|echo|printf|cd|test|/bin/sh|/bin/bash|sh|bash|make|gmake)$"
 )
 _WRAPPERS = frozenset({"ccache", "sccache", "distcc", "env", "time"})
 _PROGRESS = re.compile(
