@@ -1,0 +1,95 @@
+"""Strategies: minimal reads keep line prefixes, tail cuts keep whole lines, JSON stays valid."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tersh.tools import strategies
+
+
+def numbered(lines: list[str]) -> str:
+    return "\n".join(f"{i + 1}: {line}" for i, line in enumerate(lines))
+
+
+def test_minimal_keeps_prefixes_and_line_numbers() -> None:
+    text = numbered(["# header", "import os", "", "", "", "# why", "x = 1  # set"])
+    result = strategies.minimal(text, "/repo/a.py")
+    assert result.text == "2: import os\n3: \n7: x = 1  # set"
+    assert result.lossy
+    assert result.notes == ("2 comment lines removed", "2 repeated blank lines removed")
+
+
+def test_minimal_handles_cat_n_and_arrow_prefixes() -> None:
+    text = "     1\t// c\n     2\tint x;\n     3→// d\n     4→int y;"
+    assert strategies.minimal(text, "a.c").text == "     2\tint x;\n     4→int y;"
+
+
+def test_minimal_leaves_unknown_types_alone() -> None:
+    text = numbered(["# not a comment in markdown-ish text"] * 3)
+    assert strategies.minimal(text, "notes.txt") == strategies.Shrunk(text, False, ())
+
+
+def test_source_path_from_metadata_or_tag() -> None:
+    assert strategies.source_path("", {"args": {"filePath": "/a/b.py"}}) == "/a/b.py"
+    assert strategies.source_path("", {"tool_input": {"file_path": "c.rs"}}) == "c.rs"
+    assert strategies.source_path("<path>/x/Dockerfile</path>\n", {}) == "/x/Dockerfile"
+
+
+def test_tail_never_breaks_a_line_and_counts_what_it_dropped() -> None:
+    rows = [f"src/m{i % 7}.py:{i}:def f{i}():" for i in range(500)]
+    result = strategies.tail("\n".join(rows), 2000)
+    assert result is not None and result.lossy
+    body, footer = result.text.rsplit("\n", 1)
+    assert all(line in rows for line in body.split("\n"))
+    kept = len(body.split("\n"))
+    assert footer == f"[… tersh: {500 - kept} lines in 7 files omitted at the end …]"
+
+
+def test_tail_gives_up_when_no_whole_line_fits() -> None:
+    assert strategies.tail("x" * 5000 + "\nshort", 100) is None
+
+
+def test_middle_keeps_head_and_tail_and_says_what_it_dropped() -> None:
+    text = "\n".join(f"line {i}" for i in range(1000))
+    result = strategies.middle(text, 1000)
+    assert len(result.text) <= 1000
+    assert result.text.startswith("line 0\n") and result.text.endswith("line 999")
+    assert "lines (" in result.text and "omitted here" in result.text
+
+
+@given(st.text(min_size=1, max_size=3000), st.integers(min_value=60, max_value=2000))
+def test_middle_respects_its_budget(text: str, budget: int) -> None:
+    result = strategies.middle(text, budget)
+    assert len(result.text) <= max(budget, 0) or not result.lossy
+
+
+def test_json_minified_when_that_is_enough_and_shortened_validly_otherwise() -> None:
+    doc = {"items": [{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(300)]}
+    text = json.dumps(doc, indent=4)
+    value = strategies.json_document(text)
+    loose = strategies.compact_json(text, 100_000, value)
+    assert not loose.lossy and json.loads(loose.text) == doc
+    tight = strategies.compact_json(text, 3000, value)
+    assert tight.lossy and len(tight.text) <= 3000
+    shortened = json.loads(tight.text)
+    assert shortened["items"][0] == doc["items"][0]
+    assert "more items" in shortened["items"][-1]
+    assert tight.notes[0].startswith("JSON shortened:")
+
+
+def test_minify_keeps_strings_and_numbers_byte_exact() -> None:
+    text = '{ "a b" : 1.50e3 , "s" : "x  \\"  y" , "u": "\\u00e9" }'
+    assert strategies.minify_json(text) == '{"a b":1.50e3,"s":"x  \\"  y","u":"\\u00e9"}'
+
+
+def test_strategy_lookup() -> None:
+    assert strategies.strategy_for("Read") == "minimal"
+    assert strategies.strategy_for("grep") == "tail"
+    assert strategies.strategy_for("glob") == "tail"
+    assert strategies.strategy_for("task") == "middle"
+    assert strategies.strategy_for("webfetch") == "middle"
+    assert strategies.strategy_for("mcp__github__list_issues") == "middle"
+    assert strategies.strategy_for("bash") == "skip"
