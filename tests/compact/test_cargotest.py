@@ -1,0 +1,84 @@
+"""The cargotest rule on real cargo test output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import cargotest as rule
+from tersh.compact import detect, rule_for_program
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
+FLOORS: dict[str, float] = {"test__cargo-test-semver-pass": 0.45, "test__cargo-test-semver-failures": 0.2}
+APPLIED = {"test__cargo-test-semver-pass", "test__cargo-test-semver-failures"}
+FIXTURE_FLOORS: dict[str, float] = {"unit-pass": 0.45}
+
+
+@pytest.mark.parametrize("case", support.corpus_cases("test__cargo"), ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    applied = case.name in APPLIED
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("cargotest"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("cargotest") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_empty_input_is_declined() -> None:
+    assert rule.compact("", detect.invocation("cargo test", 0)) is None
+
+
+def test_failures_and_results_are_kept() -> None:
+    text = _outcome("unit-failure")
+    for kept in (
+        "test tests::adds_wrong ... FAILED",
+        "panicked at src/lib.rs:16:31:",
+        "assertion `left == right` failed: two and two",
+        "test result: FAILED.",
+    ):
+        assert kept in text
+    assert "test tests::t03 ... ok" not in text
+
+
+def test_a_build_that_failed_before_tests_is_declined() -> None:
+    fixture = next(f for f in support.fixtures("cargotest") if f.name == "compile-error")
+    assert rule.compact(fixture.text, detect.invocation(fixture.cmd, 101)) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo test",
+        "cargo test --workspace -- --nocapture",
+        "cargo nextest run",
+        "env RUST_BACKTRACE=1 cargo test",
+    ],
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_nothing_outside_test_runs() -> None:
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
+
+
+_FRAGMENTS = support.fragment_lines("test__cargo", "cargotest") or ["cargo test"]

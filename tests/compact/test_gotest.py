@@ -1,0 +1,81 @@
+"""The gotest rule on real go test output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import gotest as rule
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
+FLOORS: dict[str, float] = {}
+APPLIED = set[str]()
+FIXTURE_FLOORS: dict[str, float] = {"verbose-failures": 0.6, "verbose-pass": 0.6}
+
+
+@pytest.mark.parametrize("case", support.corpus_cases("test__go"), ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    applied = case.name in APPLIED
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("gotest"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("gotest") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_empty_input_is_declined() -> None:
+    assert rule.compact("", detect.invocation("go test ./...", 0)) is None
+
+
+def test_failures_logs_and_results_are_kept() -> None:
+    text = _outcome("verbose-failures")
+    for kept in (
+        "--- FAIL: TestPriceRounding (0.00s)",
+        "price_test.go:27: Round(2.675)",
+        "slow_test.go:12: skipping in short mode",
+        "FAIL\texample.com/shop/pricing",
+    ):
+        assert kept in text
+    assert "=== RUN" not in text
+    assert "--- PASS: TestTable/case_3 (0.00s)" not in text
+
+
+def test_panics_and_build_failures_stay_whole() -> None:
+    for name in ("panic", "build-failed"):
+        fixture = next(f for f in support.fixtures("gotest") if f.name == name)
+        _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+        assert outcome.text == support.clean(fixture.text)
+
+
+@pytest.mark.parametrize(
+    "command", ["go test ./...", "go test -v -run TestX ./pkg", "env CGO_ENABLED=0 go test ./..."]
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_nothing_outside_test_runs() -> None:
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
+
+
+_FRAGMENTS = support.fragment_lines("zz_no_corpus", "gotest") or ["go test ./..."]

@@ -1,0 +1,86 @@
+"""The jest rule on real jest and vitest output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import jest as rule
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
+FLOORS: dict[str, float] = {"test__vitest-ufo-failures": 0.5}
+APPLIED = {"test__vitest-ufo-failures"}
+FIXTURE_FLOORS: dict[str, float] = {"jest-pass": 0.6, "jest-verbose-failure": 0.5, "vitest-failure": 0.6}
+
+
+@pytest.mark.parametrize(
+    "case", support.corpus_cases("test__jest") + support.corpus_cases("test__vitest"), ids=lambda c: c.name
+)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    applied = case.name in APPLIED
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("jest"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("jest") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_empty_input_is_declined() -> None:
+    assert rule.compact("", detect.invocation("npx jest", 0)) is None
+
+
+def test_failing_tests_keep_their_tree_and_blocks() -> None:
+    text = _outcome("jest-verbose-failure")
+    for kept in (
+        "FAIL test/math.test.js",
+        "✕ joins wrong",
+        "● strings › joins wrong",
+        "Tests:       1 failed, 1 skipped, 61 passed, 63 total",
+    ):
+        assert kept in text
+    assert "✓ adds 3" not in text
+    vitest = _outcome("vitest-failure")
+    assert "× joins wrong" in vitest
+    assert "FAIL  vt/math.test.js > strings > joins wrong" in vitest
+
+
+def test_vitest_rules_are_shortened_but_counters_kept() -> None:
+    case = next(c for c in corpus.cases() if c.name == "test__vitest-ufo-failures")
+    text = support.run(rule, case.combined, case.cmd, case.exit_code)[2].text
+    assert "⎯⎯⎯ [1/8]" in text
+    assert "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/8]⎯" not in text
+    assert "Failed Tests 8" in text
+
+
+@pytest.mark.parametrize(
+    "command", ["npx jest", "jest --ci", "npx vitest run", "pnpm exec vitest", "yarn exec jest -- --coverage"]
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_nothing_outside_test_runs() -> None:
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
+
+
+_FRAGMENTS = support.fragment_lines("test__", "jest") or ["npx jest"]

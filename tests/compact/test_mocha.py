@@ -1,0 +1,75 @@
+"""The mocha rule on real mocha output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import mocha as rule
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
+FLOORS: dict[str, float] = {"test__mocha-express-spec-pass": 0.97}
+APPLIED = {"test__mocha-express-spec-pass"}
+FIXTURE_FLOORS: dict[str, float] = {"spec-failure": 0.6, "spec-pass": 0.8}
+
+
+@pytest.mark.parametrize("case", support.corpus_cases("test__mocha"), ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    applied = case.name in APPLIED
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("mocha"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("mocha") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_empty_input_is_declined() -> None:
+    assert rule.compact("", detect.invocation("npx mocha", 0)) is None
+
+
+def test_failing_test_keeps_its_title_and_block() -> None:
+    text = _outcome("spec-failure")
+    for kept in (
+        "1) strings",
+        "1) joins wrong",
+        "1 failing",
+        "AssertionError [ERR_ASSERTION]",
+        "at Context.<anonymous> (test/math.test.js:10:34)",
+        "errors",
+    ):
+        assert kept in text
+    assert "✔ adds 4" not in text
+
+
+@pytest.mark.parametrize(
+    "command", ["npx mocha", "mocha --reporter spec test/", "npx mocha --require test/support/env"]
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_nothing_outside_test_runs() -> None:
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
+
+
+_FRAGMENTS = support.fragment_lines("test__mocha", "mocha") or ["npx mocha"]

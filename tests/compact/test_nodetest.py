@@ -1,0 +1,73 @@
+"""The nodetest rule on real node --test output: corpus cases, recorded modes, edge cases, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import nodetest as rule
+from tests import corpus
+from tests.compact import runner_support as support
+
+# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
+FLOORS: dict[str, float] = {"test__node-test-marked-unit-failures": 0.45}
+APPLIED = {"test__node-test-marked-unit-failures"}
+FIXTURE_FLOORS: dict[str, float] = {"tap-pass": 0.9, "spec-pass": 0.8, "tap-failure": 0.7}
+
+
+@pytest.mark.parametrize("case", support.corpus_cases("test__node"), ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    applied = case.name in APPLIED
+    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("fixture", support.fixtures("nodetest"), ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
+    assert text == snapshot
+
+
+def _outcome(name: str) -> str:
+    fixture = next(f for f in support.fixtures("nodetest") if f.name == name)
+    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
+def test_empty_input_is_declined() -> None:
+    assert rule.compact("", detect.invocation("node --test", 0)) is None
+
+
+def test_node_running_a_script_is_declined() -> None:
+    inv = detect.invocation("node build.js", 0)
+    assert rule.compact("ok 1 - something\nok 2 - else\n" * 40, inv) is None
+
+
+def test_not_ok_blocks_and_totals_are_kept() -> None:
+    text = _outcome("tap-failure")
+    for kept in ("not ok 2 - fails", "Expected values to be strictly equal:", "# fail 1", "# pass 42"):
+        assert kept in text
+    assert "ok 7 - adds 5" not in text
+
+
+@pytest.mark.parametrize(
+    "command", ["node --test", "node --test test/unit/a.test.js", "node --test --test-reporter=spec"]
+)
+def test_wrapped_commands_find_the_rule(command: str) -> None:
+    assert rule_for_program(detect.invocation(command, 0)) is rule
+
+
+def test_sniffs_nothing_outside_test_runs() -> None:
+    assert support.other_family_scores(rule) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
+    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
+
+
+_FRAGMENTS = support.fragment_lines("test__node", "nodetest") or ["node --test"]
