@@ -1,0 +1,102 @@
+"""Optional rewriting (SPEC §1 "Rewrite"): ask a provider for a compact equivalent of a command.
+
+``rewrite(command, settings)`` returns a :class:`Rewrite` whose ``executed`` is what to run. Every
+refusal or failure — policy says no, a class is switched off, the provider is missing, slow,
+crashing or answering garbage, or tersh itself hits a bug — returns ``executed == requested``.
+A provider's answer only picks the command; it never grants or skips a permission of the host.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
+
+from tersh import policy
+
+if TYPE_CHECKING:
+    from tersh.settings import Settings
+
+#: Verdicts of a rewrite, in the order a reader meets them.
+VERDICTS = ("rewritten", "none", "declined", "failed", "skipped")
+#: Provider name -> module implementing :class:`Provider` (imported only when asked).
+PROVIDERS = {"rtk": "tersh.rewrite.rtk"}
+DEFAULT_PROVIDER = "rtk"
+
+
+class Proposal(NamedTuple):
+    """A provider's answer for one command."""
+
+    verdict: str  # one of VERDICTS
+    candidate: str = ""  # the command as the provider wrote it (safe to record), '' if none
+    executed: str = ""  # the candidate bound to the provider's verified executable, '' if none
+    reason: str = ""
+
+
+class Provider(Protocol):
+    """A rewrite provider. A module satisfies it with a NAME and a ``propose`` function."""
+
+    NAME: str
+
+    def propose(self, command: str, settings: Settings) -> Proposal:
+        """Offer an equivalent of ``command``; never raise for a provider-side failure."""
+        ...
+
+
+class Rewrite(NamedTuple):
+    """What tersh will execute for a requested command, and why.
+
+    ``executed`` is the runnable form (a provider bound to its verified absolute path);
+    ``recorded`` is the form safe to persist (the provider's own words, no resolved path).
+    """
+
+    requested: str
+    executed: str
+    provider: str | None
+    verdict: str
+    reason: str
+    classes: tuple[str, ...]
+    recorded: str = ""
+
+
+def load_provider(name: str = DEFAULT_PROVIDER) -> Provider:
+    """Import the provider module ``name``."""
+    return cast(Provider, importlib.import_module(PROVIDERS[name]))
+
+
+def _unchanged(command: str, verdict: str, reason: str, classes: tuple[str, ...],
+               provider: str | None = None) -> Rewrite:
+    return Rewrite(command, command, provider, verdict, reason, classes, command)
+
+
+def rewrite(
+    command: str,
+    settings: Settings,
+    *,
+    platform: str | None = None,
+    provider: Provider | None = None,
+) -> Rewrite:
+    """Ask the provider for an equivalent of ``command`` when the policy and switches allow it."""
+    try:
+        return _rewrite(command, settings, platform, provider)
+    except Exception as exc:  # fail open: a bug in tersh must never change what runs
+        return _unchanged(command, "failed", f"internal error: {type(exc).__name__}", ())
+
+
+def _rewrite(command: str, settings: Settings, platform: str | None,
+             provider: Provider | None) -> Rewrite:
+    decision = policy.decide(command, settings=settings, platform=platform)
+    if not decision.rewritable:
+        return _unchanged(command, "skipped", decision.reason, decision.classes)
+    chosen = provider if provider is not None else load_provider()
+    name = chosen.NAME
+    proposal = chosen.propose(command, settings)
+    if proposal.verdict != "rewritten":
+        return _unchanged(command, proposal.verdict, proposal.reason, decision.classes, name)
+    touched = policy.analyze(proposal.candidate).classes
+    classes = tuple(c for c in policy.CLASS_ORDER if c in decision.classes or c in touched)
+    off = [c for c in classes if not settings.class_enabled(c)]
+    if off:
+        reason = f"class switched off: {', '.join(off)}; rewrite discarded"
+        return _unchanged(command, "skipped", reason, classes, name)
+    return Rewrite(command, proposal.executed, name, "rewritten", proposal.reason, classes,
+                   proposal.candidate)
