@@ -66,6 +66,10 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tersh`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
+        from tersh.commands import hook  # hot path (every tool call): no argparse at all
+
+        return hook.run(args[1])
     if not args or args[0] not in COMMANDS:
         parser = _parser()
         if not args:

@@ -2,17 +2,21 @@
 
 Fail open, always: malformed stdin, an unknown host or tool, a disabled profile, any error inside
 tersh — exit 0 and print nothing, so the host carries on exactly as without tersh. Only the
-finished answer is ever written to stdout, never a traceback. Imports stay minimal (json, sys,
-os on the common path): this runs before every tool call of the agent.
+finished answer is ever written to stdout, never a traceback. Imports stay minimal (json, re,
+sys, os on the common path; no argparse, tomllib or platformdirs): this runs before every tool
+call of the agent.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
+import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024  # a tool output larger than this is left to the host
 
@@ -23,9 +27,18 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def main(args: argparse.Namespace, name: str) -> int:
-    """Answer one hook call; every failure is an empty answer with exit code 0."""
+    """Answer one hook call (``tersh hook --help`` and odd argv end up here)."""
+    return run(args.host)
+
+
+def run(host_name: str) -> int:
+    """Answer one hook call; every failure is an empty answer with exit code 0.
+
+    ``tersh.cli`` calls this directly for ``tersh hook HOST``, without building an argparse
+    parser (that alone costs several milliseconds on every tool call).
+    """
     try:
-        reply = _reply(args.host, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1))
+        reply = _reply(host_name, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1))
         if reply is not None:
             sys.stdout.write(reply + "\n")
             sys.stdout.flush()
@@ -51,7 +64,53 @@ def _reply(host_name: str, raw: bytes) -> str | None:
 
 
 def _enabled() -> bool:
+    quick = quick_enabled()
+    if quick is not None:
+        return quick
     from tersh import settings
 
     current, _ = settings.load_or_defaults()
     return current.flag("enabled")
+
+
+_TOP_LEVEL_LINE = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\s*=\s*\S.*|\[[^\[\]]+\]\s*(?:#.*)?")
+_ENABLED_LINE = re.compile(r"enabled\s*=\s*(true|false)\s*(?:#.*)?")
+
+
+def quick_enabled() -> bool | None:
+    """The profile's on/off switch without importing tomllib or platformdirs, or None.
+
+    Reads the settings file ``tersh.settings`` would read, in the layout ``tersh.settings.save``
+    writes (``enabled = true`` before any table). Anything unusual returns None and the caller
+    asks ``tersh.settings`` itself. A missing file means the default: disabled.
+    """
+    home = os.environ.get("TERSH_HOME")
+    if not home:
+        if sys.platform != "linux":
+            return None
+        data = os.environ.get("XDG_DATA_HOME", "")
+        home = os.path.join(data if data.strip() else os.path.expanduser("~/.local/share"), "tersh")
+    try:
+        with open(os.path.join(home, "settings.toml"), "rb") as handle:
+            text = handle.read().decode("utf-8")
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError):
+        return None
+    value = None
+    in_tables = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not _TOP_LEVEL_LINE.fullmatch(line):
+            return None
+        in_tables = in_tables or line.startswith("[")
+        if in_tables:
+            continue
+        found = _ENABLED_LINE.fullmatch(line)
+        if found and value is None:
+            value = found.group(1) == "true"
+        elif found or line.startswith(("enabled", '"enabled', "'enabled")):
+            return None
+    return bool(value)

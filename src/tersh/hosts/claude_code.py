@@ -25,13 +25,14 @@ Shapes, from the hooks reference https://code.claude.com/docs/en/hooks :
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tersh.hosts.hookconfig import HookSpec
+if TYPE_CHECKING:  # not imported on the hook path (every tool call)
+    from pathlib import Path
+
+    from tersh.hosts.hookconfig import HookSpec
 
 NAME = "claude-code"
 
@@ -147,6 +148,8 @@ def _is_blocks(value: object) -> bool:
 
 
 def _replaced(response: dict[str, Any], path: tuple[str, ...], new: Any) -> dict[str, Any]:
+    import copy
+
     result = copy.deepcopy(response)
     node = result
     for key in path[:-1]:
@@ -157,16 +160,20 @@ def _replaced(response: dict[str, Any], path: tuple[str, ...], new: Any) -> dict
 
 def settings_path(scope: str) -> Path:
     """The settings file tersh edits for ``scope`` ("global" or "project")."""
+    from pathlib import Path
+
     from tersh.hosts.claude_rules import config_dir
 
     if scope == "global":
-        return config_dir() / "settings.json"
+        return Path(config_dir()) / "settings.json"
     # The hook command holds this machine's tersh path: keep it out of the shared file.
     return Path(os.getcwd()) / ".claude" / "settings.local.json"
 
 
 def hook_specs(tersh: str) -> list[HookSpec]:
     """The two hooks tersh installs."""
+    from tersh.hosts.hookconfig import HookSpec
+
     handler = {"type": "command", "command": f"{tersh} hook {NAME}", "timeout": HOOK_TIMEOUT_SECONDS}
     return [HookSpec("PreToolUse", "Bash", handler), HookSpec("PostToolUse", POST_MATCHER, handler)]
 

@@ -14,7 +14,6 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from tersh.hosts.shell_rewrite import command_words
 
@@ -23,32 +22,32 @@ _RULE = re.compile(r"^Bash(?:\((?P<pattern>.*)\))?$", re.DOTALL)
 
 #: Managed (enterprise) settings on Linux and macOS; they can hold rules too.
 MANAGED_FILES = (
-    Path("/etc/claude-code/managed-settings.json"),
-    Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
 )
 
 
-def config_dir() -> Path:
+def config_dir() -> str:
     """Claude Code's user folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
-    override = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(override) if override else Path.home() / ".claude"
+    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
 
 
-def settings_files(cwd: str | None) -> list[Path]:
+def settings_files(cwd: str | None) -> list[str]:
     """Every settings file whose permission rules apply to a session in ``cwd``."""
     user = config_dir()
-    files = [user / "settings.json", user / "settings.local.json", *MANAGED_FILES]
+    files = [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    files += MANAGED_FILES
     if cwd:
-        project = Path(cwd) / ".claude"
-        files += [project / "settings.json", project / "settings.local.json"]
+        project = os.path.join(cwd, ".claude")
+        files += [os.path.join(project, "settings.json"), os.path.join(project, "settings.local.json")]
     return files
 
 
-def guarded_rules(files: Iterable[Path]) -> list[str]:
+def guarded_rules(files: Iterable[str]) -> list[str]:
     """The Bash deny and ask rules found in ``files`` (unreadable files are skipped)."""
     rules: list[str] = []
     for path in files:
-        rules.extend(_rules_in(str(path)))
+        rules.extend(_rules_in(path))
     return rules
 
 

@@ -1,0 +1,82 @@
+"""Whole-process cost of ``tersh hook claude-code`` on a Bash payload vs. ``python3 -c pass``.
+
+Usage: python bench/bench_hook.py [--runs N] [--json OUT]
+
+The baseline is the very interpreter the ``tersh`` script runs on (``sys.executable``, with the
+same site-packages), not a PATH shim such as pyenv's, which would flatter the hook. Both are
+started the same way (fresh process, stdin from a file), alternated run by run so
+machine noise hits both alike; the figure is the ratio of medians (target: <= 1.5). The hook
+runs with an enabled profile in a temporary TERSH_HOME and HOME, so it does the full work of
+a rewrite (settings, policy, the user's Claude Code rules) and prints its answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TERSH = Path(sys.executable).with_name("tersh")
+PAYLOAD = {
+    "session_id": "bench",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "permission_mode": "default",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "pytest -q tests/", "description": "run the tests"},
+}
+
+
+def _time(argv: list[str], stdin_path: Path, env: dict[str, str]) -> float:
+    with stdin_path.open("rb") as stdin:
+        started = time.perf_counter()
+        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, env=env, check=True)
+        return time.perf_counter() - started
+
+
+def main() -> int:
+    """Print medians (ms) of both commands and their ratio."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="tersh-bench-hook-"))
+    env = dict(os.environ, TERSH_HOME=str(work / "profile"), HOME=str(work))
+    subprocess.run([str(TERSH), "enable"], env=env, check=True, capture_output=True)
+    stdin_path = work / "payload.json"
+    stdin_path.write_text(json.dumps(PAYLOAD))
+    answer = subprocess.run(
+        [str(TERSH), "hook", "claude-code"], stdin=stdin_path.open("rb"), env=env,
+        capture_output=True, check=True,
+    ).stdout
+    assert b"updatedInput" in answer, answer
+    commands = {
+        "python3 -c pass": [sys.executable, "-c", "pass"],
+        "tersh hook claude-code": [str(TERSH), "hook", "claude-code"],
+    }
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(3):  # warm the page cache
+        for argv in commands.values():
+            _time(argv, stdin_path, env)
+    for _ in range(args.runs):
+        for name, argv in commands.items():
+            samples[name].append(_time(argv, stdin_path, env))
+    medians = {name: statistics.median(values) * 1000 for name, values in samples.items()}
+    ratio = medians["tersh hook claude-code"] / medians["python3 -c pass"]
+    for name, value in medians.items():
+        print(f"{name:<26} median {value:7.2f} ms  ({args.runs} runs)")
+    print(f"ratio hook / python3 -c pass: {ratio:.2f} (target <= 1.50)")
+    if args.json:
+        args.json.write_text(json.dumps({"medians_ms": medians, "ratio": ratio}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
