@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tersh import shell
+
 FILE_READS = "file_reads"
 GIT = "git"
 CONTAINERS = "containers"
@@ -416,3 +418,42 @@ def search_program(words: Sequence[str]) -> str | None:
     if program == "git" and git_subcommand(words[1:])[0] == "grep":
         return "git grep"
     return None
+
+
+#: Commands that rarely produce the output that matters at the end of a chain.
+_TRIVIAL = QUIET | {"echo", "printf", "date", "tput", "stty"}
+
+
+def _pick(script: shell.Script, depth: int) -> list[str]:
+    visible = [c for c in script.commands if not c.nested]
+    pipelines: dict[int, list[shell.SimpleCommand]] = {}
+    for command in visible:
+        pipelines.setdefault(command.pipeline, []).append(command)
+    chosen: list[str] = []
+    for stages in reversed(list(pipelines.values())):
+        first = min(stages, key=lambda c: c.stage)
+        words = unwrap(first.words)
+        inline = inline_script(words)
+        if inline is not None and depth < 4:
+            words = _pick(shell.parse(inline), depth + 1)
+        if not words:
+            continue
+        if not chosen:
+            chosen = words
+        if basename(words[0]) not in _TRIVIAL:
+            return words
+    return chosen
+
+
+def main_command(command: str) -> list[str]:
+    """The unwrapped words of the command whose output ``command`` shows.
+
+    For a chain, the last pipeline doing real work (``make && echo ok`` -> ``make``); in a
+    pipeline, its first stage (``pytest | tail`` -> ``pytest``); ``sh -c`` scripts are entered.
+    """
+    return _pick(shell.parse(command), 0)
+
+
+def classify_command(command: str) -> str:
+    """The class of the command whose output ``command`` shows ('other' when none stands out)."""
+    return classify(main_command(command)) or OTHER

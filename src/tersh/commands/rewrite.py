@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -57,7 +58,7 @@ def main(args: argparse.Namespace, name: str) -> int:
     return 0
 
 
-def _text(report: dict[str, object]) -> str:
+def _text(report: Mapping[str, object]) -> str:
     classes = report["classes"] or []
     lines = [
         f"requested: {report['requested']}",
