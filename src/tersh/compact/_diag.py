@@ -130,7 +130,7 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
 
     Each entry starts with every ``line[:col]`` that shares the message, then the message:
     ``  7:1 8:1 43:1 error Unexpected var no-var``; a finding's continuation lines follow it,
-    indented. A finding whose path cannot head a group (the verifier must read the header back
+    indented (without the finding's own ``path:line:`` prefix, so that they can merge too). A finding whose path cannot head a group (the verifier must read the header back
     as a path when ``strict_paths``) keeps its own lines, after the groups.
     """
     files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
@@ -145,7 +145,9 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
             loose.append(finding.source_line)
             loose.extend(finding.extra)
             continue
-        key = (finding.text, finding.extra)
+        own = f"{finding.path}:{finding.location}:"
+        extra = tuple(line.removeprefix(own).strip() for line in finding.extra)
+        key = (finding.text, extra)
         files.setdefault(finding.path, {}).setdefault(key, []).append(finding.location)
         counts[finding.path] = counts.get(finding.path, 0) + 1
     out: list[str] = []

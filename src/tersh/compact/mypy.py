@@ -59,6 +59,9 @@ def compact(text: str, inv: Invocation) -> str | None:
 
     for line in text.splitlines():
         finding = _finding(line)
+        if finding is not None and current is not None and _is_note_on(finding, current):
+            extra.append(line)  # a note on the finding above (overload variants, hints)
+            continue
         if finding is not None:
             close()
             current, recognised = finding, True
@@ -96,6 +99,15 @@ def _finding(line: str) -> _diag.Finding | None:
     if finding is None or not _SEVERITY_TEXT.match(finding.text):
         return None
     return finding._replace(source_line=line)
+
+
+def _is_note_on(note: _diag.Finding, finding: _diag.Finding) -> bool:
+    return (
+        note.text.startswith("note:")
+        and note.path == finding.path
+        and note.location == finding.location
+        and not finding.text.startswith("note:")
+    )
 
 
 def _joined(finding: _diag.Finding, line: str) -> _diag.Finding:

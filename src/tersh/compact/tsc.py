@@ -23,7 +23,8 @@ PROGRAMS = ("tsc", "vue-tsc", "tsgo", "tsserver")
 _TEXT = r"(?P<text>(?:error|warning|message) TS\d+: .*)$"
 _PLAIN = re.compile(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)
 _PRETTY = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+) - " + _TEXT)
-_QUOTED = re.compile(r"^\d+\s{2,}\S|^\s*~+\s*$|^\s+~[~\s]*$")
+# In --pretty output: a quoted source line ("42   code", gutter then one space) or its "~~~".
+_QUOTED = re.compile(r"^\s*\d+ |^\s*~[~\s]*$")
 _SNIFF = re.compile(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", re.M)
 
 
@@ -51,7 +52,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         if not line.strip():
             continue
-        if current is not None and _QUOTED.match(line):
+        if current is not None and _PRETTY.match(current.source_line) and _QUOTED.match(line):
             if _diag.carries_fact(line) and "~" not in line:
                 extra.append(line)
             else:

@@ -1,0 +1,76 @@
+"""The mypy rule (mypy, dmypy, pyright) on real and recorded type-checker output."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import mypy as rule
+from tests.compact import buildlint_support as support
+
+CASES = {
+    "build__mypy-click-injected-errors": (True, 0.05),
+    "build__mypy-marshmallow-clean": (False, 0.0),
+}
+FIXTURES = {  # name: (command, exit code, applied)
+    "mypy-pretty-many": ("mypy --pretty --strict bad.py", 1, True),
+    "pyright-errors": ("npx pyright", 1, False),
+    "mypy-crash": ("mypy src", 2, False),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
+    applied, floor = CASES[name]
+    assert support.check_case(rule, name, floor, applied) == snapshot
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_recorded_output(name: str, snapshot: SnapshotAssertion) -> None:
+    cmd, exit_code, applied = FIXTURES[name]
+    outcome = support.check_fixture(rule, "mypy", name, cmd, exit_code)
+    assert outcome.applied is applied, outcome.refused
+    assert outcome.text == snapshot
+
+
+def test_wrapped_messages_are_joined_and_quoted_source_dropped() -> None:
+    case = support.case("build__mypy-click-injected-errors")
+    text = support.run(rule, case.combined, case.cmd, case.exit_code).text
+    assert (
+        'src/click/_compat.py:537: error: Argument 1 to "strip_ansi" has incompatible type "bytes";'
+        ' expected "str"  [arg-type]'
+    ) in text
+    assert "^~~~" not in text and "return len(strip_ansi(x.encode()))" not in text
+    assert "Found 5 errors in 3 files (checked 28 source files)" in text
+
+
+def test_many_errors_are_grouped_by_file() -> None:
+    text = support.check_fixture(rule, "mypy", "mypy-pretty-many", "mypy --pretty", 1).text
+    assert text.startswith("bad.py (61)\n")
+    assert "    note: Possible overload variants:" in text
+    assert "Found 61 errors in 1 file (checked 1 source file)" in text
+
+
+def test_many_pyright_findings_are_grouped_with_their_continuations() -> None:
+    head, body = support.fixture("mypy", "pyright-errors").split("pyright 1.1.389\n", 1)
+    findings, summary = body.rsplit("\n3 errors", 1)
+    text = head + findings * 15 + "\n45 errors, 15 warnings, 0 informations \n"
+    outcome = support.run(rule, text, "pyright", 1)
+    assert outcome.applied, outcome.refused
+    assert "/home/dev/work/app/src/app/models.py (30)" in outcome.text
+    assert '    "None" is not assignable to "str" (reportReturnType)' in outcome.text
+    assert "Searching for source files" not in outcome.text
+    assert "45 errors, 15 warnings, 0 informations" in outcome.text
+
+
+def test_empty_input() -> None:
+    assert rule.compact("", detect.invocation("mypy .", 0)) is None
+
+
+def test_registry_and_sniffer() -> None:
+    assert rule_for_program(detect.invocation("uv run mypy src", 1)) is rule
+    assert rule_for_program(detect.invocation("npx pyright", 1)) is rule
+    assert rule.sniff(support.case("build__mypy-marshmallow-clean").combined) >= 0.9
+    assert rule.sniff(support.fixture("mypy", "pyright-errors")) >= 0.9
+    assert rule.sniff("ok\n") == 0.0
