@@ -49,6 +49,10 @@ def main() -> int:
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tersh-bench-hook-"))
     env = dict(os.environ, TERSH_HOME=str(work / "profile"), HOME=str(work))
+    # An installed tersh runs from byte-compiled modules (pip compiles them; an editable install
+    # writes them on first import). PYTHONDONTWRITEBYTECODE would make every run recompile the
+    # sources, which measures the compiler, not the hook: let the warm-up runs write them.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([str(TERSH), "enable"], env=env, check=True, capture_output=True)
     stdin_path = work / "payload.json"
     stdin_path.write_text(json.dumps(PAYLOAD))

@@ -7,13 +7,15 @@ stay lean.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tersh.errors import TershError, warn
+
+if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
+    import argparse
 
 
 class Command(NamedTuple):
@@ -45,6 +47,8 @@ COMMANDS: dict[str, Command] = {
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="tersh",
         description="Cut command and tool output reaching an AI agent to what it needs; "
@@ -80,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     name, rest = args[0], args[1:]
     command = COMMANDS[name]
     module = importlib.import_module(f"tersh.commands.{command.module}")
+    import argparse
+
     parser = argparse.ArgumentParser(prog=f"tersh {name}", description=command.help)
     module.add_arguments(parser, name)
     namespace = parser.parse_args(rest)
