@@ -119,7 +119,9 @@ def test_grep_keeps_every_kept_line_whole_on_real_output() -> None:
     assert cached_original(result) == case.stdout
 
 
-@pytest.mark.parametrize("name", ["other__cat-large-source", "other__cat-changelog", "other__pip-inspect-json"])
+@pytest.mark.parametrize(
+    "name", ["other__cat-large-source", "other__cat-changelog", "other__pip-inspect-json"]
+)
 def test_real_outputs_compress_within_budget_and_recover(name: str) -> None:
     case = next(c for c in corpus.cases() if c.name == name)
     tool = "webfetch" if name.endswith("json") else "read"

@@ -19,6 +19,8 @@ from tersh.tools.budgets import Budgets
 _TEXTUAL = ("json", "xml", "yaml", "toml", "javascript", "typescript", "csv", "markdown", "sql")
 #: The smallest share of the budget a large slot is given.
 MIN_SLOT_ROOM = 600
+#: Slots shorter than this are never cut: a header and footer would eat the saving.
+MIN_SLOT_CHARS = 2000
 
 
 def _is_textual(mime: object) -> bool:
@@ -83,7 +85,7 @@ def compress_items(
     after = before
     for index, text in slots:
         room = max(MIN_SLOT_ROOM, budgets.limit_chars * len(text) // before)
-        if len(text) <= room:
+        if len(text) <= max(room, MIN_SLOT_CHARS):
             continue
         result = engine.compress_text(tool, text, metadata, slot_budgets, cache, room)
         details.append({"slot": index, **result.metrics})
