@@ -37,7 +37,8 @@ def test_recorded_errors(snapshot: SnapshotAssertion) -> None:
 
 def test_program_output_is_not_touched() -> None:
     program = "\n".join(f"row {i}: value={i * 3}" for i in range(40))
-    text = "   Compiling demo v0.1.0\n    Finished `dev` profile\n     Running `target/debug/demo`\n" + program
+    head = "   Compiling demo v0.1.0\n    Finished `dev` profile\n     Running `target/debug/demo`\n"
+    text = head + program
     assert rule.compact(text, detect.invocation("cargo run", 0)) is None
 
 

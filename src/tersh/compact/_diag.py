@@ -130,8 +130,9 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
 
     Each entry starts with every ``line[:col]`` that shares the message, then the message:
     ``  7:1 8:1 43:1 error Unexpected var no-var``; a finding's continuation lines follow it,
-    indented (without the finding's own ``path:line:`` prefix, so that they can merge too). A finding whose path cannot head a group (the verifier must read the header back
-    as a path when ``strict_paths``) keeps its own lines, after the groups.
+    indented (without the finding's own ``path:line:`` prefix, so that they can merge too).
+    A finding whose path cannot head a group (the verifier must read the header back as a path
+    when ``strict_paths``) keeps its own lines, after the groups.
     """
     files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
     counts: dict[str, int] = {}
