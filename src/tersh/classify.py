@@ -50,7 +50,8 @@ _WRAPPERS: dict[str, frozenset[str]] = {
     "unbuffer": frozenset(),
     "caffeinate": frozenset({"-w", "-t"}),
     "taskset": frozenset(),
-    "xvfb-run": frozenset({"-a", "-n", "--server-num", "-s", "--server-args", "-f", "-e"}),
+    "xvfb-run": frozenset({"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file",
+                           "-e", "--error-file", "-p", "-l"}),
     "xargs": frozenset({"-I", "-i", "-n", "--max-args", "-P", "--max-procs", "-d", "--delimiter",
                         "-L", "--max-lines", "-s", "--max-chars", "-a", "--arg-file", "-E", "-e"}),
     "parallel": frozenset({"-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file"}),
@@ -71,7 +72,7 @@ _RUNNERS = frozenset(
     {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"),
      ("rye", "run"), ("conda", "run"), ("mamba", "run"), ("micromamba", "run"), ("pixi", "run"),
      ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("yarn", "dlx"), ("npm", "exec"),
-     ("bundle", "exec"), ("pipx", "run"), ("direnv", "exec"), ("nix", "run"), ("cargo", "run")}
+     ("bundle", "exec"), ("pipx", "run"), ("direnv", "exec")}
 )
 _RUNNER_VALUES = frozenset(
     {"--with", "-p", "--python", "--project", "--directory", "-n", "--name", "--env", "-e",
@@ -153,7 +154,8 @@ _BY_SUBCOMMAND: dict[str, tuple[dict[str, str], str]] = {
                "fetch": PACKAGES, "add": PACKAGES, "remove": PACKAGES, "install": PACKAGES,
                "uninstall": PACKAGES, "update": PACKAGES, "tree": PACKAGES, "search": PACKAGES,
                "publish": PACKAGES, "vendor": PACKAGES, "generate-lockfile": PACKAGES,
-               "audit": PACKAGES, "outdated": PACKAGES, "deny": PACKAGES}, OTHER),
+               "audit": PACKAGES, "outdated": PACKAGES, "deny": PACKAGES, "metadata": PACKAGES,
+               "read-manifest": PACKAGES}, OTHER),
     "go": ({"test": TESTS, "build": BUILDS, "vet": BUILDS, "fmt": BUILDS, "generate": BUILDS,
             "install": PACKAGES, "get": PACKAGES, "mod": PACKAGES, "work": PACKAGES,
             "list": PACKAGES, "clean": BUILDS}, OTHER),
@@ -289,6 +291,8 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
                 if not current.startswith("-") or current == "-":
                     break
                 index += 2 if current in valued else 1
+            if base == "watch":  # watch runs its words through `sh -c`
+                return ["sh", "-c", " ".join(words[index:])] if index < len(words) else []
             skip = _WRAPPER_POSITIONALS.get(base, 0)
             if base == "timeout" and index < len(words) and not _DURATION.match(words[index]):
                 skip = 0
