@@ -54,3 +54,24 @@ def test_severity_words_inside_options_report_nothing() -> None:
     assert verify.is_diagnostic("x.c:1:2: error: bad [-Werror=shadow]")
     assert verify.is_diagnostic("-- warning: something went wrong")
     assert verify.is_diagnostic("cc1: all warnings being treated as errors")
+
+
+def test_graph_log_message_lines_are_protected() -> None:
+    # `git log --graph` draws columns left of each message line; the message is still a fact.
+    from tersh.compact.base import Invocation
+
+    source = (
+        "* commit 40af9c117647504e4e2d90173ac3e0691d62ebf7\n"
+        "| Author: Ada <ada@example.com>\n"
+        "| Date:   Fri May 8 15:01:59 2026 -0300\n"
+        "| \n"
+        "|     Add errors module\n"
+        "| |     Body line explaining the change.\n"
+    )
+    inv = Invocation("git log --graph", "git", ("log", "--graph"), 0)
+    facts = {fact.text for fact in verify.extract_facts(source, inv) if fact.kind == "message"}
+    assert facts == {"Add errors module", "Body line explaining the change."}
+    lossy = "* 40af9c117647504e4e2d90173ac3e0691d62ebf7 Ada\n|     Add errors module\n"
+    assert [f.text for f in verify.missing_facts(source, lossy, inv)] == [
+        "Body line explaining the change."
+    ]

@@ -21,7 +21,9 @@ PROGRAMS = ("git log", "git show", "git whatchanged")
 
 _GRAPH = re.compile(r"^[*|\\/ _.-]*")
 _HEADER = re.compile(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
-_FIELD = re.compile(r"^(?P<key>Author|Date|AuthorDate|Merge):\s+(?P<value>.*)$")
+_FIELD = re.compile(
+    r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$"
+)
 _PERSON = re.compile(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
 _MONTHS = {m: f"{n:02d}" for n, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
@@ -61,21 +63,33 @@ class _Commit:
         self.ident = ident + rest.rstrip()
         self.author = ""
         self.date = ""
+        self.committer = ""
+        self.commit_date = ""
         self.merge = ""
+        self.graph_lines: list[str] = []
 
     def take(self, key: str, value: str) -> None:
         if key == "Author":
             self.author = short_person(value)
         elif key in {"Date", "AuthorDate"}:
             self.date = short_date(value)
+        elif key == "Commit":
+            self.committer = short_person(value)
+        elif key == "CommitDate":
+            self.commit_date = short_date(value)
         else:
             self.merge = value.strip()
 
-    def line(self) -> str:
+    def lines(self) -> list[str]:
+        """The folded header line, then any graph drawing that stood beside the fields."""
         words = [self.ident, self.date, self.author]
         if self.merge:
             words.append(f"(merge of {self.merge})")
-        return self.prefix + " ".join(word for word in words if word)
+        if self.committer and self.committer != self.author:
+            words.append(f"(committed by {self.committer} {self.commit_date})".replace(" )", ")"))
+        elif self.commit_date and self.commit_date != self.date:
+            words.append(f"(committed {self.commit_date})")
+        return [self.prefix + " ".join(word for word in words if word), *self.graph_lines]
 
 
 def _split_graph(line: str, graph: bool) -> tuple[str, str]:
@@ -89,8 +103,11 @@ def _split_graph(line: str, graph: bool) -> tuple[str, str]:
 def compact(text: str, inv: Invocation) -> str | None:
     """Fold every commit header to one line and drop blank separators; None for other forms."""
     lines = text.splitlines()
-    graph = bool(lines) and lines[0].startswith("* commit ")
-    if not lines or not _HEADER.match(_split_graph(lines[0], graph)[1]):
+    if not lines:
+        return None
+    first_prefix, first_body = _split_graph(lines[0], True)
+    graph = "*" in first_prefix
+    if not _HEADER.match(first_body if graph else lines[0]):
         return None
     kept: list[str] = []
     omissions = Omissions()
@@ -105,9 +122,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         field = _FIELD.match(body) if current is not None else None
         if field and current is not None:
             current.take(field["key"], field["value"])
+            if graph and set(prefix) - {"|", " "}:
+                current.graph_lines.append(prefix.rstrip())  # a fork drawn beside a field
             continue
         if current is not None:
-            kept.append(current.line())
+            kept.extend(current.lines())
             current, in_message = None, True
         # Inside a message, white-space-only lines are separators; in a patch, " " is context.
         blank = not body.strip() if in_message else not body
@@ -117,7 +136,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         in_message = in_message and body.startswith("    ")
         kept.append(line if graph else squeeze_stat(line))
     if current is not None:
-        kept.append(current.line())
+        kept.extend(current.lines())
     omissions.reformatted = "blank lines, e-mails and times"
     return finish(kept, omissions, text)
 
@@ -125,6 +144,6 @@ def compact(text: str, inv: Invocation) -> str | None:
 def sniff(text: str) -> float:
     """Sure when the text opens with ``commit <id>`` followed by an ``Author:`` line."""
     head = text[:SNIFF_CHARS].lstrip("*| ")
-    if _HEADER.match(head) and "\nAuthor: " in head[:400]:
+    if _HEADER.match(head.split("\n", 1)[0]) and "\nAuthor: " in head[:400]:
         return 0.95
     return 0.0

@@ -59,6 +59,8 @@ _LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _COMMIT = re.compile(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
 _GIT_COMMIT_HEADER = re.compile(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
+# The columns `git log --graph` draws left of a commit's lines ("| | ", "* | ", "|\\ ").
+_GRAPH_COLUMNS = re.compile(r"^(?:[*|\\/] ?)*?(?=    )")
 _GIT_ONELINE = re.compile(r"^[*|\\/_ .-]*([0-9a-f]{7,40})(?: \([^)]*\))? (.+)$")
 _GROUP_HEADER = re.compile(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 _GROUP_ENTRY = re.compile(r"^\s+(?P<line>\d+)(?::(?P<col>\d+))?\b")
@@ -177,8 +179,9 @@ def _git_messages(lines: list[str]) -> Iterator[Fact]:
             continue
         if in_header:
             continue
-        if line.startswith("    ") and body.strip():
-            yield Fact("message", normalize(body), number)
+        message = _GRAPH_COLUMNS.sub("", line, count=1) if line[:1] in "*|\\/" else line
+        if message.startswith("    ") and body.strip():
+            yield Fact("message", normalize(message), number)
             continue
         oneline = _GIT_ONELINE.match(line)
         if oneline and any(c.isalpha() for c in oneline[1]) and any(c.isdigit() for c in oneline[1]):

@@ -1,0 +1,52 @@
+"""Compact cargo's dependency commands (``fetch``, ``install``, ``update``, ``add``, ``remove``).
+
+Dropped: ``Updating crates.io index`` (and git-source fetches), per-crate ``Downloaded x vN``
+lines (the ``Downloaded N crates (…) in …`` total stays), per-crate ``Compiling`` lines and
+file-lock waits. Kept as written: ``Locking``/``Adding``/``Updating a vX -> vY``/``Removing``,
+``Installing``/``Installed``/``Finished``, and every warning, error and note.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact.base import Invocation
+
+NAME = "cargo_deps"
+CATEGORY = "packages"
+SWITCH = "packages"
+PROGRAMS = ("cargo fetch", "cargo install", "cargo update", "cargo add", "cargo remove",
+            "cargo generate-lockfile", "cargo uninstall")
+
+_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("index update", re.compile(r"^\s+Updating (?:crates\.io index|git repository `[^`]*`|`[^`]*` index)$")),
+    ("download line", re.compile(r"^\s+Downloaded [\w.-]+ v\S+$")),
+    ("compile line", re.compile(r"^\s+Compiling [\w.-]+ v\S+(?: \([^)]*\))?$")),
+    ("lock wait", re.compile(r"^\s+Blocking waiting for file lock on .*$")),
+)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop index updates and per-crate download/compile lines; None when there are none."""
+    kept: list[str] = []
+    omissions = Omissions()
+    for line in text.splitlines():
+        label = next((label for label, pattern in _CHATTER if pattern.match(line)), None)
+        if label and omissions.drop(label, line):
+            continue
+        if not line.strip():
+            omissions.blank += 1
+            continue
+        kept.append(line)
+    if not omissions.counts:
+        return None
+    return finish(kept, omissions, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when cargo's per-crate ``Downloaded`` lines are there."""
+    head = text[:SNIFF_CHARS]
+    if re.search(r"^\s+Downloaded [\w.-]+ v\d", head, re.MULTILINE) and "Updating crates.io index" in head:
+        return 0.9
+    return 0.0

@@ -1,0 +1,115 @@
+"""The git log/show rule: one header line per commit, every id and message line kept."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import apply, detect
+from tersh.compact import git_log as rule
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+APPLIED = {
+    "git__log-default-huge": True,
+    "git__log-graph-all": False,  # --oneline --graph: already one line per commit
+    "git__log-oneline-300": False,
+    "git__log-patch": False,  # the patches are data; folding 4 headers saves under 5%
+    "git__show-stat": False,  # too small for the note to pay for itself
+}
+FLOORS = {"git__log-default-huge": 0.25}
+CASES = gp.cases_for(rule)
+FIXTURES = gp.fixtures_for(rule, "git")
+LINES = gp.fragment_lines(rule, "git")
+
+
+def test_every_log_case_is_routed_here() -> None:
+    assert sorted(case.name for case in CASES) == sorted(APPLIED)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    text = gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name])
+    assert text[:6000] == snapshot
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_fixture(rule, fixture, 0.2) == snapshot
+
+
+def test_header_is_folded_to_id_day_and_author() -> None:
+    case = next(c for c in CASES if c.name == "git__log-default-huge")
+    text = gp.check_case(rule, case, 0.25, applied=True)
+    assert text.startswith(
+        "53b41d0cddd80bf33fdc631bdd32e3ba53842b89 2026-05-08 Roberto I\n"
+        "    Avoid warning in some compilers\n"
+        "    In function 'funcargs', some compilers can complain that 'args' can be\n"
+    )
+    assert "Author:" not in text and "roberto@inf.puc-rio.br" not in text
+    assert text.count("\n") > 2500  # every commit still has its own header line
+
+
+def test_merges_graphs_and_committers_are_kept() -> None:
+    merge = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-stat-merge"))
+    assert "2026-05-08 Ada Lovelace (merge of 6055b5d 40af9c1)\n    Merge branch 'feature'" in merge
+    assert " src/errors.py | 2 ++\n 1 file changed, 2 insertions(+)" in merge
+    graph = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-graph-medium"))
+    assert graph.startswith("*   2013e56a38e55d04c054e6938a439d33d9d812fb 2026-05-08 Ada Lovelace")
+    assert "\n|\\\n" in graph and "\n|/\n" in graph  # the fork and the join are still drawn
+    fuller = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-fuller"))
+    assert "CommitDate" not in fuller and "ada@example.com" not in fuller
+
+
+def test_dates_and_people_in_short_form() -> None:
+    assert rule.short_date("Fri May 8 15:01:59 2026 -0300") == "2026-05-08"
+    assert rule.short_date("2026-05-08 15:01:59 -0300") == "2026-05-08"
+    assert rule.short_date("3 days ago") == "3 days ago"
+    assert rule.short_person("Roberto I <roberto@inf.puc-rio.br>") == "Roberto I"
+    # A mail the verifier reads as a file path stays, so the gate does not refuse the log.
+    assert rule.short_person("Dev <dev@site.sh>") == "Dev <dev@site.sh>"
+
+
+def test_patch_context_lines_that_are_a_single_space_are_kept() -> None:
+    case = next(c for c in CASES if c.name == "git__log-patch")
+    proposal = rule.compact(support.clean(case.combined), detect.invocation(case.cmd, 0))
+    assert proposal is None or "\n \n" in proposal
+
+
+def test_other_shapes_are_declined() -> None:
+    inv = detect.invocation("git log", 0)
+    assert rule.compact("", inv) is None
+    assert rule.compact("tag v1.0\nTagger: A <a@b>\n\n    release\n", inv) is None
+
+
+def test_a_rule_that_drops_a_message_line_is_refused() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "log-graph-medium")
+    text = support.clean(fixture.text)
+    inv = detect.invocation(fixture.cmd, 0)
+    proposal = rule.compact(text, inv)
+    assert proposal is not None
+
+    class Lossy:
+        NAME, CATEGORY = "lossy", "git"
+
+        @staticmethod
+        def compact(text: str, inv: object) -> str:
+            return proposal.replace("Body line explaining the change.", "")
+
+    outcome = apply(Lossy, text, inv)  # type: ignore[arg-type]
+    assert not outcome.applied and "message" in (outcome.refused or "")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=60))
+def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
+    gp.check_fragments(rule, ["commit 53b41d0cddd80bf33fdc631bdd32e3ba53842b89", *lines], "git log", 0)
+
+
+def test_sniff_claims_only_medium_log_output() -> None:
+    huge = next(c for c in CASES if c.name == "git__log-default-huge")
+    assert rule.sniff(support.clean(huge.combined)) >= 0.9
+    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
