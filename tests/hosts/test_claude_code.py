@@ -187,3 +187,20 @@ def test_post_tool_use_with_the_real_tools_module_fails_open_or_compresses(
         replaced = run.answer()["hookSpecificOutput"]["updatedToolOutput"]
         assert replaced["file"]["filePath"] == "big.txt"
         assert len(replaced["file"]["content"]) < len(text)
+
+
+def test_real_pytest_run_through_the_hook(env: dict[str, str], tmp_path: Path) -> None:
+    import sys
+
+    tests = "".join(f"def test_ok_{i}():\n    assert True\n\n" for i in range(120))
+    tests += "def test_broken():\n    assert 2 + 2 == 5, 'arithmetic is off'\n"
+    (tmp_path / "test_sample.py").write_text(tests)
+    command = f"{sys.executable} -m pytest -p no:cacheprovider test_sample.py"
+    updated = rewritten(env, command, tmp_path)["updatedInput"]
+    shell = run_shell(updated["command"], env, cwd=tmp_path)
+    direct = run_shell(command, env, cwd=tmp_path)
+    assert direct.code == shell.code == 1
+    text = shell.stdout + shell.stderr
+    for fact in ["test_broken", "arithmetic is off", "test_sample.py:", "1 failed, 120 passed"]:
+        assert fact in text, fact
+    assert len(text) <= len(direct.stdout + direct.stderr)

@@ -95,11 +95,17 @@ def _opencode(name: str, scope: str, dry_run: bool) -> list[str]:
     except ImportError as exc:
         raise TershError("OpenCode support is not available in this tersh build") from exc
     action: Any = opencode.uninstall if name == "uninit" else opencode.install
-    if "dry_run" in inspect.signature(action).parameters:
-        return list(action(scope, dry_run=dry_run))
-    if dry_run:
+    parameters = inspect.signature(action).parameters
+    options: dict[str, Any] = {}
+    if "tersh" in parameters:
+        from tersh import hosts
+
+        options["tersh"] = hosts.tersh_command()
+    if "dry_run" in parameters:
+        options["dry_run"] = dry_run
+    elif dry_run:
         return ["(dry run) OpenCode: a dry run is not supported; nothing was changed"]
-    return list(action(scope))
+    return list(action(scope, **options))
 
 
 def _show_all() -> list[str]:
@@ -112,9 +118,11 @@ def _show_all() -> list[str]:
         lines.append(f"{canonical}:")
         try:
             host = hosts.load(canonical)
-            shown = host.show()
-        except (ImportError, AttributeError):
-            shown = ["not available in this tersh build"]
+        except ImportError:
+            lines.append("  not available in this tersh build")
+            continue
+        try:
+            shown = host.show() if hasattr(host, "show") else ["installed by `tersh init opencode`"]
         except TershError as exc:
             shown = [str(exc)]
         lines += [f"  {line}" for line in shown]
