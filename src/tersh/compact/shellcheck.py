@@ -24,6 +24,7 @@ PROGRAMS = ("shellcheck",)
 
 _BLOCK = re.compile(r"^In (?P<path>.+) line (?P<line>\d+):\s*$")
 _CARET = re.compile(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")
+_MORE_INFO = re.compile(r"^For more information:\s*$")
 _SUGGESTION = re.compile(r"^Did you mean:\s*$")
 _GCC = re.compile(r"\[SC\d{4}\]\s*$")
 _SNIFF = re.compile(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", re.M)
@@ -49,6 +50,8 @@ def compact(text: str, inv: Invocation) -> str | None:
             blocks.append(block)
             code = None
             continue
+        if _MORE_INFO.match(line):
+            block = None
         caret = _CARET.match(line) if block is not None else None
         if block is not None and caret:
             items.append(_caret_finding(block.header, code, caret))

@@ -1,0 +1,41 @@
+"""The pylint rule on real and recorded pylint output."""
+
+from __future__ import annotations
+
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import pylint as rule
+from tests.compact import buildlint_support as support
+
+
+def test_corpus_case_is_too_small_to_touch(snapshot: SnapshotAssertion) -> None:
+    assert support.check_case(rule, "lint__pylint-click-errors-only", 0.0, False) == snapshot
+
+
+def test_banners_go_findings_and_score_stay(snapshot: SnapshotAssertion) -> None:
+    text = support.fixture("pylint", "pylint-score")
+    body = "".join(
+        f"src/app/gen{i % 5}.py:{i + 1}:0: C0116: Missing function or method docstring"
+        " (missing-function-docstring)\n"
+        for i in range(45)
+    )
+    banner = "************* Module app.cli\n"
+    outcome = support.run(rule, text.replace(banner, banner + body), "pylint src", 16)
+    assert outcome.applied, outcome.refused
+    assert "*************" not in outcome.text and "-----" not in outcome.text
+    assert "Your code has been rated at 7.12/10 (previous run: 7.40/10, -0.28)" in outcome.text
+    assert "src/app/gen0.py (9)" in outcome.text
+    assert outcome.text == snapshot
+
+
+def test_empty_and_foreign_input() -> None:
+    inv = detect.invocation("pylint src", 0)
+    assert rule.compact("", inv) is None
+    assert rule.compact("a/b.py:1:0: something\n", inv) is None
+
+
+def test_registry_and_sniffer() -> None:
+    assert rule_for_program(detect.invocation("python -m pylint -E src", 2)) is rule
+    assert rule.sniff(support.case("lint__pylint-click-errors-only").combined) >= 0.9
+    assert rule.sniff("x\n") == 0.0

@@ -1,0 +1,70 @@
+"""The ruff rule on real ruff output: full format, concise, statistics, clean runs."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect, rule_for_program
+from tersh.compact import ruff as rule
+from tests.compact import buildlint_support as support
+
+CASES = {
+    "lint__ruff-boltons-default-full": (True, 0.8),
+    "lint__ruff-boltons-statistics": (True, 0.25),
+    "lint__ruff-click-clean": (False, 0.0),
+}
+FIXTURES = {  # name: (command, exit code, applied)
+    "ruff-full-all": ("ruff check --select ALL bad.py", 1, True),
+    "ruff-full-few": ("ruff check --select F,E bad.py", 1, True),
+    "ruff-concise-all": ("ruff check --output-format concise --select ALL bad.py", 1, True),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
+    applied, floor = CASES[name]
+    assert support.check_case(rule, name, floor, applied) == snapshot
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_recorded_output(name: str, snapshot: SnapshotAssertion) -> None:
+    cmd, exit_code, applied = FIXTURES[name]
+    outcome = support.check_fixture(rule, "ruff", name, cmd, exit_code)
+    assert outcome.applied is applied, outcome.refused
+    assert outcome.text == snapshot
+
+
+def test_full_format_becomes_concise_lines_when_few() -> None:
+    text = support.check_fixture(rule, "ruff", "ruff-full-few", "ruff check", 1).text
+    assert "bad.py:1:1: E401 [*] Multiple imports on one line" in text
+    assert "bad.py:1:12: F401 [*] `sys` imported but unused" in text
+    assert "help: Split imports" not in text and " --> bad.py" not in text
+    assert text.splitlines()[-2].startswith("[*] ") or "Found" in text
+
+
+def test_many_findings_are_grouped_with_summary_kept() -> None:
+    case = support.case("lint__ruff-boltons-default-full")
+    text = support.run(rule, case.combined, case.cmd, case.exit_code).text
+    assert "boltons/cacheutils.py (" in text
+    assert "  66:1 I001 [*] Import block is un-sorted or un-formatted" in text
+    assert "Found 540 errors." in text
+    assert "[*] 192 fixable with `--fix` (198 unsafe fixes available with `--fix --unsafe-fixes`)." in text
+
+
+def test_quoted_code_with_a_protected_fact_stays_under_its_finding() -> None:
+    case = support.case("lint__ruff-boltons-default-full")
+    text = support.run(rule, case.combined, case.cmd, case.exit_code).text
+    assert "  73:8 BLE001 Do not catch blind exception: `Exception`\n    73 | except Exception:" in text
+
+
+def test_empty_and_foreign_input() -> None:
+    inv = detect.invocation("ruff check .", 0)
+    assert rule.compact("", inv) is None
+    assert rule.compact("All checks passed!\n", inv) is None
+
+
+def test_registry_and_sniffer() -> None:
+    assert rule_for_program(detect.invocation("uv run ruff check src", 1)) is rule
+    assert rule.sniff(support.case("lint__ruff-boltons-default-full").combined) >= 0.9
+    assert rule.sniff("hello\n") == 0.0
