@@ -89,7 +89,24 @@ def update(section: str, values: dict[str, Any]) -> None:
         merged["updated_at"] = time.time()
         document[section] = merged
         data = json.dumps(document, indent=2, sort_keys=True, default=str).encode("utf-8")
-        fsutil.atomic_write(path, data + b"\n")
+        _replace(path, data + b"\n")
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Atomic replace without fsync: the file is a snapshot rebuilt by the next write, so losing
+    it to a power cut costs nothing, while an fsync per command can cost milliseconds."""
+    fsutil.refuse_symlink(path)
+    tmp = fsutil.temp_path(path)
+    fd = fsutil.open_private(tmp)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        fsutil.refuse_symlink(path)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _parse(path: Path) -> dict[str, Any]:
