@@ -110,9 +110,12 @@ def read_bytes(path: Path, offset: int, limit: int) -> tuple[str, int | None, in
     with open(path, "rb") as handle:
         handle.seek(offset)
         data = handle.read(limit + 3)
-    cut = min(limit, len(data))
-    while 0 < cut < len(data) and (data[cut] & 0xC0) == 0x80:  # do not end inside a character
-        cut -= 1
+    end = min(limit, len(data))
+    cut = end
+    while end - cut < 3 and 0 < cut < len(data) and (data[cut] & 0xC0) == 0x80:
+        cut -= 1  # do not end inside a character (one starts at most 3 bytes back)
+    if cut == 0 or (cut < len(data) and (data[cut] & 0xC0) == 0x80):
+        cut = end  # no boundary close by (binary data, or a limit below one character): still advance
     text = data[:cut].decode("utf-8", "replace")
     following = offset + cut
     return text, (following if following < size else None), size
