@@ -1,31 +1,36 @@
 """Shared pieces of the test-runner rules: dropping passing lines without dropping a fact.
 
-A test-runner rule walks the output line by line and hands every line it would like to leave out
-(a passing test, a progress line, header chatter) to an :class:`Omissions`. The ledger refuses a
-line the verifier protects as a whole (a diagnostic, a location): the rule must keep such a line.
-Other lines are dropped, but the paths and commit-shaped words they name are remembered and listed
-in the omission note, so the set of files stays visible ("in tests/a.py, tests/b.py").
+A test-runner rule walks the output line by line, keeps what matters and hands every line it would
+like to leave out (a passing test, a progress row, header chatter) to :class:`Output`. Nothing is
+decided per line: when the rule renders, all left-out lines are checked at once (a few C-speed
+scans over one joined text, then the verifier's own functions on the few candidate lines). A line
+the verifier protects as a whole (a diagnostic, a location) is put back where it was; the paths
+and commit-shaped words the other lines name are listed in the omission note, so the set of files
+stays visible ("in: tests/a.py tests/b.py").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from itertools import accumulate
 
 from tersh.compact import verify
-
-#: Lines that may carry a protected fact; anything else is dropped without a closer look.
-_MAY_CARRY_FACT = re.compile(
-    r"[/:(]|\.[A-Za-z]|[0-9a-f]{7}|err|warn|fail|fatal|panic|exception|traceback|deprecat"
-    r"|critical|abort|segmentation|assert",
-    re.IGNORECASE,
-)
 
 PREFIX = "[tersh]"
 
 #: Below this estimated saving (in tokens) a rule declines: the capture report that the pipeline
 #: appends to every compacted output (about 40 tokens) would eat it.
 MIN_TOKEN_SAVING = 60
+
+# A line the verifier calls diagnostic holds one of these words (its severity pattern, lower case).
+_SEVERITY_WORDS = ("error", "warn", "fail", "fatal", "panic", "exception", "traceback",
+                   "deprecat", "critical", "abort", "segmentation fault", "assert")
+# A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
+_FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
+_LOCATION_HINT = re.compile(r'[:(]\d|File "')
+_WORD_WITH_PATH_HINT = re.compile(r"\S*[/.]\S*")
 
 
 def estimated_tokens(line: str) -> float:
@@ -38,108 +43,9 @@ def estimated_mark_tokens(line: str) -> float:
     return len(line) / 16 + 4
 
 
-def carries_whole_line_fact(line: str) -> bool:
-    """Whether the verifier protects ``line`` itself (a diagnostic or a located message)."""
-    if not _MAY_CARRY_FACT.search(line):
-        return False
+def is_protected_line(line: str) -> bool:
+    """Whether the verifier protects ``line`` as a whole (a diagnostic or a located message)."""
     return verify.is_diagnostic(line) or next(verify.iter_locations(line), None) is not None
-
-
-def fact_words(line: str) -> list[str]:
-    """The paths and commit-shaped words ``line`` names (protected even on a passing line)."""
-    if not _MAY_CARRY_FACT.search(line):
-        return []
-    return [*verify.iter_paths(line), *verify.iter_commits(line)]
-
-
-class Omissions:
-    """What a rule left out: how many lines, and the protected words they named."""
-
-    def __init__(self) -> None:
-        self.lines = 0
-        self.tokens = 0.0
-        self.words: dict[str, None] = {}
-
-    def drop(self, line: str) -> bool:
-        """Leave ``line`` out and return True, or return False when it must be kept."""
-        if _MAY_CARRY_FACT.search(line):
-            if verify.is_diagnostic(line) or next(verify.iter_locations(line), None) is not None:
-                return False
-            for word in verify.iter_paths(line):
-                self.words[word] = None
-            for word in verify.iter_commits(line):
-                self.words[word] = None
-        self.lines += 1
-        self.tokens += estimated_tokens(line)
-        return True
-
-    def drop_known(self, line: str, path: str, rest: str) -> bool:
-        """Leave out ``line``: a known file ``path`` then ``rest`` (only ``rest`` is searched)."""
-        if _MAY_CARRY_FACT.search(rest):
-            if verify.is_diagnostic(line) or next(verify.iter_locations(line), None) is not None:
-                return False
-            for word in verify.iter_paths(rest):
-                self.words[word] = None
-            for word in verify.iter_commits(rest):
-                self.words[word] = None
-        if path:
-            self.words[path] = None
-        self.lines += 1
-        self.tokens += estimated_tokens(line)
-        return True
-
-
-class Output:
-    """The lines a rule keeps, the lines it left out, and where its omission note goes."""
-
-    def __init__(self) -> None:
-        self.kept: list[str] = []
-        self.omitted = Omissions()
-        self.note_at: int | None = None
-
-    def keep(self, line: str) -> None:
-        """Keep ``line`` as it is."""
-        self.kept.append(line)
-
-    def keep_blank(self, line: str) -> None:
-        """Keep a blank ``line`` unless the text kept so far already ends with one."""
-        if self.kept and self.kept[-1].strip():
-            self.kept.append(line)
-
-    def omit(self, line: str) -> None:
-        """Leave ``line`` out, unless the verifier protects it as a whole (then keep it)."""
-        if self.omitted.drop(line):
-            self._mark()
-        else:
-            self.kept.append(line)
-
-    def omit_in_file(self, line: str, path: str, rest: str) -> None:
-        """Leave out ``line``, which is ``path`` followed by ``rest`` (a per-file progress line)."""
-        if self.omitted.drop_known(line, path, rest):
-            self._mark()
-        else:
-            self.kept.append(line)
-
-    def omit_marks(self, line: str) -> None:
-        """Leave out a row of progress marks the caller knows names nothing (``....s..``)."""
-        self.omitted.lines += 1
-        self.omitted.tokens += estimated_mark_tokens(line)
-        self._mark()
-
-    def _mark(self) -> None:
-        if self.note_at is None:
-            self.note_at = len(self.kept)
-
-    def render(self, what: str, source: str) -> str | None:
-        """The compact text with the note ``[tersh] <what>`` where the first omission was."""
-        if not self.omitted.lines or self.note_at is None:
-            return None
-        kept = list(self.kept)
-        summary = note(what, self.omitted.words, "\n".join(kept))
-        if self.omitted.tokens - estimated_tokens(summary) < MIN_TOKEN_SAVING:
-            return None
-        kept.insert(self.note_at, summary)
-        return finish(kept, source)
 
 
 def thousands(number: int) -> str:
@@ -158,6 +64,135 @@ def note(what: str, words: Iterable[str] = (), kept_text: str = "") -> str:
     if not missing:
         return f"{PREFIX} {what}"
     return f"{PREFIX} {what}; in: {' '.join(missing)}"
+
+
+def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
+    """Every offset in ``blob`` where one of ``needles`` starts (str.find runs at C speed)."""
+    for needle in needles:
+        start = blob.find(needle)
+        while start != -1:
+            yield start
+            start = blob.find(needle, start + 1)
+
+
+class Output:
+    """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.words: dict[str, None] = {}
+        self.note_at: int | None = None
+        self.omitted_lines = 0  # final once render() has run
+        self._dropped: list[str] = []
+        self._at: list[int] = []  # where in ``kept`` each dropped line stood
+        self._scan: list[str] = []  # the part of each dropped line that may name a path
+        self._plain: list[int] = []  # dropped lines without a passing mark
+        self._marks_lines = 0
+        self._marks_tokens = 0.0
+
+    def keep(self, line: str) -> None:
+        """Keep ``line`` as it is."""
+        self.kept.append(line)
+
+    def keep_blank(self, line: str) -> None:
+        """Keep a blank ``line`` unless the text kept so far already ends with one."""
+        if self.kept and self.kept[-1].strip():
+            self.kept.append(line)
+
+    def omit(self, line: str, scan: str | None = None, passing: bool = False) -> None:
+        """Leave ``line`` out (it comes back if the verifier protects it).
+
+        ``scan`` is the part that may name paths (default: the whole line); ``passing`` says the
+        line carries a passing mark the verifier knows (``PASSED``, ``✓``, ``... ok``…).
+        """
+        if self.note_at is None:
+            self.note_at = len(self.kept)
+        if not passing:
+            self._plain.append(len(self._dropped))
+        self._at.append(len(self.kept))
+        self._dropped.append(line)
+        self._scan.append(line if scan is None else scan)
+
+    def omit_in_file(self, line: str, path: str, rest: str, passing: bool = True) -> None:
+        """Leave out ``line``: the known file ``path``, then ``rest`` (only ``rest`` is scanned)."""
+        if path:
+            self.words[path] = None
+        self.omit(line, rest, passing)
+
+    def omit_marks(self, line: str) -> None:
+        """Leave out a row of progress marks the caller knows names nothing (``....s..``)."""
+        if self.note_at is None:
+            self.note_at = len(self.kept)
+        self._marks_lines += 1
+        self._marks_tokens += estimated_mark_tokens(line)
+
+    def drop_now(self, line: str) -> bool:
+        """Leave ``line`` out at once and return True, or False when it must be kept."""
+        if is_protected_line(line):
+            return False
+        self.omit(line)
+        return True
+
+    def _rescued(self) -> set[int]:
+        """Indexes of dropped lines the verifier protects as a whole."""
+        dropped = self._dropped
+        blob = "\n".join(dropped)
+        starts = list(accumulate((len(line) + 1 for line in dropped), initial=0))
+        candidates = {bisect_right(starts, at) - 1 for at in _hits(blob, _FAILING_MARKS)}
+        candidates.update(bisect_right(starts, m.start()) - 1 for m in _LOCATION_HINT.finditer(blob))
+        if self._plain:
+            plain = [dropped[i] for i in self._plain]
+            plain_starts = list(accumulate((len(line) + 1 for line in plain), initial=0))
+            lowered = "\n".join(plain).lower()
+            candidates.update(
+                self._plain[bisect_right(plain_starts, at) - 1]
+                for at in _hits(lowered, _SEVERITY_WORDS)
+            )
+        return {index for index in candidates if is_protected_line(dropped[index])}
+
+    def _collect_words(self, rescued: set[int]) -> None:
+        scan = "\n".join(text for i, text in enumerate(self._scan) if i not in rescued) if rescued \
+            else "\n".join(self._scan)
+        for token in dict.fromkeys(_WORD_WITH_PATH_HINT.findall(scan)):
+            for word in verify.iter_paths(token):
+                self.words[word] = None
+        for word in verify.iter_commits(scan):
+            self.words[word] = None
+
+    def _assemble(self, rescued: set[int]) -> list[str]:
+        if not rescued:
+            return list(self.kept)
+        back: dict[int, list[str]] = {}
+        for index in sorted(rescued):
+            back.setdefault(self._at[index], []).append(self._dropped[index])
+        lines: list[str] = []
+        for position, line in enumerate(self.kept):
+            lines.extend(back.get(position, ()))
+            lines.append(line)
+        lines.extend(back.get(len(self.kept), ()))
+        return lines
+
+    def render(self, describe: Callable[[int], str], source: str) -> str | None:
+        """The compact text, with ``[tersh] describe(omitted line count)`` at the first omission.
+
+        None when nothing was left out or the saving would not pay for the capture report.
+        """
+        if self.note_at is None:
+            return None
+        rescued = self._rescued() if self._dropped else set()
+        self._collect_words(rescued)
+        self.omitted_lines = len(self._dropped) - len(rescued) + self._marks_lines
+        if not self.omitted_lines:
+            return None
+        dropped_chars = sum(map(len, self._dropped)) - sum(len(self._dropped[i]) for i in rescued)
+        saved = dropped_chars / 4 + len(self._dropped) - len(rescued) + self._marks_tokens
+        note_at = self.note_at + sum(1 for i in rescued if self._at[i] < self.note_at)
+        lines = self._assemble(rescued)
+        summary = note(describe(self.omitted_lines), self.words, "\n".join(lines))
+        if saved - estimated_tokens(summary) < MIN_TOKEN_SAVING:
+            return None
+        lines.insert(note_at, summary)
+        return finish(lines, source)
 
 
 def finish(kept: list[str], source: str) -> str | None:

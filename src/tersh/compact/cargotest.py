@@ -41,9 +41,10 @@ def compact(text: str, inv: Invocation) -> str | None:
         if _PASSING.match(line) or _NEXTEST_PASS.match(line):
             if line.endswith(" ok") or "PASS [" in line:
                 passed += 1
+                out.omit(line, passing=True)
             else:
                 ignored += 1
-            out.omit(line)
+                out.omit(line)
         elif _RUNNING_COUNT.match(line) or _PROGRESS.match(line):
             out.omit(line)
         elif line.strip():
@@ -54,8 +55,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     if ignored:
         parts.append(f"{ignored:,} ignored")
     parts.append("compile progress" if any(_PROGRESS.match(x) for x in text[:4000].split("\n")) else "")
-    what = " and ".join(p for p in parts if p) or plural(out.omitted.lines, "line")
-    return out.render(f"{what} omitted", text)
+    what = " and ".join(p for p in parts if p)
+    return out.render(lambda omitted: f"{what or plural(omitted, 'line')} omitted", text)
 
 
 def sniff(text: str) -> float:

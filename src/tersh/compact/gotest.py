@@ -42,17 +42,18 @@ def compact(text: str, inv: Invocation) -> str | None:
         if passing:
             if passing["status"] == "PASS":
                 passed += 1
+                out.omit(line, passing=True)
             else:
                 skipped += 1
-            out.omit(line)
+                out.omit(line)
             continue
         no_tests = _NO_TEST_FILES.match(line)
         if no_tests:
             untested += 1
-            out.omit_in_file(line, no_tests["pkg"], "")
+            out.omit_in_file(line, no_tests["pkg"], "", passing=False)
             continue
         if _MARKER.match(line) or _BARE_PASS.match(line):
-            out.omit(line)
+            out.omit(line, passing=not line.startswith("=== NAME"))
             continue
         out.keep(line)
     parts = [plural(passed, "passing test")] if passed else []
@@ -60,8 +61,8 @@ def compact(text: str, inv: Invocation) -> str | None:
         parts.append(f"{skipped:,} skipped")
     if untested:
         parts.append(plural(untested, "package") + " without test files")
-    what = " and ".join(parts) or plural(out.omitted.lines, "run marker")
-    return out.render(f"{what} omitted", text)
+    what = " and ".join(parts)
+    return out.render(lambda omitted: f"{what or plural(omitted, 'run marker')} omitted", text)
 
 
 def sniff(text: str) -> float:

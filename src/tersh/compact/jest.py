@@ -69,9 +69,10 @@ def compact(text: str, inv: Invocation) -> str | None:
             settle(omit=True)
             if _PASS_TEST.match(line):
                 passed += 1
+                out.omit(line, passing=True)
             else:
                 skipped += 1
-            out.omit(line)
+                out.omit(line)
             in_tree = True
             continue
         if in_tree and _TITLE.match(line) and not _OTHER_TEST.match(line) and len(line) < 200:
@@ -92,8 +93,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         parts.append(plural(passed, "passing test"))
     if skipped:
         parts.append(f"{skipped:,} skipped/todo")
-    what = f"{' and '.join(parts) or plural(out.omitted.lines, 'line')} omitted"
-    return out.render(what, text)
+    return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
 
 
 def sniff(text: str) -> float:

@@ -48,9 +48,10 @@ def compact(text: str, inv: Invocation) -> str | None:
             titles.clear()
             if _PASS_ROW.match(line):
                 passed += 1
+                out.omit(line, passing=True)
             else:
                 pending += 1
-            out.omit(line)
+                out.omit(line)
             continue
         elif _DOT_ROW.match(line) and "!" not in line:
             passed += line.count("․") + line.count(".")
@@ -72,8 +73,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     parts = [plural(passed, "passing test")] if passed else []
     if pending:
         parts.append(plural(pending, "pending test"))
-    what = f"{' and '.join(parts) or plural(out.omitted.lines, 'line')} omitted"
-    return out.render(what, text)
+    return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
 
 
 def sniff(text: str) -> float:

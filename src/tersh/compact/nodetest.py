@@ -64,7 +64,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                 skipped += 1
             else:
                 passed += 1
-            out.omit(line)
+            out.omit(line, passing=True)
             after_ok = True
             continue
         if was_after_ok and _YAML_START.match(line):
@@ -83,7 +83,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                     skipped += 1
                 else:
                     passed += 1
-            out.omit(line)
+            out.omit(line, passing=line.lstrip().startswith("✔"))
             continue
         if _SPEC_SUITE.match(line):
             titles.append(line)
@@ -98,8 +98,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     parts = [f"{passed:,} passing tests/suites"] if passed else []
     if skipped:
         parts.append(f"{skipped:,} skipped/todo")
-    what = f"{' and '.join(parts) or plural(out.omitted.lines, 'line')} omitted"
-    return out.render(what, text)
+    return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
 
 
 def sniff(text: str) -> float:

@@ -79,7 +79,7 @@ def _omit_progress(line: str, out: Output, counts: _Counts) -> bool:
             out.keep(line)
         elif "path" in match.groupdict():
             counts.add_marks(marks)
-            out.omit_in_file(line, match["path"], "")
+            out.omit_in_file(line, match["path"], "", passing=False)
         else:
             counts.add_marks(marks)
             out.omit_marks(line)
@@ -102,13 +102,13 @@ def _flush_source(source: list[str], out: Output, failing_line_next: bool) -> in
         out.kept.extend(source)
         source.clear()
         return 0
-    before = out.omitted.lines
     marker_at = len(out.kept)
+    dropped = 0
     for line in source[:cut]:
-        if out.omitted.drop(line):
-            continue
-        out.keep(line)
-    dropped = out.omitted.lines - before
+        if out.drop_now(line):
+            dropped += 1
+        else:
+            out.keep(line)
     if dropped:
         out.kept.insert(marker_at, f"    {PREFIX} {plural(dropped, 'source line')} omitted")
     out.kept.extend(source[cut:])
@@ -145,13 +145,16 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         out.keep(line)
     trimmed += _flush_source(source, out, failing_line_next=False)
-    progress = out.omitted.lines - trimmed
-    what = f"{plural(progress, 'line')} of session header and passing progress omitted"
-    if counts.by_outcome:
-        what += f" ({counts.describe()})"
-    if trimmed:
-        what += f"; {plural(trimmed, 'line')} of test source omitted from tracebacks"
-    return out.render(what, text)
+
+    def describe(omitted: int) -> str:
+        what = f"{plural(omitted - trimmed, 'line')} of session header and passing progress omitted"
+        if counts.by_outcome:
+            what += f" ({counts.describe()})"
+        if trimmed:
+            what += f"; {plural(trimmed, 'line')} of test source omitted from tracebacks"
+        return what
+
+    return out.render(describe, text)
 
 
 def sniff(text: str) -> float:

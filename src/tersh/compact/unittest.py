@@ -23,7 +23,7 @@ PROGRAMS = ("unittest", "nose2")
 _MARKS_ROW = re.compile(r"^[.sxu]+$")
 _NAME_LINE = re.compile(r"^\w+ \([\w.]+\)$")
 _PASSING_END = re.compile(
-    r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?|expected failure)$"
+    r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
 _RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
@@ -48,7 +48,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             elif pending is not None:
                 out.keep(pending)
             pending = None
-            out.omit(line)
+            out.omit(line, passing=True)
             continue
         if pending is not None:
             out.keep(pending)
@@ -65,8 +65,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     if pending is not None:
         out.keep(pending)
     tally = ", ".join(f"{count:,} {outcome}" for outcome, count in counts.items())
-    what = f"{plural(out.omitted.lines, 'line')} of passing/skipped tests omitted"
-    return out.render(f"{what} ({tally})" if tally else what, text)
+
+    def describe(omitted: int) -> str:
+        what = f"{plural(omitted, 'line')} of passing/skipped tests omitted"
+        return f"{what} ({tally})" if tally else what
+
+    return out.render(describe, text)
 
 
 def sniff(text: str) -> float:
