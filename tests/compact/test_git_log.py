@@ -106,7 +106,8 @@ def test_a_rule_that_drops_a_message_line_is_refused() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
-    gp.check_fragments(rule, ["commit 53b41d0cddd80bf33fdc631bdd32e3ba53842b89", *lines], "git log", 0)
+    header = "commit 53b41d0cddd80bf33fdc631bdd32e3ba53842b89"
+    gp.check_fragments(rule, [header, *lines], "git log", 0)
 
 
 def test_sniff_claims_only_medium_log_output() -> None:

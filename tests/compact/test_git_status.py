@@ -37,7 +37,8 @@ def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) ->
 def test_states_become_short_codes_under_sections_without_hints() -> None:
     case = next(c for c in CASES if c.name == "git__status-messy-worktree")
     text = gp.check_case(rule, case, 0.25, applied=True)
-    assert "staged:\n  R docs/virtualenv.md -> docs/virtual-environments.md\n  D docs/why.md" in text
+    assert "staged:\n  R docs/virtualenv.md -> docs/virtual-environments.md\n" in text
+    assert "\n  D docs/why.md\n" in text
     assert "not staged:\n  D docs/faqs.md\n  M src/click/__init__.py" in text
     assert "untracked:\n  notes/\n" in text
     assert "(use " not in text

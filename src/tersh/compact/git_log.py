@@ -117,6 +117,8 @@ def compact(text: str, inv: Invocation) -> str | None:
         prefix, body = _split_graph(line, graph)
         header = _HEADER.match(body)
         if header:
+            if current is not None:  # a commit with no message (or a cut log): keep its id
+                kept.extend(current.lines())
             current = _Commit(prefix, header["id"], header["rest"])
             continue
         field = _FIELD.match(body) if current is not None else None

@@ -1,0 +1,80 @@
+"""The apt rule: dpkg progress and downloads go; package lists, summary and errors stay."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import apt as rule
+from tersh.compact import detect
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+APPLIED = {
+    "pkg__apt-get-install": True,
+    "pkg__apt-get-install-unknown": False,
+    "pkg__apt-get-update": False,  # too small for the note to pay for itself
+}
+FLOORS = {"pkg__apt-get-install": 0.5}
+CASES = gp.cases_for(rule)
+FIXTURES = gp.fixtures_for(rule, "apt")
+LINES = gp.fragment_lines(rule, "apt")
+
+
+def test_every_apt_case_is_routed_here() -> None:
+    assert sorted(case.name for case in CASES) == sorted(APPLIED)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    floor = 0.4 if fixture.name == "install-two" else 0.0
+    assert gp.check_fixture(rule, fixture, floor) == snapshot
+
+
+def test_install_keeps_what_was_set_up() -> None:
+    case = next(c for c in CASES if c.name == "pkg__apt-get-install")
+    text = gp.check_case(rule, case, 0.5, applied=True)
+    assert "The following NEW packages will be installed:\n  figlet tree\n" in text
+    assert "Setting up figlet (2.2.5-3+b1) ...\n" in text
+    assert "Unpacking" not in text and "Get:1" not in text
+    assert "they named bookworm/main, .../figlet_2.2.5-3+b1_amd64.deb" in text
+
+
+def test_update_loses_only_counters_and_sizes() -> None:
+    inv = detect.invocation("apt-get update", 0)
+    text = "".join(
+        f"Hit:{n} http://deb.example.invalid/debian bookworm-{n} InRelease [{n}51 kB]\n"
+        for n in range(1, 17)
+    ) + "Reading package lists...\n"
+    out = rule.compact(text, inv)
+    assert out is not None
+    assert "Hit http://deb.example.invalid/debian bookworm-3 InRelease\n" in out
+    assert out.endswith("Reading package lists...\n[tersh] download counters and sizes omitted\n")
+
+
+def test_errors_pass_unchanged() -> None:
+    case = next(c for c in CASES if c.name == "pkg__apt-get-install-unknown")
+    assert "E: Unable to locate package python3-doesnotexist" in gp.check_case(
+        rule, case, 0.0, applied=False
+    )
+    assert rule.compact("", detect.invocation("apt-get install x", 0)) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([0, 100]))
+def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) -> None:
+    gp.check_fragments(rule, lines, "apt-get install -y tree", exit_code)
+
+
+def test_sniff() -> None:
+    case = next(c for c in CASES if c.name == "pkg__apt-get-install")
+    assert rule.sniff(support.clean(case.combined)) >= 0.9
+    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}

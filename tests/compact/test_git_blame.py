@@ -1,0 +1,65 @@
+"""The git blame rule: one header per commit run, every id, author, day, line and code kept."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import apply, detect
+from tersh.compact import git_blame as rule
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+CASES = gp.cases_for(rule)
+LINES = gp.fragment_lines(rule, "git")
+
+
+def test_the_blame_case_is_routed_here() -> None:
+    assert [case.name for case in CASES] == ["git__blame-file"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    text = gp.check_case(rule, case, 0.5, applied=True)
+    assert text[:8000] == snapshot
+
+
+def test_runs_share_one_header_and_keep_line_numbers() -> None:
+    text = gp.check_case(rule, CASES[0], 0.5, applied=True)
+    assert text.startswith("1885ed64 Jesse 2021-05-17\n1) # Copyright (c) 2013, Mahmoud Hashemi\n")
+    assert "\n1b1d3787 gtkacz 2025-09-28\n39) import collections\n" in text
+    assert "\n1b1d3787\n41) import string\n" in text  # a later run of a known commit: id only
+    assert "+0200" not in text  # no row of this file reads as a diagnostic
+
+
+def test_diagnostic_code_lines_are_kept_exactly() -> None:
+    source = (
+        "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 1) try:\n"
+        "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 2)     pass\n"
+        "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 3) except Exception:\n"
+        "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 4)     raise\n"
+    ) * 3
+    inv = detect.invocation("git blame a.py", 0)
+    outcome = apply(rule, source, inv)
+    assert outcome.applied
+    assert "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 3) except Exception:" in outcome.text
+
+
+def test_other_blame_formats_are_declined() -> None:
+    inv = detect.invocation("git blame -s a.py", 0)
+    assert rule.compact("1885ed64  1) import os\n", inv) is None
+    assert rule.compact("", inv) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=80))
+def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
+    gp.check_fragments(rule, lines, "git blame boltons/strutils.py", 0)
+
+
+def test_sniff_claims_only_blame_output() -> None:
+    assert rule.sniff(support.clean(CASES[0].combined)) >= 0.9
+    assert gp.foreign_sniffs(rule, {"git__blame-file"}) == {}

@@ -1,0 +1,44 @@
+"""The git diff rule: patches are data and pass unchanged; diffstat rows lose their padding."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect
+from tersh.compact import git_diff as rule
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+
+APPLIED = {
+    "git__diff-large-reformat": False,
+    "git__diff-small-bugfix": False,
+    "git__diff-stat-reformat": True,
+}
+CASES = gp.cases_for(rule)
+
+
+def test_every_diff_case_is_routed_here() -> None:
+    assert sorted(case.name for case in CASES) == sorted(APPLIED)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    floor = 0.2 if APPLIED[case.name] else 0.0
+    text = gp.check_case(rule, case, floor, APPLIED[case.name])
+    assert text[:4000] == snapshot
+
+
+def test_stat_rows_keep_path_count_and_bar() -> None:
+    case = next(c for c in CASES if c.name == "git__diff-stat-reformat")
+    text = gp.check_case(rule, case, 0.2, applied=True)
+    assert " boltons/strutils.py | 533 ++++++++++++++++++++++---------------\n" in text
+    assert "[tersh] diffstat column padding omitted" in text
+
+
+def test_a_patch_is_never_touched() -> None:
+    inv = detect.invocation("git diff --stat -p", 0)
+    text = " a.py | 2 +-\n 1 file changed\n\ndiff --git a/a.py b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
+    assert rule.compact(text, inv) is None
+    assert rule.compact("", inv) is None
+    assert rule.sniff(text) < 0.6

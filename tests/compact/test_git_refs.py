@@ -1,0 +1,64 @@
+"""The git ref-listing rule: branch -v padding, remote -v pairs; plain lists pass unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect
+from tersh.compact import git_refs as rule
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+CASES = gp.cases_for(rule)
+FIXTURES = gp.fixtures_for(rule, "git")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case) -> None:
+    assert case.name == "git__branch-all"
+    gp.check_case(rule, case, 0.0, applied=False)  # every branch name is data
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
+
+
+def test_remote_pairs_are_merged_only_when_urls_match() -> None:
+    inv = detect.invocation("git remote -v", 0)
+    text = (
+        "origin\thttps://example.com/team/project.git (fetch)\n"
+        "origin\thttps://example.com/team/project.git (push)\n"
+        "upstream\thttps://example.com/upstream/project.git (fetch)\n"
+        "upstream\thttps://example.com/upstream/project.git (push)\n"
+        "mirror\thttps://mirror.example.com/team/project.git (fetch)\n"
+        "mirror\thttps://mirror.example.com/team/project.git (push)\n"
+        "fork\thttps://example.com/me/project.git (fetch)\n"
+        "fork\tgit@example.com:me/project.git (push)\n"
+    )
+    out = rule.compact(text, inv)
+    assert out is not None
+    assert "origin https://example.com/team/project.git (fetch, push)\n" in out
+    assert "fork https://example.com/me/project.git (fetch)\n" in out
+    assert "fork git@example.com:me/project.git (push)" in out
+
+
+def test_branch_verbose_loses_only_padding() -> None:
+    inv = detect.invocation("git branch -vv", 0)
+    text = "".join(
+        f"  f{'x' * n}{' ' * (30 - n)} 3c0a1b{n:02d} [origin/f: ahead {n}] Work {n}\n"
+        for n in range(1, 10)
+    ) + "* main                           9f8e7d6 [origin/main] Release\n"
+    out = rule.compact(text, inv)
+    assert out is not None
+    assert "* main 9f8e7d6 [origin/main] Release\n" in out
+    assert "  fxxx 3c0a1b03 [origin/f: ahead 3] Work 3\n" in out
+
+
+def test_plain_listings_pass_unchanged() -> None:
+    stash = detect.invocation("git stash list", 0)
+    assert rule.compact("stash@{0}: WIP on main: 3c0a1b2 x\n", stash) is None
+    assert rule.compact("", detect.invocation("git branch", 0)) is None
+    assert rule.sniff("* main\n  dev\n") == 0.0

@@ -1,0 +1,61 @@
+"""The git clone/fetch/pull/push rule: object-transfer progress goes, outcome and refs stay."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect
+from tersh.compact import git_transfer as rule
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+FIXTURES = gp.fixtures_for(rule, "git")
+FLOORS = {"clone-progress": 0.8, "fetch-progress": 0.7, "pull-fastforward": 0.6, "push-ok": 0.7}
+LINES = gp.fragment_lines(rule, "git")
+
+
+def test_fixtures_cover_every_transfer_command() -> None:
+    assert {f.cmd.split()[1] for f in FIXTURES} == {"clone", "fetch", "pull", "push"}
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_fixture(rule, fixture, FLOORS.get(fixture.name, 0.0)) == snapshot
+
+
+def test_ref_updates_and_outcome_survive() -> None:
+    pull = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "pull-fastforward"))
+    for kept in (
+        " * branch            main       -> FETCH_HEAD",
+        "   6272179..51a1ddc  main       -> origin/main",
+        "Updating 6272179..51a1ddc\nFast-forward\n notes.txt | 1 +\n src/app.py | 1 +",
+        "2 files changed, 2 insertions(+)",
+    ):
+        assert kept in pull
+    assert "objects" not in pull and pull.rstrip().endswith("[tersh] 4 progress lines omitted")
+
+
+def test_a_rejected_push_keeps_every_line() -> None:
+    rejected = next(f for f in FIXTURES if f.name == "push-rejected")
+    assert gp.outcome_text(rule, rejected) == support.clean(rejected.text)
+
+
+def test_output_without_progress_is_declined() -> None:
+    inv = detect.invocation("git pull", 0)
+    assert rule.compact("Already up to date.\n", inv) is None
+    assert rule.compact("", inv) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=60))
+def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
+    gp.check_fragments(rule, lines, "git fetch origin", 0)
+
+
+def test_sniff() -> None:
+    clone = next(f for f in FIXTURES if f.name == "clone-progress")
+    assert rule.sniff(support.clean(clone.text)) >= 0.9
+    assert gp.foreign_sniffs(rule, set()) == {}

@@ -1,0 +1,105 @@
+"""The npm/pnpm/bun rule: spinners, funding and progress go; outcome and every warning stay."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import apply, detect, rule_for_program
+from tersh.compact import npm as rule
+from tests import corpus
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+APPLIED = {
+    "pkg__npm-audit-endpoint-error": False,
+    "pkg__npm-install-ansi": True,
+    "pkg__npm-install-express": False,
+    "pkg__npm-install-legacy-deps": True,
+    "pkg__npm-install-nonexistent-version": False,
+    "pkg__npm-ls": True,
+}
+FLOORS = {"pkg__npm-install-ansi": 0.95, "pkg__npm-install-legacy-deps": 0.1}
+CASES = gp.cases_for(rule)
+FIXTURES = gp.fixtures_for(rule, "npm")
+LINES = gp.fragment_lines(rule, "npm")
+
+
+def test_every_npm_case_is_routed_here() -> None:
+    assert sorted(case.name for case in CASES) == sorted(APPLIED)
+
+
+def test_npm_test_and_run_are_left_to_the_test_rules() -> None:
+    for command in ("npm test", "npm run build", "pnpm test", "bun test"):
+        assert rule_for_program(detect.invocation(command, 1)) is not rule
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    floor = 0.4 if fixture.name == "pnpm-add" else 0.0
+    assert gp.check_fixture(rule, fixture, floor) == snapshot
+
+
+def test_spinner_frames_go_and_the_outcome_stays() -> None:
+    case = next(c for c in CASES if c.name == "pkg__npm-install-ansi")
+    text = gp.check_case(rule, case, 0.95, applied=True)
+    assert text == "added 406 packages in 18s\n[tersh] blank lines omitted\n"
+
+
+def test_repeated_warnings_are_written_once_with_a_count() -> None:
+    case = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
+    text = gp.check_case(rule, case, 0.1, applied=True)
+    assert text.count("npm warn deprecated core-js@2.6.12:") == 1
+    assert "(×3)" in text
+    assert "added 1788 packages in 1m" in text
+
+
+def test_tree_glyphs_become_indentation_but_diagnostic_words_keep_theirs() -> None:
+    tree = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "ls-all"))
+    assert tree.startswith("np@1.0.0 /home/dev/work/np\n  express@4.22.3\n    accepts@1.3.8\n")
+    assert "│ │ ├── http-errors@2.0.1 deduped" in tree  # "errors" keeps the line verbatim
+    assert rule.untree("│ │ └── negotiator@0.6.3") == "      negotiator@0.6.3"
+
+
+def test_errors_pass_unchanged() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "install-e404")
+    assert gp.outcome_text(rule, fixture) == support.clean(fixture.text)
+    assert rule.compact("", detect.invocation("npm install", 0)) is None
+
+
+def test_a_rule_that_drops_a_deprecation_is_refused() -> None:
+    case = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
+    text = support.clean(case.combined)
+    inv = detect.invocation(case.cmd, case.exit_code)
+    proposal = rule.compact(text, inv)
+    assert proposal is not None
+
+    class Lossy:
+        NAME, CATEGORY = "lossy", "packages"
+
+        @staticmethod
+        def compact(text: str, inv: object) -> str:
+            return "\n".join(line for line in proposal.split("\n") if "left-pad" not in line)
+
+    outcome = apply(Lossy, text, inv)  # type: ignore[arg-type]
+    assert not outcome.applied and "left-pad" in (outcome.refused or "")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([0, 1]))
+def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) -> None:
+    gp.check_fragments(rule, lines, "npm install", exit_code)
+    gp.check_fragments(rule, lines, "npm ls --all", exit_code)
+
+
+def test_sniff_claims_only_install_output() -> None:
+    legacy = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
+    assert rule.sniff(support.clean(legacy.combined)) >= 0.9
+    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}

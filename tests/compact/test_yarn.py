@@ -1,0 +1,37 @@
+"""The yarn rule: classic steps and berry frames go; outcome, warnings and trees stay."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tersh.compact import detect
+from tersh.compact import yarn as rule
+from tests.compact import gitpkg_support as gp
+from tests.compact import runner_support as support
+
+FIXTURES = gp.fixtures_for(rule, "yarn")
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
+def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
+    assert gp.check_fixture(rule, fixture, 0.2) == snapshot
+
+
+def test_berry_keeps_warnings_and_the_outcome() -> None:
+    text = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "berry-install"))
+    assert "➤ YN0002: │ demo@workspace:. doesn't provide react (p3c1a2), requested by react-dom" in text
+    assert "➤ YN0000: · Done with warnings in 1s 840ms" in text
+    assert "can't be found in the cache" not in text
+
+
+def test_output_that_is_not_yarn_s_own_is_declined() -> None:
+    jest = "PASS src/a.test.js\nTests:       3 passed, 3 total\nDone in 2.1s.\n"
+    assert rule.compact(jest, detect.invocation("yarn test", 0)) is None
+    assert rule.compact("", detect.invocation("yarn", 0)) is None
+
+
+def test_sniff() -> None:
+    add = next(f for f in FIXTURES if f.name == "yarn-add")
+    assert rule.sniff(support.clean(add.text)) >= 0.9
+    assert gp.foreign_sniffs(rule, set()) == {}
