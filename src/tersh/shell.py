@@ -35,6 +35,10 @@ _OPERATORS = (
 )
 _REDIRECTS = frozenset({"<", ">", ">>", "<>", "<&", ">&", ">|", "&>", "&>>", "<<<", "<<", "<<-"})
 _LIST_SEPARATORS = frozenset({"&&", "||", ";", "&", "\n"})
+_FUNCTION_BODY = re.compile(r"[({]|(?:if|for|while|until|case|select|\[\[)(?=[\s;(]|$)")
+#: Keywords that end a compound command (an operator may follow them).
+_CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "{", "case", "[["})
+_NEEDS_COMMAND = frozenset({"&&", "||", ";", "&", "|", "|&"})
 _METACHARS = frozenset(" \t\n|&;()<>")
 _PLAIN = re.compile(r"[^\s|&;()<>\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -124,6 +128,9 @@ class _Lexer:
         self.pipeline_counter = 0
         self.nesting = 0  # > 0 while inside $( ), ( ), { }…
         self.dangling = ""  # the last list/pipe operator when no word has followed it yet
+        self.content = False  # whether the current command has anything yet
+        self.blocks: list[str] = []  # the closing keywords (fi, done) still expected
+        self.units = 0  # words and redirections read so far (an empty ( ) or { } is an error)
 
     # ----------------------------------------------------------------- tokens
 
@@ -448,6 +455,7 @@ class _Lexer:
         """Read commands until one of ``closers`` (an operator or keyword); return it ('' at end)."""
         builder = _Builder()
         pipeline, stage = self.new_pipeline(), 0
+        self.content = False
         while True:
             token = self.next_token()
             if token.kind == "eof":
@@ -457,10 +465,16 @@ class _Lexer:
                 return ""
             if token.kind == "op":
                 value = token.value
+                if value == "\n" and self.dangling:
+                    continue  # `a &&` / `a |` go on on the next line
                 self.dangling = value if value in ("&&", "||", "|", "|&") else ""
                 if value in closers:
                     self.emit(builder, context, pipeline, stage)
                     return value
+                if value in _NEEDS_COMMAND and not self.content:
+                    self.problem(f"{value!r} without a command before it")
+                self.content = value in _REDIRECTS or value == "("
+                self.units += self.content
                 if value in ("|", "|&"):
                     self.emit(builder, context, pipeline, stage)
                     self.pipes += 1
@@ -474,6 +488,7 @@ class _Lexer:
                     self.read_redirect(builder, value, token)
                 elif value == "(":
                     self.open_paren(builder)
+                    self.content = True
                 else:
                     self.problem(f"unexpected {value!r}")
                 continue
@@ -481,12 +496,14 @@ class _Lexer:
                 keyword = token.value
                 if keyword in closers:
                     return keyword
-                self.keyword(keyword)
+                self.content = self.keyword(keyword) or keyword in _CLOSING_KEYWORDS
                 continue
             if not token.quoted and builder.at_start and token.value == "]]":
                 self.problem("unexpected ]]")
                 continue
             self.dangling = ""
+            self.content = True
+            self.units += 1
             self.add_word(builder, token)
 
     def add_word(self, builder: _Builder, token: _Token) -> None:
@@ -531,11 +548,14 @@ class _Lexer:
             self.skip_balanced(self.pos + 1, "((", "))")
             return
         if builder.at_start:
+            before = self.units
             self.nesting += 1
             closer = self.parse_list(SUBSHELL, frozenset({")"}))
             self.nesting -= 1
             if closer != ")":
                 self.problem("unterminated subshell")
+            elif self.units == before:
+                self.problem("empty subshell")
             return
         if len(builder.words) == 1 and not builder.assignments:
             after = self.next_token()
@@ -543,27 +563,35 @@ class _Lexer:
                 self.compound.append("function")
                 builder.words.clear()
                 builder.first_span = None
+                self.expect_body()
                 return
         self.problem("unexpected '('")
 
-    def keyword(self, keyword: str) -> None:
+    def keyword(self, keyword: str) -> bool:
+        """Handle a reserved word at command position; True when it completes a command."""
         if keyword in _SEPARATING_KEYWORDS:
-            return
+            self.check_block(keyword)
+            return False
         if keyword in ("if", "while", "until"):
             self.compound.append(keyword)
+            self.blocks.append("fi" if keyword == "if" else "done")
         elif keyword == "{":
             self.compound.append("{")
+            before = self.units
             self.nesting += 1
             closer = self.parse_list(GROUP, frozenset({"}"}))
             self.nesting -= 1
             if closer != "}":
                 self.problem("unterminated { group")
+            elif self.units == before:
+                self.problem("empty { group")
         elif keyword in ("for", "select"):
             self.compound.append(keyword)
+            self.blocks.append("done")
             self.skip_blanks()
             if self.src.startswith("((", self.pos):
                 self.skip_balanced(self.pos + 2, "((", "))")
-                return
+                return True
             self.skip_header()
         elif keyword == "case":
             self.compound.append("case")
@@ -576,6 +604,7 @@ class _Lexer:
             self.skip_blanks()
             if self.src.startswith("()", self.pos):
                 self.pos += 2
+            self.expect_body()
         elif keyword == "[[":
             self.compound.append("[[")
             self.skip_test()
@@ -583,6 +612,27 @@ class _Lexer:
             self.problem("coproc")
         else:  # '}', 'esac', 'in' out of place
             self.problem(f"unexpected {keyword!r}")
+        return False
+
+    def expect_body(self) -> None:
+        """A function definition must be followed by a compound command."""
+        src, n = self.src, len(self.src)
+        self.skip_blanks()
+        while self.pos < n and src[self.pos] == "\n":
+            self.pos += 1
+            self.skip_blanks()
+        if not _FUNCTION_BODY.match(src, self.pos):
+            self.problem("function without a body")
+
+    def check_block(self, keyword: str) -> None:
+        """Keep ``if … fi`` and ``do … done`` balanced."""
+        expected = "fi" if keyword in ("then", "elif", "else", "fi") else "done"
+        if keyword == "!":
+            return
+        if not self.blocks or self.blocks[-1] != expected:
+            self.problem(f"unexpected {keyword!r}")
+        elif keyword in ("fi", "done"):
+            self.blocks.pop()
 
     def skip_header(self) -> None:
         """Skip a ``for NAME in WORDS`` header up to ``;``, a newline or ``do``."""
@@ -677,6 +727,8 @@ def _lex(source: str, base: int, nested: bool, depth: int) -> Script:
         lexer.problem(f"unexpected {closer!r}")
     if lexer.pending:
         lexer.problem("unterminated here-document")
+    if lexer.blocks:
+        lexer.problem(f"missing {lexer.blocks[-1]!r}")
     return _finish(lexer)
 
 
