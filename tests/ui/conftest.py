@@ -108,6 +108,7 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh browser page (light scheme, 1280×900); a screenshot is kept if the test fails."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
     opened = context.new_page()
+    (ARTIFACTS / f"FAILED-{request.node.name}.png").unlink(missing_ok=True)
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     try:

@@ -129,7 +129,7 @@ def recent_results(limit: int = 30) -> list[dict[str, Any]]:
         columns = [c for c in RESULT_COLUMNS if c in available]
         executed = "executed" in available
         query = f"SELECT {', '.join(columns + (['executed'] if executed else []))} FROM calls"
-        rows = db.execute(query + " ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        rows = db.execute(query + " ORDER BY ts DESC, id DESC LIMIT ?", (limit,)).fetchall()
     names = columns + (["executed"] if executed else [])
     calls = [dict(zip(names, row, strict=True)) for row in rows]
     commands = _capture_commands()
