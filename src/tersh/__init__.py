@@ -7,11 +7,13 @@ output recorded elsewhere, :func:`retrieve` pages or searches a capture. Imports
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from tersh.pipeline import compact, run
     from tersh.result import Result
     from tersh.retrieval import Page, retrieve

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from tersh.errors import TershError, warn
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
 if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
     import argparse
 
 
-class Command(NamedTuple):
+class Command(namedtuple("Command", ["module", "help"])):  # collections, not typing: lean import
     """A subcommand: the module that implements it and its one-line help."""
 
     module: str

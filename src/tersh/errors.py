@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 class TershError(RuntimeError):

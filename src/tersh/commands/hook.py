@@ -13,10 +13,11 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024  # a tool output larger than this is left to the host
 

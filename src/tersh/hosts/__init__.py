@@ -1,7 +1,7 @@
-"""Agent hosts: the Host contract, lookup by name, and where the tersh executable lives.
+"""Agent hosts: lookup by name, and where the tersh executable lives.
 
-Each host is a module (``tersh.hosts.claude_code`` …) that meets :class:`Host` with module-level
-functions. Only the module asked for is imported, so ``tersh hook HOST`` stays lean.
+Each host is a module (``tersh.hosts.claude_code`` …) that meets ``tersh.hosts.contract.Host``
+with module-level functions. Only the module asked for is imported, so ``tersh hook HOST`` stays lean.
 """
 
 from __future__ import annotations
@@ -9,7 +9,12 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Protocol, cast
+
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tersh.hosts.contract import Host
 
 #: Host name (as typed on the command line) -> module under ``tersh.hosts``.
 HOST_MODULES: dict[str, str] = {
@@ -32,24 +37,6 @@ ALIASES: dict[str, str] = {
 SCOPES = ("global", "project")
 
 
-class Host(Protocol):
-    """What a host module provides (module-level functions, as in a pre-commit language)."""
-
-    NAME: str
-
-    def answer(self, payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
-        """The host's JSON answer to one hook call, or None to leave the call unchanged."""
-
-    def install(self, scope: str, tersh: str, dry_run: bool) -> list[str]:
-        """Add tersh to the host's settings; return one line per change made (or planned)."""
-
-    def uninstall(self, scope: str, dry_run: bool) -> list[str]:
-        """Remove tersh from the host's settings; return one line per change."""
-
-    def show(self) -> list[str]:
-        """One line per settings file: where it is and whether tersh is installed there."""
-
-
 def canonical_name(name: str) -> str | None:
     """The host's canonical name for ``name`` (case-insensitive), or None if unknown."""
     lowered = name.strip().lower()
@@ -63,8 +50,8 @@ def load(name: str) -> Host:
     canonical = canonical_name(name)
     if canonical is None:
         raise LookupError(f"unknown host {name!r} (known: {', '.join(HOST_MODULES)})")
-    module = importlib.import_module(f"tersh.hosts.{HOST_MODULES[canonical]}")
-    return cast(Host, module)
+    module: Any = importlib.import_module(f"tersh.hosts.{HOST_MODULES[canonical]}")
+    return module  # type: ignore[no-any-return]
 
 
 def tersh_command() -> str:

@@ -27,12 +27,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # not imported on the hook path (every tool call)
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
+
+    Slot = tuple[str | list[dict[str, Any]], Callable[[Any], Any]]
 
 NAME = "claude-code"
 
@@ -54,8 +57,6 @@ UNTOUCHED = frozenset(
     }
 )
 HOOK_TIMEOUT_SECONDS = 30
-
-Slot = tuple[str | list[dict[str, Any]], Callable[[Any], Any]]
 
 
 def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:

@@ -30,9 +30,13 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Any
 
-from tersh.hosts.hookconfig import HookSpec
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tersh.hosts.hookconfig import HookSpec
+
 
 NAME = "codex"
 MCP_TABLE = "mcp_servers.tersh"
@@ -126,6 +130,8 @@ def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
 
 def hook_spec(tersh: str) -> HookSpec:
     """The PreToolUse hook of ``--with-hook``."""
+    from tersh.hosts.hookconfig import HookSpec
+
     handler = {"type": "command", "command": f"{tersh} hook {NAME}", "timeout": HOOK_TIMEOUT_SECONDS}
     return HookSpec("PreToolUse", "Bash", handler)
 

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
-from tersh.hosts.hookconfig import HookSpec
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tersh.hosts.hookconfig import HookSpec
+
 
 NAME = "gemini"
 SHELL_TOOL = "run_shell_command"
@@ -91,6 +95,8 @@ def settings_path(scope: str) -> Path:
 
 def hook_specs(tersh: str) -> list[HookSpec]:
     """The BeforeTool and AfterTool hooks tersh installs."""
+    from tersh.hosts.hookconfig import HookSpec
+
     handler = {
         "name": "tersh",
         "type": "command",

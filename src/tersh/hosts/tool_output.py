@@ -6,9 +6,11 @@ module, an error inside it or an unchanged result all mean "leave the host's out
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from typing import Any
 
-TextOrBlocks = str | list[dict[str, Any]]
+    TextOrBlocks = str | list[dict[str, Any]]
 
 
 def compress(tool: str, output: TextOrBlocks, metadata: dict[str, Any]) -> TextOrBlocks | None:
