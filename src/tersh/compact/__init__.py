@@ -78,11 +78,23 @@ def apply(rule: Rule, text: str, inv: Invocation) -> Outcome:
 
 
 def compact_text(text: str, inv: Invocation) -> Outcome:
-    """Pick a rule for ``text`` and apply it through the verifier (no rule: text unchanged)."""
+    """Pick a rule for ``text`` and apply it through the verifier (no rule: text unchanged).
+
+    The rule registered for the program goes first; when it declines (``make`` or ``npm test``
+    running some other tool, say), the content sniffer may name another rule, which gets its turn.
+    """
     try:
-        rule = find_rule(text, inv)
+        by_program = rule_for_program(inv)
     except Exception as exc:  # an unimportable rule must not break the pipeline
         return Outcome(text, refused=f"rule lookup failed: {type(exc).__name__}")
-    if rule is None:
-        return Outcome(text)
-    return apply(rule, text, inv)
+    first = apply(by_program, text, inv) if by_program is not None else None
+    if first is not None and (first.applied or first.refused != "rule declined"):
+        return first
+    try:
+        sniffed = sniff_rule(text)
+    except Exception as exc:
+        return first or Outcome(text, refused=f"sniffing failed: {type(exc).__name__}")
+    if sniffed is None or sniffed is by_program:
+        return first or Outcome(text)
+    second = apply(sniffed, text, inv)
+    return second if second.applied or first is None else first
