@@ -63,6 +63,8 @@ def main() -> int:
     assert b"updatedInput" in answer, answer
     commands = {
         "python3 -c pass": [sys.executable, "-c", "pass"],
+        # the floor of any hook that parses JSON: the json module (and re, which it imports)
+        "python3 -c 'import json'": [sys.executable, "-c", "import json"],
         "tersh hook claude-code": [str(TERSH), "hook", "claude-code"],
     }
     samples: dict[str, list[float]] = {name: [] for name in commands}
@@ -73,9 +75,10 @@ def main() -> int:
         for name, argv in commands.items():
             samples[name].append(_time(argv, stdin_path, env))
     medians = {name: statistics.median(values) * 1000 for name, values in samples.items()}
-    ratio = medians["tersh hook claude-code"] / medians["python3 -c pass"]
+    base = medians["python3 -c pass"]
+    ratio = medians["tersh hook claude-code"] / base
     for name, value in medians.items():
-        print(f"{name:<26} median {value:7.2f} ms  ({args.runs} runs)")
+        print(f"{name:<26} median {value:7.2f} ms  ratio {value / base:4.2f}  ({args.runs} runs)")
     print(f"ratio hook / python3 -c pass: {ratio:.2f} (target <= 1.50)")
     if args.json:
         args.json.write_text(json.dumps({"medians_ms": medians, "ratio": ratio}, indent=2))
