@@ -260,6 +260,10 @@ def test_screenshots_of_the_whole_page(browser: Any, served: Served, scheme: str
         shown.goto(served.url)
         shown.wait_for_selector("body[data-ready='true']")
         assert shown.locator("#results tr").count() == 30  # the newest 30 of 36
+        assert shown.locator("#results tr:visible").count() == 10
+        shown.click("#results-more")
+        assert shown.locator("#results tr:visible").count() == 30
+        shown.click("#results-more")
         assert "Requirement already satisfied" in shown.locator("#results tr").first.inner_text()
         assert shown.locator("#chart svg g[data-day] rect.bar-in").count() == 30  # one per day
         shown.locator("#results tr").first.locator("button").click()
@@ -267,5 +271,7 @@ def test_screenshots_of_the_whole_page(browser: Any, served: Served, scheme: str
         background = shown.evaluate("getComputedStyle(document.body).backgroundColor")
         assert (background == "rgb(14, 16, 22)") == (scheme == "dark")
         screenshot(shown, f"page-{scheme}", full_page=True)
+        shown.evaluate("window.scrollTo(0, 0)")
+        screenshot(shown, f"top-{scheme}")
     finally:
         context.close()

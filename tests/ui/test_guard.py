@@ -209,3 +209,40 @@ def test_the_real_command_refuses_a_rebound_host_name(served: Served) -> None:
 def test_an_app_for_another_port_refuses_this_ones_host() -> None:
     other = TestClient(create_app(token=TOKEN, port=PORT + 7), base_url=ORIGIN)
     assert other.get("/api/overview", headers={"X-Tersh-Token": TOKEN}).status_code == 421
+
+
+def test_the_command_takes_a_port_and_refuses_a_bad_one() -> None:
+    from tests.clihelp import tersh
+
+    refused = tersh(["ui", "--no-open", "--port", "70000"])
+    assert refused.returncode == 2 and b"--port" in refused.stderr
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        busy = tersh(["ui", "--no-open", "--port", str(taken.getsockname()[1])])
+    finally:
+        taken.close()
+    assert busy.returncode == 2 and b"cannot listen" in busy.stderr
+
+
+def test_the_command_listens_on_the_port_it_is_given(tersh_home: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    process = subprocess.Popen([sys.executable, "-m", "tersh", "ui", "--no-open", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=dict(os.environ))
+    try:
+        assert process.stdout is not None
+        assert f"http://127.0.0.1:{port}/#token=" in process.stdout.readline()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -4,6 +4,7 @@
 
 const TOKEN_KEY = "tersh-ui-token";
 const SVG = "http://www.w3.org/2000/svg";
+const RESULTS_SHOWN = 10;
 const CLASS_HINTS = {
   file_reads: "cat, head, tail, sed -n, less",
   git: "git status, log, diff, show, branch",
@@ -55,7 +56,7 @@ function bytes(n) {
 
 function percent(ratio) {
   if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return "–";
-  return `${(ratio * 100).toFixed(ratio >= 0.995 || ratio <= 0.005 ? 0 : 1)}%`;
+  return `${(ratio * 100).toFixed(ratio === 1 || ratio === 0 ? 0 : 1)}%`;
 }
 
 // A time given as Unix seconds or as an ISO 8601 string, said the way a person would.
@@ -339,6 +340,7 @@ function renderChart(days) {
     chart.append(svg("text", { x: pad.left - 8, y: y + 4, "text-anchor": "end" }, bytes((scale * i) / 4)));
   }
   const slot = inner.w / days.length;
+  const marks = labelledDays(days.length, Math.ceil(days.length / Math.max(1, Math.floor(inner.w / 70))));
   const barWidth = Math.max(2, Math.min(26, slot * 0.68));
   days.forEach((d, i) => {
     const x = pad.left + slot * i + (slot - barWidth) / 2;
@@ -349,8 +351,7 @@ function renderChart(days) {
     group.append(svg("rect", { class: "bar-in", x, width: barWidth, y: pad.top + inner.h - hIn, height: hIn, rx: 3 }));
     group.append(svg("rect", { class: "bar-out", x, width: barWidth, y: pad.top + inner.h - hOut, height: hOut, rx: 3 }));
     chart.append(group);
-    const every = Math.ceil(days.length / Math.max(1, Math.floor(inner.w / 70)));
-    if (i % every === 0 || i === days.length - 1) {
+    if (marks.has(i)) {
       const label = new Date(`${d.day}T12:00:00`).toLocaleDateString(undefined, { month: "short", day: "numeric" });
       chart.append(svg("text", { x: x + barWidth / 2, y: height - 8, "text-anchor": "middle" }, label));
     }
@@ -364,6 +365,17 @@ function renderChart(days) {
   $("chart-summary").textContent = total.c
     ? `Last ${days.length} days: ${integer.format(total.c)} calls, ${bytes(total.i)} of output, ${bytes(total.o)} shown to the model — ${percent(total.i ? (total.i - total.o) / total.i : null)} saved.`
     : "";
+}
+
+// Which days get a date under their bar: every `every`-th, and always the last one.
+function labelledDays(count, every) {
+  const marks = new Set();
+  for (let i = 0; i < count; i += every) marks.add(i);
+  const last = count - 1;
+  const previous = last - (last % every);
+  if (previous !== last) marks.delete(previous);  // too close to the last day's label
+  marks.add(last);
+  return marks;
 }
 
 function niceMax(value) {
@@ -384,7 +396,10 @@ function meterFill(ratio) {
 
 function renderResults(rows) {
   $("results-empty").hidden = rows.length > 0;
-  $("results").replaceChildren(...rows.map((r) => {
+  const more = $("results-more");
+  more.hidden = rows.length <= RESULTS_SHOWN;
+  more.textContent = `Show all ${rows.length}`;
+  $("results").replaceChildren(...rows.map((r, index) => {
     const command = el("td", {}, el("div", { class: "cmd", text: r.requested }));
     if (r.rewritten) command.append(el("div", { class: "cmd executed", text: r.executed }));
     const saving = r.saving === null || r.saving === undefined
@@ -395,7 +410,7 @@ function renderResults(rows) {
     const open = r.capture_id && r.capture_available
       ? el("button", { type: "button", class: "button ghost", text: "Full details", onclick: () => openCapture(r.capture_id, r.requested) })
       : el("span", { class: "muted small", text: r.capture_id ? "expired" : "" });
-    return el("tr", {},
+    return el("tr", { class: index >= RESULTS_SHOWN ? "extra" : null },
       el("td", { class: "when", text: when(r.ts) }), command,
       el("td", { class: `num ${r.exit_code ? "exit-bad" : ""}`, text: String(r.exit_code) }),
       el("td", { class: "num", text: bytes(r.input_bytes) }),
@@ -549,6 +564,10 @@ function wire() {
   $("rtk-retry").addEventListener("click", retryRtk);
   $("budgets").addEventListener("submit", saveBudgets);
   $("budgets-revert").addEventListener("click", () => renderBudgets(state.overview.budgets));
+  $("results-more").addEventListener("click", () => {
+    const all = $("results").closest("table").classList.toggle("all");
+    $("results-more").textContent = all ? "Show fewer" : `Show all ${$("results").children.length}`;
+  });
   $("refresh").addEventListener("click", () => refresh().catch((e) => toast(e.message, true)));
   $("prev").addEventListener("click", () => step(-1));
   $("next").addEventListener("click", () => step(1));
