@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from tersh.compact import verify
@@ -42,6 +43,7 @@ _NUMBERED_EDIT = re.compile(r"^\s*\d+\s*[+~-](?:\s|$)")
 _GUTTER = re.compile(r"^\s*[|│]")
 _GUTTER_DRAWING = re.compile(r"^\s*[|│][\s|│^~_/\\+-]*")
 _ELLIPSIS = re.compile(r"^\s*\.\.\.\s*$")
+_ANY_FRAME = re.compile(r"\s*(?:\d+\s*[|│+~-](?:\s|$)|[|│]|\.\.\.\s*$)")
 # Markers only: "  ^~~~~~", "   ------ ^^^^".
 _MARKERS_ONLY = re.compile(r"^[\s^~_|-]*$")
 
@@ -56,6 +58,7 @@ class Finding(NamedTuple):
     extra: tuple[str, ...] = ()
 
 
+@lru_cache(maxsize=1 << 14)
 def carries_fact(line: str) -> bool:
     """Whether ``line`` holds a protected fact (a diagnostic, location, path or commit id)."""
     if verify.is_diagnostic(line):
@@ -69,12 +72,7 @@ def carries_fact(line: str) -> bool:
 
 def is_frame_line(line: str) -> bool:
     """Whether ``line`` belongs to a code frame (quoted source, gutter, carets, elision)."""
-    return bool(
-        _NUMBERED_SOURCE.match(line)
-        or _GUTTER.match(line)
-        or _NUMBERED_EDIT.match(line)
-        or _ELLIPSIS.match(line)
-    )
+    return bool(_ANY_FRAME.match(line))
 
 
 def reduce_frame_line(line: str) -> str | None:
@@ -146,8 +144,10 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
             loose.append(finding.source_line)
             loose.extend(finding.extra)
             continue
-        own = f"{finding.path}:{finding.location}:"
-        extra = tuple(line.removeprefix(own).strip() for line in finding.extra)
+        extra: tuple[str, ...] = ()
+        if finding.extra:
+            own = f"{finding.path}:{finding.location}:"
+            extra = tuple(line.removeprefix(own).strip() for line in finding.extra)
         key = (finding.text, extra)
         files.setdefault(finding.path, {}).setdefault(key, []).append(finding.location)
         counts[finding.path] = counts.get(finding.path, 0) + 1
@@ -210,7 +210,7 @@ def line_finding(line: str) -> Finding | None:
 
 
 def _heads_group(path: str, strict: bool) -> bool:
-    if not path or any(c.isspace() for c in path) or path.endswith(":"):
+    if not path or " " in path or "\t" in path or path.endswith(":"):
         return False
     if not strict:
         return True

@@ -59,7 +59,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     index = 0
     while index < len(lines):
         line = lines[index]
-        arrow = _ARROW.match(lines[index + 1]) if index + 1 < len(lines) else None
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        arrow = _ARROW.match(following) if "-->" in following else None
         if arrow and _HEADER.match(line):
             close()
             location = f"{arrow['line']}:{arrow['col']}"

@@ -99,11 +99,13 @@ def line_text(location: str, text: str) -> str:
 
 
 def _attach_kept(items: list[_diag.Finding | str], blocks: list[_Block]) -> None:
-    for block in blocks:
-        if block.kept and block.findings:
-            first = block.findings[0]
-            index = items.index(first)
-            items[index] = first._replace(extra=tuple(block.kept))
+    wanted = {id(b.findings[0]): tuple(b.kept) for b in blocks if b.kept and b.findings}
+    if not wanted:
+        return
+    for index, item in enumerate(items):
+        kept = wanted.get(id(item))
+        if kept is not None and isinstance(item, _diag.Finding):
+            items[index] = item._replace(extra=kept)
 
 
 def _few(

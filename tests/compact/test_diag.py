@@ -1,0 +1,114 @@
+"""Shared helpers of the build/lint rules, and properties of every such rule on real fragments."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compact import (
+    _diag,
+    apply,
+    cargobuild,
+    cc,
+    detect,
+    eslint,
+    flake8,
+    golangci,
+    java,
+    mypy,
+    pylint,
+    ruff,
+    shellcheck,
+    tsc,
+    verify,
+)
+from tersh.compact.clean import clean
+from tests import corpus
+from tests.compact import buildlint_support as support
+
+RULES: tuple[ModuleType, ...] = (
+    cc, cargobuild, java, mypy, tsc, ruff, flake8, pylint, eslint, shellcheck, golangci,
+)  # fmt: skip
+
+
+def _sources() -> list[str]:
+    texts = [clean(c.combined) for c in corpus.cases() if c.family in {"build", "lint"}]
+    texts += [path.read_text(encoding="utf-8") for path in sorted(support.FIXTURES.glob("*/*.txt"))
+              if path.parent.name in {r.NAME for r in RULES}]  # fmt: skip
+    return texts
+
+
+SOURCES = _sources()
+LINES = sorted({line for text in SOURCES for line in text.splitlines()[:400]})
+
+
+def test_findings_sharing_a_message_share_an_entry() -> None:
+    findings = [
+        _diag.Finding("a/b.py", "3:1", "E501 too long", "a/b.py:3:1: E501 too long"),
+        _diag.Finding("a/c.py", "1:1", "F401 unused", "a/c.py:1:1: F401 unused"),
+        _diag.Finding("a/b.py", "9:4", "E501 too long", "a/b.py:9:4: E501 too long"),
+        _diag.Finding("my file.py", "2", "W1 spaced", "my file.py:2: W1 spaced"),
+    ]
+    assert _diag.render_grouped(findings) == [
+        "a/b.py (2)", "  3:1 9:4 E501 too long", "a/c.py (1)", "  1:1 F401 unused",
+        "my file.py:2: W1 spaced",
+    ]  # fmt: skip
+
+
+def test_frame_lines_keep_labels_and_edits_only() -> None:
+    assert _diag.reduce_frame_line("25 |     + self.pre.len() as u32") is None
+    assert _diag.reduce_frame_line("   |        ^^^^^ expected `u64`") == "   | expected `u64`"
+    assert _diag.reduce_frame_line("   |") is None
+    assert _diag.reduce_frame_line("71 +     return x;") == "71 +     return x;"
+    assert _diag.reduce_frame_line("12 |     raise Error('x')") == "12 |     raise Error('x')"
+
+
+def test_notes_say_what_was_dropped() -> None:
+    note = _diag.omission_note({"compiler command": 3, "progress line": 1, "helper command": 0})
+    assert note == "[tersh] omitted: 3 compiler commands, 1 progress line"
+    assert _diag.omission_note({}, "grouped") == "[tersh] grouped"
+
+
+def _check(rule: ModuleType, text: str, exit_code: int) -> None:
+    inv = detect.invocation(rule.PROGRAMS[0], exit_code)
+    rule.compact(text, inv)  # never raises
+    assert 0.0 <= rule.sniff(text) <= 1.0
+    outcome = apply(rule, text, inv)  # type: ignore[arg-type]
+    if outcome.applied:
+        assert verify.missing_facts(text, outcome.text, inv) == []
+        assert len(outcome.text) < len(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(LINES), max_size=120),
+    st.sampled_from(RULES),
+    st.sampled_from([0, 1, 2]),
+)
+def test_rules_on_shuffled_real_lines(lines: list[str], rule: ModuleType, exit_code: int) -> None:
+    _check(rule, "\n".join(lines) + "\n", exit_code)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(RULES), st.sampled_from([0, 1]))
+def test_rules_on_real_slices(data: st.DataObject, rule: ModuleType, exit_code: int) -> None:
+    source = data.draw(st.sampled_from(SOURCES)).splitlines()
+    start = data.draw(st.integers(0, max(len(source) - 1, 0)))
+    length = data.draw(st.integers(1, 300))
+    cut = data.draw(st.booleans())  # a crash or an interrupted run: the last line cut short
+    lines = source[start : start + length]
+    if cut and lines:
+        lines[-1] = lines[-1][: len(lines[-1]) // 2]
+    _check(rule, "\n".join(lines) + "\n", exit_code)
+
+
+def test_every_rule_meets_the_contract() -> None:
+    for rule in RULES:
+        assert rule.NAME == rule.__name__.rsplit(".", 1)[1]
+        assert rule.CATEGORY in {"builds", "linters"}
+        assert rule.SWITCH == "builds"
+        assert all(p == p.lower() for p in rule.PROGRAMS)
+        assert rule.sniff("") == 0.0
+        assert rule.compact("", detect.invocation(rule.PROGRAMS[0], 0)) is None
