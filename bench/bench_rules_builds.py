@@ -24,10 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests import corpus  # noqa: E402
+
 from tersh import tokens  # noqa: E402
 from tersh.compact import apply, detect  # noqa: E402
 from tersh.compact.clean import clean  # noqa: E402
-from tests import corpus  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 REPORT_TOKENS = 40

@@ -106,7 +106,7 @@ def test_rules_on_real_slices(data: st.DataObject, rule: ModuleType, exit_code: 
 
 def test_every_rule_meets_the_contract() -> None:
     for rule in RULES:
-        assert rule.NAME == rule.__name__.rsplit(".", 1)[1]
+        assert rule.__name__.rsplit(".", 1)[1] == rule.NAME
         assert rule.CATEGORY in {"builds", "linters"}
         assert rule.SWITCH == "builds"
         assert all(p == p.lower() for p in rule.PROGRAMS)
