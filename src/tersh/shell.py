@@ -131,6 +131,7 @@ class _Lexer:
         self.content = False  # whether the current command has anything yet
         self.blocks: list[str] = []  # the closing keywords (fi, done) still expected
         self.units = 0  # words and redirections read so far (an empty ( ) or { } is an error)
+        self.after_compound = False  # only operators and redirections may follow `)`, `}`, `fi`…
 
     # ----------------------------------------------------------------- tokens
 
@@ -467,14 +468,19 @@ class _Lexer:
                 value = token.value
                 if value == "\n" and self.dangling:
                     continue  # `a &&` / `a |` go on on the next line
+                previous = self.dangling
                 self.dangling = value if value in ("&&", "||", "|", "|&") else ""
                 if value in closers:
+                    if previous and builder.at_start:
+                        self.problem(f"{previous!r} without a command after it")
                     self.emit(builder, context, pipeline, stage)
                     return value
                 if value in _NEEDS_COMMAND and not self.content:
                     self.problem(f"{value!r} without a command before it")
                 self.content = value in _REDIRECTS or value == "("
                 self.units += self.content
+                if value not in _REDIRECTS:
+                    self.after_compound = False
                 if value in ("|", "|&"):
                     self.emit(builder, context, pipeline, stage)
                     self.pipes += 1
@@ -487,20 +493,27 @@ class _Lexer:
                 elif value in _REDIRECTS:
                     self.read_redirect(builder, value, token)
                 elif value == "(":
+                    opens = builder.at_start
                     self.open_paren(builder)
                     self.content = True
+                    self.after_compound = opens
                 else:
                     self.problem(f"unexpected {value!r}")
                 continue
             if not token.quoted and builder.at_start and token.value in _RESERVED:
                 keyword = token.value
                 if keyword in closers:
+                    if self.dangling:
+                        self.problem(f"{self.dangling!r} without a command after it")
                     return keyword
                 self.content = self.keyword(keyword) or keyword in _CLOSING_KEYWORDS
+                self.after_compound = keyword in _CLOSING_KEYWORDS
                 continue
             if not token.quoted and builder.at_start and token.value == "]]":
                 self.problem("unexpected ]]")
                 continue
+            if self.after_compound:
+                self.problem(f"{token.value!r} after a compound command")
             self.dangling = ""
             self.content = True
             self.units += 1
