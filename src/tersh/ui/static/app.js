@@ -510,7 +510,8 @@ function renderPage(page) {
     }
     if (!page.lines.length) rows.push(el("div", { class: "note", text: `No line contains “${page.query}”.` }));
     if (page.more) rows.push(el("div", { class: "note", text: `${integer.format(page.more)} more matching lines not shown; refine the search.` }));
-    $("page-meta").textContent = `${integer.format(page.lines.length + page.more)} matching lines for “${page.query}” in ${bytes(page.size)}`;
+    const count = page.lines.length + page.more;
+    $("page-meta").textContent = `${integer.format(count)} matching ${count === 1 ? "line" : "lines"} for “${page.query}” in ${bytes(page.size)} · click one to read around it`;
     setProgress(0, 0, 1);
   }
   if (page.mode !== "search" && !rows.length) rows.push(el("div", { class: "note", text: "Nothing here: this stream is empty at this offset." }));
@@ -520,10 +521,12 @@ function renderPage(page) {
   $("prev").disabled = page.mode === "search" ? true : page.offset <= 0;
   $("next").disabled = page.mode === "search" || page.next_offset === null || page.next_offset === undefined;
   for (const b of document.querySelectorAll(".segmented button")) b.classList.toggle("on", b.dataset.mode === state.viewer.mode && page.mode !== "search");
+  $("goto-offset").placeholder = state.viewer.mode === "bytes" ? "byte offset" : "line offset";
 }
 
 function setProgress(start, end, total) {
   const bar = $("progress");
+  bar.hidden = end <= start;
   bar.style.left = `${(100 * start) / Math.max(total, 1)}%`;
   bar.style.width = `${(100 * Math.max(end - start, 0)) / Math.max(total, 1)}%`;
 }
