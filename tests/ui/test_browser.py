@@ -183,6 +183,8 @@ def test_without_the_token_the_page_is_locked_and_the_api_refuses(
     page.goto(served.base + "/")
     page.wait_for_selector("#locked:not([hidden])")
     assert "tersh ui" in page.locator("#locked").inner_text()
+    assert page.locator("#main").is_hidden()
+    assert page.locator("#state-pill").inner_text() == "locked"
     status = page.evaluate("fetch('/api/overview').then(r => r.status)")
     assert status == 401
     wrong = page.evaluate(

@@ -103,8 +103,9 @@ function readToken() {
 function locked(detail) {
   $("locked").hidden = false;
   $("locked-detail").textContent = detail ? `(${detail})` : "";
-  $("main").setAttribute("aria-hidden", "true");
-  $("main").classList.add("muted");
+  $("main").hidden = true;  // nothing to show or change without the key
+  $("state-pill").dataset.state = "locked";
+  $("state-pill").textContent = "locked";
 }
 
 async function api(path, body) {
