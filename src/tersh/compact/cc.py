@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 from tersh.compact import _diag, verify
 from tersh.compact.base import Invocation
@@ -129,8 +130,15 @@ def _command_kind(line: str) -> str | None:
 
 def _collect_paths(line: str, paths: dict[str, None]) -> None:
     if "/" in line or "." in line:
-        for path in verify.iter_paths(line):
-            paths[path] = None
+        for word in line.split():
+            if "/" in word or "." in word:
+                paths.update(_paths_of_word(word))
+
+
+@lru_cache(maxsize=1 << 14)
+def _paths_of_word(word: str) -> dict[str, None]:
+    """The paths in one word of a command (flags repeat on every line: cached)."""
+    return dict.fromkeys(verify.iter_paths(word))
 
 
 def sniff(text: str) -> float:
