@@ -403,6 +403,7 @@ function renderResults(rows) {
   $("results").replaceChildren(...rows.map((r, index) => {
     const command = el("td", {}, el("div", { class: "cmd", text: r.requested }));
     if (r.rewritten) command.append(el("div", { class: "cmd executed", text: r.executed }));
+    if (r.rule) command.append(el("div", { class: "tag", text: `compacted by the ${r.rule} rule` }));
     const saving = r.saving === null || r.saving === undefined
       ? el("span", { class: "muted", text: r.measured ? "–" : "unmeasured" })
       : el("div", { class: "meter" },
