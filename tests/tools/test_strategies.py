@@ -93,3 +93,32 @@ def test_strategy_lookup() -> None:
     assert strategies.strategy_for("webfetch") == "middle"
     assert strategies.strategy_for("mcp__github__list_issues") == "middle"
     assert strategies.strategy_for("bash") == "skip"
+
+
+def _big_python(lines: int) -> list[str]:
+    return [f"# comment {i}" if i % 4 == 0 else f"value_{i} = {i}" for i in range(lines)]
+
+
+def test_large_reads_strip_both_ends_and_account_for_every_line() -> None:
+    rows = _big_python(20_000)
+    text = numbered(rows)
+    result = strategies.minimal_then_middle(text, "big.py", 8000)
+    assert len(result.text) <= 8000 and result.lossy
+    body = result.text.split("\n")
+    assert not any(": # comment" in line for line in body)
+    assert body[0] == "2: value_1 = 1" and body[-1] == "20000: value_19999 = 19999"
+    comments_note = next(n for n in result.notes if "comment" in n)
+    marker = next(line for line in body if "omitted here" in line)
+    removed = int(comments_note.split()[0].replace(",", ""))
+    omitted = int(marker.split("tersh: ")[1].split(" ")[0].replace(",", ""))
+    kept = len(body) - 1
+    assert kept + removed + omitted == 20_000
+
+
+def test_tail_window_inside_a_string_is_left_as_it_is() -> None:
+    rows = _big_python(20_000)
+    rows[100] = 'DOC = """'  # opens a string that runs to the end of the file
+    text = numbered(rows)
+    result = strategies.minimal_then_middle(text, "big.py", 8000)
+    tail = result.text.split("omitted here")[1]
+    assert ": # comment 19996" in tail  # inside the string: not a comment, kept

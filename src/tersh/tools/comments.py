@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 
@@ -129,6 +130,10 @@ class _Verbatim:
         self.delimiter = ""  # python triple quote, heredoc word, or "`"
         self.yaml_indent = -1
 
+    def delimiter_is_a_word(self) -> bool:
+        """True inside a here-document, whose end line has no marker of its own."""
+        return self.kind == "heredoc" and bool(self.delimiter)
+
     def inside(self, line: str) -> bool:
         """Whether ``line`` is verbatim text (checked before the line is consumed)."""
         if self.kind == "yaml" and self.yaml_indent >= 0:
@@ -177,13 +182,33 @@ def _is_directive(body: str) -> bool:
     return bool(_DIRECTIVE.match(body))
 
 
+_VERBATIM_TOKENS = {"python": ('"""', "'''"), "backtick": ("`",), "heredoc": ("<<",)}
+
+
+@cache
+def _interesting(style: Style) -> re.Pattern[str]:
+    """Any text that could change a line's verdict or the state: markers and quotes."""
+    tokens = {*style.line, *style.doc, *_VERBATIM_TOKENS.get(style.verbatim, ())}
+    for opener, closer in style.blocks:
+        tokens.update((opener, closer))
+    tokens.add("#!")
+    return re.compile("|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
+
+
 def comment_lines(lines: Sequence[str], style: Style) -> list[bool]:
     """One flag per line: True when that line is a comment that may be dropped."""
     flags = [False] * len(lines)
     verbatim = _Verbatim(style.verbatim)
     closing = ""  # the close marker of the block comment we are inside, if any
     keep_block = False
+    interesting = _interesting(style).search
+    # Plain code lines (no marker, no quote) cannot change anything: skip them cheaply, except
+    # where every line matters (YAML indentation, the end word of a here-document).
+    always_slow = style.verbatim == "yaml"
     for index, line in enumerate(lines):
+        fast = not closing and not always_slow and not verbatim.delimiter_is_a_word()
+        if fast and interesting(line) is None:
+            continue
         text = line.strip()
         if closing:
             if closing in text:

@@ -146,11 +146,11 @@ def _shrink(
     """Run the tool's strategy, falling back to a middle cut when it is not enough."""
     if strategy == "minimal":
         path = strategies.source_path(text, metadata)
-        stripped = strategies.minimal(text, path)
-        if len(stripped.text) <= budget:
-            return (stripped, "minimal") if stripped.lossy else (None, "minimal")
-        cut = strategies.middle(stripped.text, budget)
-        return strategies.Shrunk(cut.text, True, stripped.notes + cut.notes), "minimal+middle"
+        shrunk = strategies.minimal_then_middle(text, path, budget)
+        if len(shrunk.text) >= len(text) or not shrunk.lossy:
+            return None, "minimal"
+        cut = any("middle" in note for note in shrunk.notes)
+        return shrunk, "minimal+middle" if cut else "minimal"
     if strategy == "tail":
         unit = strategies.TAIL_UNITS.get(tool.strip().lower(), "line")
         shortened = strategies.tail(text, budget, unit)

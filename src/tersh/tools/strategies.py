@@ -43,20 +43,24 @@ def _marker(lines: int, chars: int) -> str:
     return f"[… tersh: {_count(lines, 'line')} ({chars:,} chars) omitted here …]"
 
 
-def middle(text: str, budget: int) -> Shrunk:
-    """Keep the head and the tail, drop the middle; cut on line ends when they are near."""
+def middle(text: str, budget: int, gap: tuple[int, int] = (0, 0)) -> Shrunk:
+    """Keep the head and the tail, drop the middle; cut on line ends when they are near.
+
+    ``gap`` (lines, chars) is text already taken out of ``text`` where the cut will fall; it
+    is added to the counts the marker reports.
+    """
     if len(text) <= budget:
         return Shrunk(text, False, ())
-    probe = _marker(text.count("\n"), len(text))
+    probe = _marker(text.count("\n") + gap[0], len(text) + gap[1])
     room = max(0, budget - len(probe) - 2)
     head_end = _line_cut_before(text, int(room * HEAD_RATIO))
     tail_start = _line_cut_after(text, len(text) - (room - head_end), head_end)
     dropped = text[head_end:tail_start]
-    lines = dropped.count("\n") + (0 if dropped.endswith("\n") else 1)
+    lines = dropped.count("\n") + (0 if dropped.endswith("\n") else 1) + gap[0]
     head_part, tail_part = text[:head_end], text[tail_start:]
     before = "" if not head_part or head_part.endswith("\n") else "\n"
     after = "\n" if tail_part else ""
-    body = f"{head_part}{before}{_marker(lines, len(dropped))}{after}{tail_part}"
+    body = f"{head_part}{before}{_marker(lines, len(dropped) + gap[1])}{after}{tail_part}"
     return Shrunk(body, True, (f"{_count(lines, 'line')} omitted in the middle",))
 
 
@@ -212,6 +216,64 @@ def minimal(text: str, path: str) -> Shrunk:
     if blanks:
         notes.append(f"{_count(blanks, 'repeated blank line')} removed")
     return Shrunk(kept, True, tuple(notes))
+
+
+#: A read longer than this many budgets is stripped only where its head and tail can survive.
+WINDOW_BUDGETS = 3
+
+
+def minimal_then_middle(text: str, path: str, budget: int) -> Shrunk:
+    """Minimal read cut to ``budget`` in the middle; large reads only strip the two ends.
+
+    Stripping comments from the part the middle cut drops anyway is wasted work on a 1 MiB
+    read, so only a head window (exact) and a tail window are stripped. The tail window is
+    stripped only when the text before it closes every string and block comment it opens
+    (cheap counts); otherwise it is kept as it is.
+    """
+    window = WINDOW_BUDGETS * budget
+    style = comments.style_for(path) if path else None
+    if style is None or len(text) <= 3 * window:
+        whole = minimal(text, path)
+        if len(whole.text) <= budget:
+            return whole
+        cut = middle(whole.text, budget)
+        return Shrunk(cut.text, True, whole.notes + cut.notes)
+    head_end = text.rfind("\n", 0, window) + 1
+    tail_start = text.find("\n", len(text) - window) + 1
+    head = minimal(text[:head_end], path)
+    tail_text = text[tail_start:]
+    tail = minimal(tail_text, path) if _closed(text[:tail_start], style) else Shrunk(tail_text, False, ())
+    gap = text[head_end:tail_start]
+    joined = head.text.rstrip("\n") + "\n" + tail.text
+    room = budget - 120
+    if len(head.text) < room * HEAD_RATIO + 200 or len(tail.text) < room * (1 - HEAD_RATIO) + 200:
+        return minimal_then_middle(text, "", budget)  # comment-dense ends: plain middle cut
+    cut = middle(joined, budget, (gap.count("\n"), len(gap)))
+    return Shrunk(cut.text, True, _merge_notes(head.notes, tail.notes) + cut.notes)
+
+
+def _closed(prefix: str, style: comments.Style) -> bool:
+    """True when ``prefix`` leaves no string or block comment open (by counting markers)."""
+    if style.verbatim in ("yaml", "heredoc"):
+        return False
+    if style.verbatim == "python" and (prefix.count('"""') % 2 or prefix.count("\'\'\'") % 2):
+        return False
+    if style.verbatim == "backtick" and prefix.count("`") % 2:
+        return False
+    return all(prefix.count(opener) <= prefix.count(closer) for opener, closer in style.blocks)
+
+
+def _merge_notes(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    totals: dict[str, int] = {}
+    for note in (*first, *second):
+        number, _, rest = note.partition(" ")
+        totals[rest] = totals.get(rest, 0) + int(number.replace(",", ""))
+    notes = []
+    for rest, total in totals.items():
+        word = rest.split(" removed")[0]
+        singular = word[:-1] if word.endswith("s") else word
+        notes.append(f"{_count(total, singular)} removed")
+    return tuple(notes)
 
 
 #: Tool name (lower case) -> strategy name. Unknown, plugin and MCP tools use "middle".
