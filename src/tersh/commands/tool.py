@@ -21,9 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--name", required=True, help="the tool's name (read, grep, mcp__x__y…)")
     parser.add_argument("--metadata", default="", help="host metadata as a JSON object")
     parser.add_argument("--text", action="store_true", help="stdin is text, never an envelope")
-    parser.add_argument(
-        "--exact-tokens", action="store_true", help="add exact o200k counts to the metrics"
-    )
+    parser.add_argument("--exact-tokens", action="store_true", help="add exact o200k counts to the metrics")
 
 
 def parse_input(raw: str, as_text: bool) -> tuple[Any, dict[str, Any]]:
@@ -37,9 +35,7 @@ def parse_input(raw: str, as_text: bool) -> tuple[Any, dict[str, Any]]:
     if isinstance(value, dict) and isinstance(value.get("output"), str | list):
         metadata = value.get("metadata")
         return value["output"], metadata if isinstance(metadata, dict) else {}
-    if isinstance(value, list) and value and all(
-        isinstance(item, dict) and "type" in item for item in value
-    ):
+    if isinstance(value, list) and value and all(isinstance(item, dict) and "type" in item for item in value):
         return value, {}
     return raw, {}
 
