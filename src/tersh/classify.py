@@ -9,10 +9,12 @@ have no class at all.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-
 from tersh import shell
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Sequence
 
 FILE_READS = "file_reads"
 GIT = "git"
@@ -23,10 +25,31 @@ BUILDS = "builds"
 PACKAGES = "packages"
 OTHER = "other"
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_DURATION = re.compile(r"^\d+(?:\.\d+)?[smhd]?$")
-_NUMBER = re.compile(r"^\d+$")
-_PYTHON = re.compile(r"^(?:python|pypy|py)(?:\d+(?:\.\d+)*)?$")
+
+
+def is_assignment(word: str) -> bool:
+    """``NAME=value`` (a shell variable assignment)?"""
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name.isidentifier() and name.isascii()
+
+
+def _is_duration(word: str) -> bool:
+    """``60``, ``1.5``, ``10s``, ``2m``… (timeout's duration argument)."""
+    number = word[:-1] if word[-1:] in ("s", "m", "h", "d") else word
+    whole, _, fraction = number.partition(".")
+    return whole.isdigit() and (not fraction or fraction.isdigit())
+
+
+def _is_python(name: str) -> bool:
+    """``python``, ``python3``, ``python3.11``, ``pypy3``, ``py``."""
+    if not name.startswith("py"):
+        return False
+    for stem in ("python", "pypy", "py"):
+        if name.startswith(stem):
+            version = name[len(stem) :]
+            return not version or version.replace(".", "").isdigit()
+    return False
+
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox"})
 
 #: Wrappers: their options that take a separate value, before the wrapped command.
@@ -214,14 +237,14 @@ _BY_SUBCOMMAND: dict[str, tuple[dict[str, str], str]] = {
     "terraform": ({"validate": BUILDS, "fmt": BUILDS, "init": PACKAGES}, OTHER),
     "ansible-playbook": ({}, OTHER),
 }
-#: Script names (``npm run NAME``…) that say what the script does.
+#: Script names (``npm run NAME``…) that say what the script does (``test:unit`` is a test).
 _SCRIPT_CLASSES = (
-    (re.compile(r"^(?:test|tests|spec|e2e|unit|integration|coverage|cov|ci:test)(?:[:\-_].*)?$"),
-     TESTS),
-    (re.compile(r"^(?:build|compile|typecheck|type-check|types|tsc|check|lint|format|fmt"
-                r"|prettier|eslint|vet)(?:[:\-_].*)?$"), BUILDS),
-    (re.compile(r"^(?:install|deps|bootstrap|postinstall|preinstall)(?:[:\-_].*)?$"), PACKAGES),
+    (r"^(?:test|tests|spec|e2e|unit|integration|coverage|cov|ci:test)(?:[:\-_].*)?$", TESTS),
+    (r"^(?:build|compile|typecheck|type-check|types|tsc|check|lint|format|fmt"
+     r"|prettier|eslint|vet)(?:[:\-_].*)?$", BUILDS),
+    (r"^(?:install|deps|bootstrap|postinstall|preinstall)(?:[:\-_].*)?$", PACKAGES),
 )
+_script_patterns: list[tuple[re.Pattern[str], str]] = []
 _MAKE_TESTS = frozenset({"test", "tests", "check", "unittest", "unit", "integration", "e2e",
                          "coverage", "test-all", "testall"})
 _RTK_ALIASES = {"read": "cat", "smart": "cat", "lint": "eslint", "tsc": "tsc", "json": "jq",
@@ -229,12 +252,20 @@ _RTK_ALIASES = {"read": "cat", "smart": "cat", "lint": "eslint", "tsc": "tsc", "
                 "summary": "", "proxy": "", "run": ""}
 
 
+_basenames: dict[str, str] = {}
+
+
 def basename(word: str) -> str:
     """The program name of ``word``: last path part, lower case, without ``.exe``/``.cmd``."""
+    known = _basenames.get(word)
+    if known is not None:
+        return known
     name = word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].lower()
-    for suffix in (".exe", ".cmd", ".bat"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
+    if name.endswith((".exe", ".cmd", ".bat")):
+        name = name[:-4]
+    if len(_basenames) > 4096:
+        _basenames.clear()
+    _basenames[word] = name
     return name
 
 
@@ -273,7 +304,7 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
     while index < len(words):
         word = words[index]
         base = basename(word)
-        if _ASSIGNMENT.match(word):
+        if is_assignment(word):
             index += 1
             continue
         if base in _WRAPPERS:
@@ -285,7 +316,7 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
                 if current == "--":
                     index += 1
                     break
-                if base == "env" and _ASSIGNMENT.match(current):
+                if base == "env" and is_assignment(current):
                     index += 1
                     continue
                 if not current.startswith("-") or current == "-":
@@ -294,7 +325,7 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
             if base == "watch":  # watch runs its words through `sh -c`
                 return ["sh", "-c", " ".join(words[index:])] if index < len(words) else []
             skip = _WRAPPER_POSITIONALS.get(base, 0)
-            if base == "timeout" and index < len(words) and not _DURATION.match(words[index]):
+            if base == "timeout" and index < len(words) and not _is_duration(words[index]):
                 skip = 0
             index += skip
             continue
@@ -313,9 +344,9 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
             words[index + 1] == "run"
         ):
             return list(words[index:])  # a package script: classified by its name
-        if _PYTHON.match(base) and index + 2 < len(words) and words[index + 1] == "-m":
+        if _is_python(base) and index + 2 < len(words) and words[index + 1] == "-m":
             return list(words[index + 2 :])
-        if _PYTHON.match(base) and index + 1 < len(words) and words[index + 1].startswith("-m"):
+        if _is_python(base) and index + 1 < len(words) and words[index + 1].startswith("-m"):
             module = words[index + 1][2:]
             if module:
                 return [module, *words[index + 2 :]]
@@ -364,7 +395,11 @@ def subcommand(args: Sequence[str]) -> str:
 
 
 def _script_class(name: str, default: str) -> str:
-    for pattern, cls in _SCRIPT_CLASSES:
+    if not _script_patterns:
+        import re
+
+        _script_patterns.extend((re.compile(text), cls) for text, cls in _SCRIPT_CLASSES)
+    for pattern, cls in _script_patterns:
         if pattern.match(name):
             return cls
     return default

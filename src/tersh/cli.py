@@ -85,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     name, rest = args[0], args[1:]
     command = COMMANDS[name]
     module = importlib.import_module(f"tersh.commands.{command.module}")
+    quick = getattr(module, "quick_main", None)  # plain argv a command parses without argparse
+    if quick is not None:
+        try:
+            code = quick(rest, name)
+        except TershError as exc:
+            warn(str(exc))
+            return 2
+        if code is not None:
+            return int(code)
     import argparse
 
     parser = argparse.ArgumentParser(prog=f"tersh {name}", description=command.help)

@@ -8,15 +8,19 @@ which per-class switches does it touch? ``analyze`` is the same walk, reused for
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from tersh import classify, shell
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Sequence
+    from typing import NamedTuple
+
     from tersh.settings import Settings
+else:
+    from tersh.lean import NamedTuple
 
 BYPASS_MARKER = "# no-opt"
 
@@ -43,11 +47,20 @@ _OUTPUT_IS_A_FILE = frozenset(
     {"curl", "wget", "sort", "tar", "zip", "unzip", "ssh", "scp", "rsync", "ffmpeg", "pandoc",
      "convert", "magick", "openssl", "gpg", "dd", "split", "xxd", "base64"}
 )
-_MACHINE_VALUE = re.compile(
+_MACHINE_VALUE = (
     r"^(?:json\w*|jsonl|ndjson|json-[\w-]+|jsonpath[\w-]*|yaml|yml|xml|junit[\w-]*|checkstyle"
-    r"|sarif|csv|tsv|go-template[\w-]*|template|custom-columns[\w-]*|tformat|format)(?:[=:,].*)?$",
-    re.IGNORECASE,
+    r"|sarif|csv|tsv|go-template[\w-]*|template|custom-columns[\w-]*|tformat|format)(?:[=:,].*)?$"
 )
+_machine_value: list[re.Pattern[str]] = []  # compiled on first use: `re` stays off the quick path
+
+
+def _is_machine_value(value: str) -> bool:
+    """A format name that makes output a document (``json``, ``yaml``, ``jsonpath=…``…)."""
+    if not _machine_value:
+        import re
+
+        _machine_value.append(re.compile(_MACHINE_VALUE, re.IGNORECASE))
+    return _machine_value[0].match(value) is not None
 #: Programs whose output is always a document (JSON…).
 _MACHINE_PROGRAMS = frozenset({"jq", "yq", "gojq", "jaq", "jc", "json_pp", "json.tool", "jo"})
 _MACHINE_SUBCOMMANDS = frozenset(
@@ -98,6 +111,8 @@ def machine_request(words: Sequence[str]) -> str:
     output_is_file = program in _OUTPUT_IS_A_FILE or classify.classify(words) == classify.BUILDS
     args = words[1:]
     for position, arg in enumerate(args):
+        if arg[:1] != "-":
+            continue
         if arg in _MACHINE_FLAGS or arg.startswith(_MACHINE_PREFIXES):
             return arg
         if program == "git" and arg in {"-z", "--null"}:
@@ -110,7 +125,7 @@ def machine_request(words: Sequence[str]) -> str:
         if option in ("-o", "--output") and output_is_file:
             continue
         if option in _FORMAT_OPTIONS or program in _SHORT_FORMAT_OPTIONS.get(option, ()):
-            if _MACHINE_VALUE.match(value) or "{{" in value:
+            if "{{" in value or _is_machine_value(value):
                 return f"{option} {value}"
             if option in ("--format", "--pretty") and "%" in value:
                 return f"{option} {value}"

@@ -7,12 +7,14 @@ the defaults, so a newer tersh can change a default for users who never touched 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from tersh.errors import TershError
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick start-up paths
+if TYPE_CHECKING:
+    from typing import Any
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -85,7 +87,7 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-class Settings(Mapping[str, Any]):
+class Settings(Mapping[str, "Any"]):
     """Effective settings: defaults overlaid with the profile's file."""
 
     def __init__(self, overrides: Mapping[str, Any] | None = None) -> None:
@@ -160,6 +162,8 @@ def load() -> Settings:
         return Settings()
     except OSError as exc:
         raise TershError(f"cannot read {path}: {exc.strerror}") from exc
+    import tomllib  # lazy: only a profile with a settings file pays for the TOML parser
+
     try:
         table = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -14,8 +14,11 @@ rewritable (it can still be compacted).
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from tersh.lean import NamedTuple
 
 #: Contexts a simple command can sit in.
 TOP = "top"
@@ -33,18 +36,45 @@ _OPERATORS = (
     ";;&", "&>>", "<<<", "<<-", ";;", ";&", "||", "|&", "&&", "&>", "<<", "<>", "<&", ">>",
     ">&", ">|", "|", "&", ";", "(", ")", "<", ">",
 )
+_OPERATOR_SET = frozenset(_OPERATORS)
 _REDIRECTS = frozenset({"<", ">", ">>", "<>", "<&", ">&", ">|", "&>", "&>>", "<<<", "<<", "<<-"})
 _LIST_SEPARATORS = frozenset({"&&", "||", ";", "&", "\n"})
-_FUNCTION_BODY = re.compile(r"[({]|(?:if|for|while|until|case|select|\[\[)(?=[\s;(]|$)")
+
+
+class _Patterns:
+    """The lexer's regular expressions, compiled on first use (``re`` is not imported before)."""
+
+    def __init__(self) -> None:
+        import re
+
+        self.plain = re.compile(r"[^\s|&;()<>\\'\"$`]+")
+        self.blanks = re.compile(r"[ \t]+")
+        self.name = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+        self.assignment = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+        self.fd_word = re.compile(r"\d+|\{[A-Za-z_][A-Za-z0-9_]*\}")
+        self.function_body = re.compile(
+            r"[({]|(?:if|for|while|until|case|select|\[\[)(?=[\s;(]|$)"
+        )
+
+
+_compiled: list[_Patterns] = []
+
+
+def _patterns() -> _Patterns:
+    if not _compiled:
+        _compiled.append(_Patterns())
+    return _compiled[0]
+
+
 #: Keywords that end a compound command (an operator may follow them).
 _CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "{", "case", "[["})
 _NEEDS_COMMAND = frozenset({"&&", "||", ";", "&", "|", "|&"})
 _METACHARS = frozenset(" \t\n|&;()<>")
-_PLAIN = re.compile(r"[^\s|&;()<>\\'\"$`]+")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-_FD_WORD = re.compile(r"\d+|\{[A-Za-z_][A-Za-z0-9_]*\}")
-_SIMPLE_SCRIPT = re.compile(r"[A-Za-z0-9_\-./:=,+@%^ ]*")
+#: Inputs made only of these characters are plain words and spaces: split without the lexer.
+_SIMPLE_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./:,+@%^= "
+)
+_SAFE_WORD_CHARS = _SIMPLE_CHARS - {" "}
 _ANSI_C_SIMPLE = {
     "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
     "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
@@ -112,6 +142,7 @@ class _Lexer:
 
     def __init__(self, source: str, base: int = 0, nested: bool = False, depth: int = 0) -> None:
         self.src = source
+        self.re = _patterns()
         self.pos = 0
         self.base = base  # offset of ``source`` in the original text, -1 when not mappable
         self.nested = nested
@@ -157,8 +188,12 @@ class _Lexer:
                 return
 
     def next_token(self) -> _Token:
-        self.skip_blanks()
         src = self.src
+        blanks = self.re.blanks.match(src, self.pos)
+        if blanks is not None:
+            self.pos = blanks.end()
+        if self.pos < len(src) and src[self.pos] in "#\\":
+            self.skip_blanks()
         if self.pos >= len(src):
             return _Token("eof", "", self.pos, self.pos, False)
         start = self.pos
@@ -172,12 +207,21 @@ class _Lexer:
         if char in "|&;()<>":
             if char in "<>" and src.startswith("(", start + 1):
                 return self.read_word()  # process substitution <( ) / >( )
-            for op in _OPERATORS:
-                if src.startswith(op, start):
-                    self.pos += len(op)
+            for size in (3, 2, 1):  # longest operator first
+                op = src[start : start + size]
+                if op in _OPERATOR_SET:
+                    self.pos += size
                     return _Token("op", op, start, self.pos, False)
         self.comment = None
         self.comment_start = -1
+        plain = self.re.plain.match(src, start)
+        if plain is not None:  # fast path: a word with no quoting, up to a blank or operator
+            end = plain.end()
+            if end == len(src) or (src[end] in _METACHARS and not src.startswith(
+                ("<(", ">("), end
+            )):
+                self.pos = end
+                return _Token("word", plain.group(), start, end, False)
         return self.read_word()
 
     def read_word(self) -> _Token:
@@ -221,7 +265,7 @@ class _Lexer:
             elif char == "`":
                 parts.append(self.read_backticks())
             else:
-                match = _PLAIN.match(src, self.pos)
+                match = self.re.plain.match(src, self.pos)
                 if match is None:  # a lone non-space blank such as \r: ordinary in bash
                     parts.append(char)
                     self.pos += 1
@@ -285,7 +329,7 @@ class _Lexer:
             self.skip_braces(self.pos + 2)
             parts.append(src[start : self.pos])
         else:
-            match = _NAME.match(src, self.pos + 1)
+            match = self.re.name.match(src, self.pos + 1)
             special = bool(following) and following in "@*#?$!-0123456789"
             end = match.end() if match else self.pos + (2 if special else 1)
             parts.append(src[self.pos : end])
@@ -525,7 +569,7 @@ class _Lexer:
             token.end < len(src)
             and src[token.end] in "<>"
             and not token.quoted
-            and _FD_WORD.fullmatch(token.value)
+            and self.re.fd_word.fullmatch(token.value)
         ):
             op_token = self.next_token()
             if op_token.kind == "op" and op_token.value in _REDIRECTS:
@@ -533,9 +577,7 @@ class _Lexer:
                 return
             self.problem("unexpected redirection")
             return
-        if not builder.words and _ASSIGNMENT.match(src, token.start) and not src.startswith(
-            ("'", '"', "\\"), token.start
-        ):
+        if not builder.words and "=" in token.value and self.re.assignment.match(src, token.start):
             builder.assignments.append(token.value)
             return
         if not builder.words and self.base >= 0:
@@ -634,7 +676,7 @@ class _Lexer:
         while self.pos < n and src[self.pos] == "\n":
             self.pos += 1
             self.skip_blanks()
-        if not _FUNCTION_BODY.match(src, self.pos):
+        if not self.re.function_body.match(src, self.pos):
             self.problem("function without a body")
 
     def check_block(self, keyword: str) -> None:
@@ -778,11 +820,11 @@ def _finish(lexer: _Lexer) -> Script:
 
 def parse(text: str) -> Script:
     """Lex ``text`` as bash would read it (nothing is executed)."""
-    if _SIMPLE_SCRIPT.fullmatch(text):  # fast path: words and spaces only
+    if set(text) <= _SIMPLE_CHARS:  # fast path: plain words and spaces only
         words = text.split()
         if not words:
             return Script((), 0, frozenset(), (), 0, None, -1, ())
-        if words[0] in _RESERVED or _ASSIGNMENT.match(words[0]) or words[0] == "]]":
+        if words[0] in _RESERVED or words[0] == "]]" or "=" in words[0]:
             return _lex(text, 0, False, 0)
         start = len(text) - len(text.lstrip())
         command = SimpleCommand(tuple(words), pipeline=1, first_span=(start, start + len(words[0])))
@@ -797,6 +839,6 @@ def split(text: str) -> list[str]:
 
 def quote(word: str) -> str:
     """Quote ``word`` for bash so that it reads back as exactly ``word``."""
-    if word and re.fullmatch(r"[A-Za-z0-9_\-./:=,+@%^]+", word):
+    if word and set(word) <= _SAFE_WORD_CHARS:
         return word
     return "'" + word.replace("'", "'\\''") + "'"

@@ -9,12 +9,18 @@ A provider's answer only picks the command; it never grants or skips a permissio
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from tersh import policy
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
+    from typing import NamedTuple, Protocol
+
     from tersh.settings import Settings
+else:
+    from tersh.lean import NamedTuple
+
+    Protocol = object
 
 #: Verdicts of a rewrite, in the order a reader meets them.
 VERDICTS = ("rewritten", "none", "declined", "failed", "skipped")
@@ -59,8 +65,9 @@ class Rewrite(NamedTuple):
 
 
 def load_provider(name: str = DEFAULT_PROVIDER) -> Provider:
-    """Import the provider module ``name``."""
-    return cast(Provider, importlib.import_module(PROVIDERS[name]))
+    """Import the provider module ``name`` (a module meets the Provider protocol)."""
+    module: Provider = importlib.import_module(PROVIDERS[name])
+    return module
 
 
 def _unchanged(command: str, verdict: str, reason: str, classes: tuple[str, ...],

@@ -17,15 +17,18 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tersh import shell
 from tersh.rewrite import Proposal
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
     import subprocess
+    from typing import NamedTuple
 
     from tersh.settings import Settings
+else:
+    from tersh.lean import NamedTuple
 
 NAME = "rtk"
 PROBE_FILE = "rtk-probe.json"
@@ -86,23 +89,27 @@ def locate(settings: Settings) -> tuple[str, str]:
     return "", "rtk not found on PATH (set rtk.path to use one elsewhere)"
 
 
-def _fingerprint(candidate: str, settings: Settings) -> dict[str, Any]:
-    """What a cached probe is valid for: the pinning settings and the executable's identity."""
-    key: dict[str, Any] = {
-        "setting": str(settings["rtk.path"]),
-        "range": [str(settings["rtk.min_version"]), str(settings["rtk.max_version"])],
-        "sha256": str(settings["rtk.sha256"]).lower(),
-        "candidate": candidate,
-    }
+def _fingerprint(candidate: str, settings: Settings) -> str:
+    """What a cached probe is valid for: the pinning settings and the executable's identity.
+
+    Hex-encoded, so the cache can be matched as bytes without parsing JSON.
+    """
+    parts = [
+        str(settings["rtk.path"]),
+        str(settings["rtk.min_version"]),
+        str(settings["rtk.max_version"]),
+        str(settings["rtk.sha256"]).lower(),
+        candidate,
+    ]
     if candidate:
         real = os.path.realpath(candidate)
         try:
             info = os.stat(real)
-            key["real"] = real
-            key["stat"] = [info.st_size, info.st_mtime_ns, info.st_ino, info.st_mode]
+            parts += [real, str(info.st_size), str(info.st_mtime_ns), str(info.st_ino),
+                      str(info.st_mode)]
         except OSError:
-            key["real"] = ""
-    return key
+            parts.append("")
+    return "\0".join(parts).encode("utf-8", "surrogateescape").hex()
 
 
 # --------------------------------------------------------------- verification
@@ -203,22 +210,27 @@ def probe_path() -> str:
     return os.path.join(state_dir(), PROBE_FILE)
 
 
-def _read_cache() -> dict[str, Any]:
+def _cached(key: str, why_missing: str) -> Probe | None:
+    """The cached probe when it was made for ``key``, else None."""
     try:
         with open(probe_path(), "rb") as handle:
             raw = handle.read(65536)
     except OSError:
-        return {}
+        return None
+    if f'"key": "{key}"'.encode() not in raw:
+        return None
+    if raw.startswith(b'{"found": false'):  # nothing to read back: no json import needed
+        return Probe(False, "", "", False, why_missing, "")
     import json
 
     try:
         data = json.loads(raw)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+        return Probe(*(data[field] for field in Probe._fields))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
-def _store(probe: Probe, key: dict[str, Any]) -> None:
+def _store(probe: Probe, key: str) -> None:
     """Cache ``probe`` and publish it; failures to write never change what runs."""
     import contextlib
     import json
@@ -249,12 +261,9 @@ def current(settings: Settings) -> Probe:
     """The probe for the present settings and executable: cached when still valid."""
     candidate, why = locate(settings)
     key = _fingerprint(candidate, settings)
-    cached = _read_cache()
-    if cached.get("key") == key:
-        try:
-            return Probe(*(cached[field] for field in Probe._fields))
-        except (KeyError, TypeError):
-            pass
+    cached = _cached(key, why)
+    if cached is not None:
+        return cached
     fresh = examine(candidate, why, settings)
     _store(fresh, key)
     return fresh

@@ -1,0 +1,96 @@
+"""Cost of the rewrite decision: whole `tersh rewrite 'git status'` process vs `python -c pass`,
+and the in-process policy decision for a 200-character command.
+
+Usage: python bench/bench_rewrite.py [--runs N] [--json OUT]
+
+Whole process: the baseline is the very interpreter the ``tersh`` script runs on
+(``sys.executable``), started the same way; runs alternate so machine noise hits both alike; the
+figure is the ratio of medians (target <= 1.5). No RTK is on PATH (the usual case: only the
+policy and a PATH scan run, no subprocess). In process: ``policy.decide`` on a realistic
+200-character command, median of many timed batches (target <= 100 µs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+TERSH = Path(sys.executable).with_name("tersh")
+COMMAND_200 = (
+    "cd /home/dev/work/project && FORCE_COLOR=0 timeout 600 uv run --with rich pytest -q "
+    "tests/test_api.py -k 'not slow and not network' --maxfail=3 -p no:cacheprovider "
+    "2>&1 | tail -n 80 | tee /tmp/out.log"
+)
+
+
+def _time(argv: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    return time.perf_counter() - started
+
+
+def whole_process(runs: int) -> dict[str, float]:
+    """Median wall times (ms) of `tersh rewrite 'git status'` and `python -c pass`, and ratio."""
+    work = Path(tempfile.mkdtemp(prefix="tersh-bench-rewrite-"))
+    env = dict(os.environ, TERSH_HOME=str(work / "profile"), HOME=str(work),
+               PATH=os.pathsep.join(["/usr/bin", "/bin"]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure byte-compiled modules, as installed
+    tersh = [sys.executable, str(TERSH), "rewrite", "git status"]
+    base = [sys.executable, "-c", "pass"]
+    for _ in range(3):  # warm-up: byte-compile, fill the page cache, write the probe cache
+        _time(tersh, env)
+        _time(base, env)
+    samples: dict[str, list[float]] = {"tersh": [], "python": []}
+    for _ in range(runs):
+        samples["tersh"].append(_time(tersh, env))
+        samples["python"].append(_time(base, env))
+    tersh_ms = statistics.median(samples["tersh"]) * 1000
+    python_ms = statistics.median(samples["python"]) * 1000
+    return {"tersh_ms": tersh_ms, "python_ms": python_ms, "ratio": tersh_ms / python_ms}
+
+
+def in_process(batches: int = 200, per_batch: int = 50) -> dict[str, float]:
+    """Median µs of one ``policy.decide`` on COMMAND_200 (and on `git status`)."""
+    from tersh import policy
+
+    result: dict[str, float] = {"chars": float(len(COMMAND_200))}
+    for name, command in (("decide_200_us", COMMAND_200), ("decide_git_status_us", "git status")):
+        policy.decide(command)
+        timings = []
+        for _ in range(batches):
+            started = time.perf_counter()
+            for _ in range(per_batch):
+                policy.decide(command)
+            timings.append((time.perf_counter() - started) / per_batch)
+        result[name] = statistics.median(timings) * 1e6
+    return result
+
+
+def main() -> int:
+    """Print both measurements side by side."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    figures = {**whole_process(args.runs), **in_process()}
+    print(f"tersh rewrite 'git status': {figures['tersh_ms']:.1f} ms  "
+          f"python -c pass: {figures['python_ms']:.1f} ms  ratio {figures['ratio']:.2f} "
+          f"(target <= 1.5)")
+    print(f"policy.decide, {int(figures['chars'])}-char command: {figures['decide_200_us']:.1f} µs"
+          f" median (target <= 100); 'git status': {figures['decide_git_status_us']:.1f} µs")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
