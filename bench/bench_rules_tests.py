@@ -22,9 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests import corpus  # noqa: E402
+
 from tersh.compact import detect  # noqa: E402
 from tersh.compact.clean import clean  # noqa: E402
-from tests import corpus  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 

@@ -29,8 +29,24 @@ _SEVERITY_WORDS = ("error", "warn", "fail", "fatal", "panic", "exception", "trac
                    "deprecat", "critical", "abort", "segmentation fault", "assert")
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
-_LOCATION_HINT = re.compile(r'[:(]\d|File "')
-_WORD_WITH_PATH_HINT = re.compile(r"\S*[/.]\S*")
+_LOCATION_HINT = re.compile(r'[:(](?<=[\w.@+~/-][:(])\d|File "')
+
+# Byte "shapes" of a text, with the same offsets: white space becomes a space, so a word is what
+# lies between two spaces. In _HEX_SHAPE lower-case hex digits become "h" (seven in a row may be a
+# commit id); in _PATH_SHAPE "/" and "." stay and ASCII letters become "a" ("/" or ".a" may be a
+# path: a word without "/" is a path only when it ends in ".ext").
+_WHITE = " \t\n\r\x0b\x0c"
+_HEX_SHAPE = bytes(
+    32 if chr(b) in _WHITE else ord("h") if chr(b) in "0123456789abcdef" else ord("x")
+    for b in range(256)
+)
+_PATH_SHAPE = bytes(
+    32 if chr(b) in _WHITE
+    else b if chr(b) in "/."
+    else ord("a") if b < 128 and chr(b).isalpha()
+    else ord("x")
+    for b in range(256)
+)
 
 
 def estimated_tokens(line: str) -> float:
@@ -64,6 +80,36 @@ def note(what: str, words: Iterable[str] = (), kept_text: str = "") -> str:
     if not missing:
         return f"{PREFIX} {what}"
     return f"{PREFIX} {what}; in: {' '.join(missing)}"
+
+
+def _words_at(data: bytes, shape: bytes, needle: bytes, found: dict[bytes, None]) -> None:
+    """Add to ``found`` every word of ``data`` whose ``shape`` holds ``needle``."""
+    at = shape.find(needle)
+    while at != -1:
+        start = shape.rfind(b" ", 0, at) + 1
+        end = shape.find(b" ", at)
+        if end == -1:
+            end = len(shape)
+        found[data[start:end]] = None
+        at = shape.find(needle, end)
+
+
+def path_like_words(blob: str) -> list[str]:
+    """Every distinct white-space-delimited word of ``blob`` with a ``/`` or a ``.letter``."""
+    data = blob.encode("utf-8", "replace")
+    shape = data.translate(_PATH_SHAPE)
+    found: dict[bytes, None] = {}
+    _words_at(data, shape, b"/", found)
+    _words_at(data, shape, b".a", found)
+    return [word.decode("utf-8", "replace") for word in found]
+
+
+def hex_words(blob: str) -> list[str]:
+    """Every distinct white-space-delimited word of ``blob`` with seven lower-case hex digits."""
+    data = blob.encode("utf-8", "replace")
+    found: dict[bytes, None] = {}
+    _words_at(data, data.translate(_HEX_SHAPE), b"hhhhhhh", found)
+    return [word.decode("utf-8", "replace") for word in found]
 
 
 def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
@@ -153,11 +199,12 @@ class Output:
     def _collect_words(self, rescued: set[int]) -> None:
         scan = "\n".join(text for i, text in enumerate(self._scan) if i not in rescued) if rescued \
             else "\n".join(self._scan)
-        for token in dict.fromkeys(_WORD_WITH_PATH_HINT.findall(scan)):
+        for token in path_like_words(scan):
             for word in verify.iter_paths(token):
                 self.words[word] = None
-        for word in verify.iter_commits(scan):
-            self.words[word] = None
+        for token in hex_words(scan):
+            for word in verify.iter_commits(token):
+                self.words[word] = None
 
     def _assemble(self, rescued: set[int]) -> list[str]:
         if not rescued:
