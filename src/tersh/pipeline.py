@@ -9,6 +9,7 @@ the command's own exit code.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,6 +34,16 @@ def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
         lines = max(1, lines - report.RESERVE_LINES)
         size = max(256, size - report.RESERVE_BYTES)
     return lines, size
+
+
+# Words, short digit groups, and runs of one punctuation mark: close to how BPE vocabularies
+# split program output (a row of `^~~~~` carets is a token or two, not one per character).
+_TOKENISH = re.compile(r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*")
+
+
+def estimate_tokens(text: str) -> int:
+    """A cheap, tokenizer-free estimate of a text's token count (for decisions, not reports)."""
+    return sum(1 for _ in _TOKENISH.finditer(text))
 
 
 def _byte_len(text: str) -> int:
@@ -69,13 +80,14 @@ def _encoding_notes(data: bytes) -> list[str]:
 def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]) -> Result:
     """Machine-readable output: the exact document when it fits, else a marked bounded preview."""
     max_lines, max_bytes = _bounds(conf, reserve=True)
-    stdout_path = cap.path("stdout")
-    size = cap.sizes["stdout"]
+    document = "stdout" if cap.sizes["stdout"] or not cap.sizes["combined"] else "combined"
+    stdout_path = cap.path(document)  # output recorded as one stream: the combined file
+    size = cap.sizes[document]
     data = stdout_path.read_bytes() if size <= max_bytes else b""
     fits = size <= max_bytes and data.count(b"\n") <= max_lines
     details = dict(base.pop("details"), mode="structured")
     stderr_note = ""
-    if cap.sizes["stderr"]:
+    if cap.sizes["stderr"] and document == "stdout":
         err = preview.bound_file(cap.path("stderr"), 40, 4096, clean=True)
         stderr_note = f"\n[tersh] stderr ({report.human_bytes(cap.sizes['stderr'])}):\n{err.text}"
     if fits:
@@ -150,8 +162,9 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         full_lines, full_bytes = _bounds(conf, reserve=False)
         plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
                                    full_lines, full_bytes)
-        if plain.complete and candidate.output_bytes >= _byte_len(plain.text):
-            details["kept_source"] = "compaction did not pay for its report"
+        floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
+        if plain.complete and estimate_tokens(candidate.text) > floor * estimate_tokens(plain.text):
+            details["kept_source"] = "compaction saved too little to pay for its report"
             return _finish(plain.text, True, cap, {**base, "details": details})
     details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
     if not bounded.complete:
