@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
 from tersh.errors import TershError
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick start-up paths
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 KiB = 1024
@@ -61,14 +61,21 @@ DEFAULTS: dict[str, bool | int | float | str] = {
 SETTINGS_FILE = "settings.toml"
 
 
-def profile_dir() -> Path:
-    """The profile folder: ``$TERSH_HOME`` when set, else the platform's user data folder."""
+def profile_root() -> str:
+    """``profile_dir()`` as a string, without importing pathlib (quick start-up paths)."""
     override = os.environ.get("TERSH_HOME")
     if override:
-        return Path(override)
+        return override
     from platformdirs import user_data_dir  # lazy: only when no override is given
 
-    return Path(user_data_dir("tersh", appauthor=False))
+    return user_data_dir("tersh", appauthor=False)
+
+
+def profile_dir() -> Path:
+    """The profile folder: ``$TERSH_HOME`` when set, else the platform's user data folder."""
+    from pathlib import Path  # lazy: pathlib (and re) cost milliseconds at start-up
+
+    return Path(profile_root())
 
 
 def state_dir() -> Path:
@@ -155,9 +162,10 @@ def settings_path() -> Path:
 
 def load() -> Settings:
     """Read the settings file; a missing file means defaults, a corrupt one raises TershError."""
-    path = settings_path()
+    path = os.path.join(profile_root(), SETTINGS_FILE)  # == settings_path(), without pathlib
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except FileNotFoundError:
         return Settings()
     except OSError as exc:

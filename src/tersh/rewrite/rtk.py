@@ -204,10 +204,10 @@ def _check_version(real: str, settings: Settings) -> Probe:
 
 
 def probe_path() -> str:
-    """Where the probe of the current profile is cached."""
-    from tersh.settings import state_dir
+    """Where the probe of the current profile is cached (``state/rtk-probe.json``)."""
+    from tersh.settings import profile_root
 
-    return os.path.join(state_dir(), PROBE_FILE)
+    return os.path.join(profile_root(), "state", PROBE_FILE)
 
 
 def _cached(key: str, why_missing: str) -> Probe | None:
