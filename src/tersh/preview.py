@@ -27,8 +27,11 @@ TAIL_FILL = 0.70
 MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
 MIN_LINE_BYTES = 200
 SCAN_CHUNK = 8 << 20
+# Prefilter for diagnostic lines, run over lower-cased bytes (fast, case-sensitive): severity
+# words, and locations written after a file extension (``x.py:12``, ``a.ts(3,4)``).
 _DIAG_BYTES = re.compile(
-    rb"(?i)error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|:\d+[:)]|\(\d+,\d+\)"
+    rb"error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|segmentation"
+    rb"|\.[a-z0-9]{1,10}[:(]\d|, line \d"
 )
 # Second tier: lines that give a long text its shape — top-level definitions of source code,
 # the file headers of a diff, identity keys of a JSON document.
@@ -39,10 +42,10 @@ _STRUCTURE = re.compile(
     r"|diff --git |\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
 )
 _SETEXT = re.compile(r"^(?:={3,}|-{3,})\s*$")
-_STRUCTURE_BYTES = re.compile(
-    rb"(?m)^(?:async\s+def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod |func "
-    rb"|type |public |private |protected |static |interface |record |diff --git |\s*\"(?:name|version"
-    rb"|id|title|key|path)\": |#{1,6} \S)"
+_STRUCTURE_BYTES = re.compile(  # matched on "\n" + chunk: a literal first byte scans fast
+    rb"\n(?:async def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod |func "
+    rb"|type |public |private |protected |static |interface |record |diff --git |#{1,6} \S"
+    rb"|\s*\"(?:name|version|id|title|key|path)\": )"
 )
 
 
@@ -331,15 +334,21 @@ def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: boo
             body, carry = block[:cut], block[cut:]
             if len(carry) > SCAN_CHUNK:  # one enormous line: scan it, do not grow forever
                 body, carry = block, b""
-            cursor = 0
+            cursor = seen_upto = seen_lines = 0
             prefilter, accept = TIERS[tier]
-            for match in prefilter.finditer(body):
-                if match.start() < cursor:
+            structure = prefilter is _STRUCTURE_BYTES
+            haystack = b"\n" + body if structure else body.lower()
+            shift = 1 if structure else 0  # offsets in haystack are one byte ahead of body
+            for match in prefilter.finditer(haystack):
+                match_start = max(0, match.start() + 1 - shift) if structure else match.start()
+                if match_start < cursor:
                     continue
-                line_start = body.rfind(b"\n", 0, match.start()) + 1
-                line_end = body.find(b"\n", match.end())
+                line_start = body.rfind(b"\n", 0, match_start) + 1
+                line_end = body.find(b"\n", max(match_start, match.end() - shift))
                 line_end = len(body) if line_end < 0 else line_end
-                line_number = number + body.count(b"\n", 0, line_start)
+                seen_lines += body.count(b"\n", seen_upto, line_start)
+                seen_upto = line_start
+                line_number = number + seen_lines
                 raw = body[line_start : min(line_end, line_start + (1 << 20))]
                 text = clean_line(decode(raw)) if clean else decode(raw)
                 if accept(text):
