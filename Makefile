@@ -30,10 +30,20 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 test: $(STAMP) lint typecheck
+	@sh scripts/install_browser.sh
 	$(BIN)/python -m pytest -n 2 -q
 
+# Benchmarks (medians and ratios measured side by side); see bench/*.py for options.
 bench: $(STAMP)
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/bench_corpus.py
+	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_hook.py
+	$(BIN)/python bench/bench_rewrite.py
+	$(BIN)/python bench/bench_ledger.py
+	$(BIN)/python bench/bench_tools.py
+	$(BIN)/python bench/bench_rules_tests.py
+	$(BIN)/python bench/bench_rules_builds.py
+	$(BIN)/python bench/bench_rules_git_pkg.py
 
 clean:
 	rm -rf $(VENV) .demo-home .pytest_cache .mypy_cache .ruff_cache
