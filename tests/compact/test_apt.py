@@ -52,7 +52,7 @@ def test_update_loses_only_counters_and_sizes() -> None:
     inv = detect.invocation("apt-get update", 0)
     text = "".join(
         f"Hit:{n} http://deb.example.invalid/debian bookworm-{n} InRelease [{n}51 kB]\n"
-        for n in range(1, 17)
+        for n in range(1, 61)
     ) + "Reading package lists...\n"
     out = rule.compact(text, inv)
     assert out is not None

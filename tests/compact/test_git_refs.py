@@ -28,19 +28,17 @@ def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) ->
 
 def test_remote_pairs_are_merged_only_when_urls_match() -> None:
     inv = detect.invocation("git remote -v", 0)
-    text = (
-        "origin\thttps://example.com/team/project.git (fetch)\n"
-        "origin\thttps://example.com/team/project.git (push)\n"
-        "upstream\thttps://example.com/upstream/project.git (fetch)\n"
-        "upstream\thttps://example.com/upstream/project.git (push)\n"
-        "mirror\thttps://mirror.example.com/team/project.git (fetch)\n"
-        "mirror\thttps://mirror.example.com/team/project.git (push)\n"
+    text = "".join(
+        f"peer{n}\thttps://example.com/team{n}/project.git (fetch)\n"
+        f"peer{n}\thttps://example.com/team{n}/project.git (push)\n"
+        for n in range(20)
+    ) + (
         "fork\thttps://example.com/me/project.git (fetch)\n"
         "fork\tgit@example.com:me/project.git (push)\n"
     )
     out = rule.compact(text, inv)
     assert out is not None
-    assert "origin https://example.com/team/project.git (fetch, push)\n" in out
+    assert "peer3 https://example.com/team3/project.git (fetch, push)\n" in out
     assert "fork https://example.com/me/project.git (fetch)\n" in out
     assert "fork git@example.com:me/project.git (push)" in out
 
@@ -48,9 +46,9 @@ def test_remote_pairs_are_merged_only_when_urls_match() -> None:
 def test_branch_verbose_loses_only_padding() -> None:
     inv = detect.invocation("git branch -vv", 0)
     text = "".join(
-        f"  f{'x' * n}{' ' * (30 - n)} 3c0a1b{n:02d} [origin/f: ahead {n}] Work {n}\n"
-        for n in range(1, 10)
-    ) + "* main                           9f8e7d6 [origin/main] Release\n"
+        f"  f{'x' * n}{' ' * (60 - n)} 3c0a1b{n:02d} [origin/f: ahead {n}] Work {n}\n"
+        for n in range(1, 60)
+    ) + "* main                                                          9f8e7d6 [origin/main] Release\n"
     out = rule.compact(text, inv)
     assert out is not None
     assert "* main 9f8e7d6 [origin/main] Release\n" in out

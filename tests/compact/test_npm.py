@@ -43,8 +43,7 @@ def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    floor = 0.4 if fixture.name == "pnpm-add" else 0.0
-    assert gp.check_fixture(rule, fixture, floor) == snapshot
+    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
 
 
 def test_spinner_frames_go_and_the_outcome_stays() -> None:

@@ -3,35 +3,105 @@
 Shared by the git and package-manager rules. A line is only ever dropped when it carries no
 diagnostic, no location and no commit id (``carries_fact``); file paths named only on dropped
 lines are listed in the omission note, so the compact text still names every path.
+
+Speed matters (rules run on captures of tens of megabytes): each exact check of the verifier is
+guarded by a cheap pre-test that can only say "maybe" (lower-cased literal search, a digit after
+a colon, seven hex digits in a row, a slash or a source extension).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 
 from tersh.compact import verify
 
 #: Prefix of every line a rule writes itself.
 MARK = "[tersh]"
 
-_PADDING = re.compile(r" {2,}")
-# A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
-_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
-
-#: A proposal must save at least this many UTF-8 bytes (else the note costs what it saves).
-MIN_SAVED_BYTES = 64
+#: A proposal must save at least this many UTF-8 bytes and this share of the source: the note
+#: and the capture report the pipeline appends (~40 tokens) must not cost what was saved.
+MIN_SAVED_BYTES = 240
+MIN_SAVED_SHARE = 0.10
+#: The same floor for proposals that only squeeze padding: runs of spaces are cheap tokens, so
+#: many more bytes must go before the model sees fewer tokens.
+MIN_SQUEEZED_BYTES = 600
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
 
+#: Above this many named paths the note lists them all without checking which the kept text
+#: already names (each check is a scan of the kept text).
+MAX_CHECKED_PATHS = 64
+
+_PADDING = re.compile(r" {2,}")
+# A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
+_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
+# Pre-tests: a line failing one cannot hold that kind of fact (the verifier decides the rest).
+_SEVERITY_HINT = (
+    r"err|warn|fail|fatal|panic|except|traceback|deprecat|critical|abort|segmentation|assert"
+)
+_MAYBE_SEVERITY = re.compile(_SEVERITY_HINT)
+# A location's path holds a "." or a "/" ("eta 0:00:00" has neither).
+_MAYBE_LOCATION = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_MAYBE_COMMIT = re.compile(r"[0-9a-f]{7}")
+# A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths), or a source extension.
+_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|/(?!s\b)[a-z_.~]")
+_MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
+# Literal-led marks for scanning many lines at once (a location, a path).
+_LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_PATH_MARK = re.compile(rf"/|\.{verify._EXT}\b")
+# A word (between characters no path holds) with a slash or a source extension in it.
+_PATH_CANDIDATE = re.compile(
+    rf"[^\s\"'`<>()\[\]{{}},;=|]*(?:/|\.{verify._EXT}\b)[^\s\"'`<>()\[\]{{}},;=|]*"
+)
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` without their ``\\n``, one at a time (no list of them all)."""
+    start, find, size = 0, text.find, len(text)
+    while start < size:
+        end = find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def maybe_diagnostic(line: str) -> bool:
+    """Whether the verifier reads ``line`` as a diagnostic (cheap when it plainly is not)."""
+    return _MAYBE_SEVERITY.search(line.lower()) is not None and verify.is_diagnostic(line)
+
+
+def maybe_location(line: str) -> bool:
+    """Whether the verifier finds a location on ``line`` (cheap when it plainly does not)."""
+    if ":" not in line and "(" not in line:
+        return False
+    return _MAYBE_LOCATION.search(line) is not None and next(
+        verify.iter_locations(line), None
+    ) is not None
+
 
 def carries_fact(line: str) -> bool:
     """Whether ``line`` holds a diagnostic, a location or a commit id (never droppable)."""
-    if verify.is_diagnostic(line):
+    if maybe_diagnostic(line) or maybe_location(line):
         return True
-    if (":" in line or "(" in line) and next(verify.iter_locations(line), None) is not None:
-        return True
-    return any(c.isdigit() for c in line) and next(verify.iter_commits(line), None) is not None
+    return _MAYBE_COMMIT.search(line) is not None and next(verify.iter_commits(line), None) is not None
+
+
+def paths_in(line: str) -> Iterator[str]:
+    """The file paths the verifier finds on ``line`` (a few more at worst; cheap when none).
+
+    Only the words that hold a slash or a source extension are handed to the verifier, one
+    by one; the separators between words are never part of a path, so nothing is missed.
+    """
+    if ("/" in line and _MAYBE_SLASH.search(line.lower())) or (
+        "." in line and _MAYBE_EXT.search(line)
+    ):
+        for word in _PATH_CANDIDATE.findall(line):
+            yield from verify.iter_paths(word)
 
 
 def plural(count: int, word: str) -> str:
@@ -54,16 +124,16 @@ class Omissions:
 
     def drop(self, label: str, line: str) -> bool:
         """Record ``line`` as dropped under ``label``; False (keep it) when it carries a fact."""
-        if carries_fact(line):
+        # Chatter shapes never hold commit ids; should one ever do, the gate refuses (safe).
+        if maybe_diagnostic(line) or maybe_location(line):
             return False
-        self.count(label)
-        if "/" in line or "." in line:
-            for path in verify.iter_paths(line):
-                self.paths[path] = None
+        for path in paths_in(line):
+            self.paths[path] = None
+        self.counts[label] = self.counts.get(label, 0) + 1
         return True
 
     def count(self, label: str, number: int = 1) -> None:
-        """Count ``number`` dropped items under ``label`` (blank lines need no label)."""
+        """Count ``number`` dropped items under ``label``."""
         self.counts[label] = self.counts.get(label, 0) + number
 
     @property
@@ -77,20 +147,24 @@ class Omissions:
         if not parts:
             parts = [self.reformatted or "blank lines"]
         text = f"{MARK} {', '.join(parts)} omitted"
-        missing = [path for path in self.paths if path not in kept]
+        missing = list(self.paths)
+        if len(missing) <= MAX_CHECKED_PATHS:
+            missing = [path for path in missing if path not in kept]
         if missing:
             text += "; they named " + ", ".join(missing)
         return text
 
 
-def finish(kept_lines: list[str], omissions: Omissions, source: str) -> str | None:
-    """The compact text (kept lines + note), or None when it would not be clearly smaller."""
+def finish(
+    kept_lines: list[str], omissions: Omissions, source: str, min_saved: int = MIN_SAVED_BYTES
+) -> str | None:
+    """The compact text (kept lines + note), or None when it would not clearly pay off."""
     if not omissions.total:
         return None
     body = "\n".join(kept_lines).strip("\n")
     text = f"{body}\n{omissions.note(body)}\n" if body else omissions.note("") + "\n"
     before, after = _size(source), _size(text)
-    if after >= before * 0.95 or before - after < MIN_SAVED_BYTES:
+    if before - after < max(min_saved, before * MIN_SAVED_SHARE):
         return None
     return text
 
@@ -108,4 +182,84 @@ def squeeze_spaces(line: str) -> str:
 
 def squeeze_stat(line: str) -> str:
     """A diffstat row without its column padding; any other line unchanged."""
-    return squeeze_spaces(line) if _STAT_ROW.match(line) else line
+    return squeeze_spaces(line) if "|" in line and _STAT_ROW.match(line) else line
+
+
+class Chatter:
+    """Labelled line shapes a rule drops, tried with one combined regex per line."""
+
+    def __init__(self, shapes: dict[str, str]) -> None:
+        self.labels = list(shapes)
+        self.pattern = re.compile(
+            "|".join(f"(?P<c{index}>{shape})" for index, shape in enumerate(shapes.values()))
+        )
+
+    def label(self, line: str) -> str | None:
+        """The label of the shape ``line`` has, or None."""
+        match = self.pattern.match(line)
+        if match is None or match.lastgroup is None:
+            return None
+        return self.labels[int(match.lastgroup[1:])]
+
+
+def drop_lines(text: str, chatter: Chatter, omissions: Omissions) -> list[str]:
+    """The lines of ``text`` that are neither blank nor droppable ``chatter``.
+
+    Chatter lines are set aside and checked in one pass over all of them (the pre-tests run on
+    one joined text at C speed); the few that may hold a fact are checked line by line, and a
+    line that does is put back where it stood.
+    """
+    kept: list[str] = []
+    dropped: list[str] = []
+    places: list[int] = []  # where each dropped line stood among the kept ones
+    labels: list[str] = []
+    label_of = chatter.label
+    for line in iter_lines(text):
+        if not line or line.isspace():
+            omissions.blank += 1
+            continue
+        label = label_of(line)
+        if label is None:
+            kept.append(line)
+        else:
+            dropped.append(line)
+            places.append(len(kept))
+            labels.append(label)
+    restore = _check_dropped(dropped, omissions)
+    for index, label in enumerate(labels):
+        if index not in restore:
+            omissions.counts[label] = omissions.counts.get(label, 0) + 1
+    for index in sorted(restore, reverse=True):
+        kept.insert(places[index], dropped[index])
+    return kept
+
+
+def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int]:
+    """Indexes of the joined lines (starting at ``starts``) in which ``pattern`` matches."""
+    found: set[int] = set()
+    for match in pattern.finditer(blob):
+        found.add(bisect.bisect_right(starts, match.start()) - 1)  # the line holding the match
+    return found
+
+
+def _check_dropped(dropped: list[str], omissions: Omissions) -> set[int]:
+    """Indexes of dropped lines that carry a fact; records the paths of the others."""
+    if not dropped:
+        return set()
+    blob = "\n".join(dropped)
+    starts: list[int] = []
+    offset = 0
+    for line in dropped:
+        starts.append(offset)
+        offset += len(line) + 1
+    # Patterns that open with a literal scan fastest; the exact checks follow per suspect line.
+    restore = {
+        index
+        for index in _suspects(blob.lower(), _MAYBE_SEVERITY, starts)
+        | _suspects(blob, _LOCATION_MARK, starts)
+        if maybe_diagnostic(dropped[index]) or maybe_location(dropped[index])
+    }
+    for index in sorted(_suspects(blob, _PATH_MARK, starts) - restore):
+        for path in paths_in(dropped[index]):
+            omissions.paths[path] = None
+    return restore

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import (
+    MIN_SQUEEZED_BYTES,
+    SNIFF_CHARS,
+    Chatter,
+    Omissions,
+    drop_lines,
+    finish,
+)
 from tersh.compact.base import Invocation
 
 NAME = "apt"
@@ -20,20 +27,20 @@ CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("apt", "apt-get", "aptitude")
 
-_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("download line", re.compile(r"^(?:Get|Hit|Ign):\d+ \S+ ")),
-    ("dpkg progress line", re.compile(
-        r"^(?:Reading package lists\.\.\.|Building dependency tree\.\.\."
+_CHATTER = Chatter({
+    "download line": r"(?:Get|Hit|Ign):\d+ \S+ ",
+    "dpkg progress line": (
+        r"(?:Reading package lists\.\.\.|Building dependency tree\.\.\."
         r"|Reading state information\.\.\."
         r"|\(Reading database \.\.\..*|Selecting previously unselected package \S+\."
         r"|Preparing to unpack \S+ \.\.\.|Unpacking \S+ \(.*\)(?: over \(.*\))? \.\.\."
         r"|Processing triggers for \S+ \(.*\) \.\.\.|Progress: \[ *\d+%\].*)(?: Done)?$"
-    )),
-    ("debconf note", re.compile(
-        r"^debconf: (?:delaying package configuration, since apt-utils is not installed"
+    ),
+    "debconf note": (
+        r"debconf: (?:delaying package configuration, since apt-utils is not installed"
         r"|unable to initialize frontend: \w+|\(.*\)|falling back to frontend: \w+)$"
-    )),
-)
+    ),
+})
 _INDEX = re.compile(r"^(?P<kind>Get|Hit|Ign):\d+ (?P<what>\S+ .*?)(?: \[[\d.,]+ [kMG]?B\])?$")
 
 
@@ -44,24 +51,15 @@ def _update(lines: list[str], source: str) -> str | None:
     for line in lines:
         match = _INDEX.match(line)
         kept.append(f"{match['kind']} {match['what']}" if match else line)
-    return finish(kept, omissions, source) if kept != lines else None
+    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES) if kept != lines else None
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop apt/dpkg progress chatter; None when there is none."""
-    lines = text.splitlines()
     if inv.subcommand == "update":
-        return _update(lines, text)
-    kept: list[str] = []
+        return _update(text.splitlines(), text)
     omissions = Omissions()
-    for line in lines:
-        label = next((label for label, pattern in _CHATTER if pattern.match(line)), None)
-        if label and omissions.drop(label, line):
-            continue
-        if not line.strip():
-            omissions.blank += 1
-            continue
-        kept.append(line)
+    kept = drop_lines(text, _CHATTER, omissions)
     if not omissions.counts:
         return None
     return finish(kept, omissions, text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
 from tersh.compact.base import Invocation
 
 NAME = "cargo_deps"
@@ -19,26 +19,18 @@ SWITCH = "packages"
 PROGRAMS = ("cargo fetch", "cargo install", "cargo update", "cargo add", "cargo remove",
             "cargo generate-lockfile", "cargo uninstall")
 
-_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("index update", re.compile(r"^\s+Updating (?:crates\.io index|git repository `[^`]*`|`[^`]*` index)$")),
-    ("download line", re.compile(r"^\s+Downloaded [\w.-]+ v\S+$")),
-    ("compile line", re.compile(r"^\s+Compiling [\w.-]+ v\S+(?: \([^)]*\))?$")),
-    ("lock wait", re.compile(r"^\s+Blocking waiting for file lock on .*$")),
-)
+_CHATTER = Chatter({
+    "index update": r"\s+Updating (?:crates\.io index|git repository `[^`]*`|`[^`]*` index)$",
+    "download line": r"\s+Downloaded [\w.-]+ v\S+$",
+    "compile line": r"\s+Compiling [\w.-]+ v\S+(?: \([^)]*\))?$",
+    "lock wait": r"\s+Blocking waiting for file lock on .*$",
+})
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop index updates and per-crate download/compile lines; None when there are none."""
-    kept: list[str] = []
     omissions = Omissions()
-    for line in text.splitlines():
-        label = next((label for label, pattern in _CHATTER if pattern.match(line)), None)
-        if label and omissions.drop(label, line):
-            continue
-        if not line.strip():
-            omissions.blank += 1
-            continue
-        kept.append(line)
+    kept = drop_lines(text, _CHATTER, omissions)
     if not omissions.counts:
         return None
     return finish(kept, omissions, text)

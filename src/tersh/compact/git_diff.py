@@ -6,7 +6,13 @@ passes unchanged; only the diffstat rows (``path | 12 +++--``) lose their alignm
 
 from __future__ import annotations
 
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compact._omit import (
+    MIN_SQUEEZED_BYTES,
+    SNIFF_CHARS,
+    Omissions,
+    finish,
+    squeeze_stat,
+)
 from tersh.compact.base import Invocation
 
 NAME = "git_diff"
@@ -25,7 +31,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = "diffstat column padding"
-    return finish(kept, omissions, text)
+    return finish(kept, omissions, text, MIN_SQUEEZED_BYTES)
 
 
 def sniff(text: str) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact._omit import Omissions, finish
+from tersh.compact._omit import MIN_SQUEEZED_BYTES, Omissions, finish
 from tersh.compact.base import Invocation
 
 NAME = "git_refs"
@@ -58,7 +58,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = what
-    return finish(kept, omissions, text)
+    return finish(kept, omissions, text, MIN_SQUEEZED_BYTES)
 
 
 def sniff(text: str) -> float:

@@ -9,9 +9,14 @@ squeezed).
 
 from __future__ import annotations
 
-import re
-
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compact._omit import (
+    SNIFF_CHARS,
+    Chatter,
+    Omissions,
+    drop_lines,
+    finish,
+    squeeze_stat,
+)
 from tersh.compact.base import Invocation
 
 NAME = "git_transfer"
@@ -19,25 +24,21 @@ CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git clone", "git fetch", "git pull", "git push")
 
-_PROGRESS = re.compile(
-    r"^(?:remote: +)?(?:Enumerating objects|Counting objects|Compressing objects|Receiving objects"
-    r"|Resolving deltas|Writing objects|Delta compression using|Total \d+ \(delta|Unpacking objects"
-    r"|Updating files|Checking out files|Filtering content|Checking connectivity"
-    r"|Finding sources|Checking objects|Indexing objects)\b"
-)
+_PROGRESS = Chatter({
+    "progress line": (
+        r"(?:remote: +)?(?:Enumerating objects|Counting objects|Compressing objects"
+        r"|Receiving objects|Resolving deltas|Writing objects|Delta compression using"
+        r"|Total \d+ \(delta|Unpacking objects|Updating files|Checking out files"
+        r"|Filtering content|Checking connectivity|Finding sources|Checking objects"
+        r"|Indexing objects)\b"
+    ),
+})
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop transfer progress lines; None when there are none."""
-    kept: list[str] = []
     omissions = Omissions()
-    for line in text.splitlines():
-        if _PROGRESS.match(line) and omissions.drop("progress line", line):
-            continue
-        if not line.strip():
-            omissions.blank += 1
-            continue
-        kept.append(squeeze_stat(line))
+    kept = [squeeze_stat(line) for line in drop_lines(text, _PROGRESS, omissions)]
     if not omissions.counts:
         return None
     return finish(kept, omissions, text)

@@ -81,11 +81,12 @@ def drop_chatter(lines: list[str], chatter: tuple[tuple[str, re.Pattern[str]], .
         label = next((label for label, pattern in chatter if pattern.match(line)), None)
         if label and omissions.drop(label, line):
             continue
-        if line in seen and "warn" in line.lower():
-            repeats[seen[line]] = repeats.get(seen[line], 1) + 1
-            omissions.count("repeated warning")
-            continue
-        seen[line] = len(kept)
+        if "warn" in line.lower():
+            if line in seen:
+                repeats[seen[line]] = repeats.get(seen[line], 1) + 1
+                omissions.count("repeated warning")
+                continue
+            seen[line] = len(kept)
         kept.append(line)
     for index, count in repeats.items():
         kept[index] += f" (×{count})"
