@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tersh import policy
 from tersh.policy import decide
-from tersh.settings import Settings
+from tersh.settings import Settings as Settings
 
 F, G, C, H = "file_reads", "git", "containers", "github"
 T, B, P, O = "tests", "builds", "packages", "other"  # noqa: E741 (short names keep rows on one line)
@@ -365,3 +367,11 @@ def test_machine_request_reads_words_not_substrings() -> None:
     assert policy.machine_request(["helm", "list", "-o", "yaml"]) == "-o yaml"
     assert policy.machine_request(["stat", "--format=%s", "f"]) == "--format %s"
     assert policy.machine_request(["ls", "-o"]) == ""
+
+
+@given(st.text(max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_decide_never_raises_and_bypass_is_never_rewritable(text: str) -> None:
+    decision = decide(text, platform="linux")
+    assert not (decision.rewritable and (decision.bypass or decision.machine_readable))
+    assert decision.rewritable == (decision.reason == "")

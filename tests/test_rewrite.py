@@ -361,6 +361,12 @@ def test_cli_rewrite_json_and_text(fake: Path, tersh_home: Path) -> None:
     assert "verdict:   skipped" in text.stdout and "lossy git form" in text.stdout
     piped = tersh("rewrite", "-", "--format", "json", home=tersh_home, stdin="ls -la\n")
     assert json.loads(piped.stdout)["requested"] == "ls -la"
+    windows = tersh("rewrite", "--platform=win32", "--format=json", "ls | head", home=tersh_home)
+    assert json.loads(windows.stdout)["verdict"] == "skipped"
+    helped = tersh("rewrite", "--help", home=tersh_home)  # not plain argv: argparse answers
+    assert helped.returncode == 0 and "--format" in helped.stdout
+    bad = tersh("rewrite", "--format", "yaml", "ls", home=tersh_home)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
 
 
 def test_cli_rewrite_without_rtk(tersh_home: Path, tmp_path: Path) -> None:
@@ -401,3 +407,21 @@ def test_real_rtk_when_installed() -> None:
         assert result.executed.startswith(rtk.shell.quote(probe.path))
     else:
         assert result.executed == "git status"
+
+
+def test_tersh_rewrite_starts_lean(tersh_home: Path, tmp_path: Path) -> None:
+    """The quick path loads no typing, argparse, pathlib, TOML parser, subprocess or json."""
+    probe = (
+        "import sys\n"
+        "from tersh.cli import main\n"
+        "code = main(['rewrite', 'git status'])\n"
+        "heavy = {'typing', 'argparse', 'pathlib', 'tomllib', 'subprocess', 'json', 'sqlite3',\n"
+        "         'platformdirs', 're'}\n"
+        "print(sorted(heavy & set(sys.modules)), code, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "TERSH_HOME": str(tersh_home), "PATH": str(tmp_path)}
+    for _ in range(2):  # the first run writes the probe cache (json, fsutil); the second reads it
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              env=env, timeout=60, check=False)
+    assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
+    assert "verdict:   skipped" in done.stdout

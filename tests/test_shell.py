@@ -230,3 +230,18 @@ def test_no_problem_means_bash_accepts_the_syntax(tokens: list[str]) -> None:
     assert BASH is not None
     done = subprocess.run([BASH, "--norc", "-n", "-c", text], capture_output=True, timeout=20)
     assert done.returncode == 0, (text, done.stderr)
+
+
+_ANY_SHELLISH = st.text(alphabet=st.sampled_from(list("ab $'\"\\`|&;()<>{}#\n\t=*!-")) | st.characters(),
+                        max_size=60)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_ANY_SHELLISH)
+def test_the_lexer_never_raises(text: str) -> None:
+    script = shell.parse(text)
+    for command in script.commands:
+        assert all(isinstance(word, str) for word in command.words)
+        if command.first_span is not None:
+            start, end = command.first_span
+            assert 0 <= start <= end <= len(text)
