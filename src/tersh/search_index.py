@@ -1,0 +1,390 @@
+"""Full-text search over a session's captures, for the MCP ``search`` tool.
+
+Captures are indexed lazily, when a search first needs them, never while ``tersh run`` records
+a call: one SQLite FTS5 row per line of the combined stream (escapes and redraws cleaned, line
+structure kept), so a hit's line number is the number ``retrieve`` pages by. The index lives in
+``<profile>/search/index.db`` (folder 0700, file 0600). It holds copies of capture text, so rows
+of a capture that was evicted are deleted at the next search.
+
+Bounds: a capture above :data:`MAX_INDEX_BYTES` is not indexed (marked ``too_large``) but
+scanned by substring, up to :data:`MAX_SCAN_BYTES` of such captures per search; past that a
+capture is reported as not searched. Without FTS5, or for a query with no word in it, every
+capture is scanned by substring (case-insensitive, as ``retrieve --query``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from tersh import fsutil, settings
+
+INDEX_FOLDER = "search"
+INDEX_FILE = "index.db"
+MAX_INDEX_BYTES = 16 * settings.MiB
+MAX_SCAN_BYTES = 128 * settings.MiB
+MAX_CAPTURES = 500
+MAX_LIMIT = 200
+SNIPPET_CHARS = 300
+BUSY_TIMEOUT_S = 10.0
+TOO_LARGE = "(too large to scan in one search: use retrieve with its id and a query)"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (
+    capture_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    first_rowid INTEGER NOT NULL,
+    line_count INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    indexed_at REAL NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS lines
+    USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+"""
+_WORD = re.compile(r"\w", re.UNICODE)
+
+
+class Source(NamedTuple):
+    """One capture a search may look into."""
+
+    capture_id: str
+    command: str
+    created: float
+    size: int
+
+
+class Hit(NamedTuple):
+    """One matching line: which capture, its 1-based line number, the (bounded) line text."""
+
+    capture_id: str
+    command: str
+    line: int
+    text: str
+
+
+class Found(NamedTuple):
+    """The answer to one search."""
+
+    hits: list[Hit]
+    more: int  # further matching lines not returned
+    searched: int  # captures looked into
+    skipped: list[str]  # captures not searched (too large for this search's scan budget, gone)
+    engine: str  # "fts5" or "substring"
+
+
+# --- which captures belong to the session ----------------------------------------------------
+
+
+def session_sources(session: str, since: float) -> list[Source]:
+    """The session's captures, newest first: its ledger rows, else captures made since ``since``."""
+    ids = _ledger_capture_ids(session)
+    rows = _capture_rows(ids) if ids else _capture_rows_since(since)
+    return sorted(rows, key=lambda source: source.created, reverse=True)[:MAX_CAPTURES]
+
+
+def _ledger_capture_ids(session: str) -> list[str]:
+    from tersh import ledger
+
+    if not ledger.ledger_path().exists():
+        return []
+    query = (
+        "SELECT capture_id FROM calls WHERE session = ? AND capture_id IS NOT NULL "
+        "GROUP BY capture_id ORDER BY MAX(ts) DESC LIMIT ?"
+    )
+    try:
+        with contextlib.closing(ledger.connect()) as db:
+            rows = db.execute(query, (session, MAX_CAPTURES)).fetchall()
+    except sqlite3.Error:
+        return []
+    return [str(row[0]) for row in rows if ledger.CAPTURE_ID.match(str(row[0]))]
+
+
+@contextlib.contextmanager
+def _capture_index() -> Iterator[sqlite3.Connection | None]:
+    from tersh import capture
+
+    path = capture.store_dir() / "index.db"
+    if not path.is_file() or path.is_symlink():
+        yield None
+        return
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def _capture_rows(ids: Sequence[str]) -> list[Source]:
+    marks = ",".join("?" * len(ids))
+    query = f"SELECT id, command, created, combined_bytes FROM captures WHERE id IN ({marks})"
+    with _capture_index() as db:
+        return [] if db is None else _sources(db.execute(query, list(ids)))
+
+
+def _capture_rows_since(since: float) -> list[Source]:
+    query = (
+        "SELECT id, command, created, combined_bytes FROM captures WHERE created >= ? "
+        "ORDER BY created DESC LIMIT ?"
+    )
+    with _capture_index() as db:
+        return [] if db is None else _sources(db.execute(query, (since, MAX_CAPTURES)))
+
+
+def _sources(rows: sqlite3.Cursor) -> list[Source]:
+    from tersh import capture
+
+    return [
+        Source(capture_id, str(command), float(created), int(size))
+        for capture_id, command, created, size in rows
+        if isinstance(capture_id, str) and capture.ID_PATTERN.match(capture_id)
+    ]
+
+
+# --- the index --------------------------------------------------------------------------------
+
+_fts5: list[bool] = []
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite has the FTS5 extension (checked once)."""
+    if not _fts5:
+        try:
+            with contextlib.closing(sqlite3.connect(":memory:")) as db:
+                db.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
+            _fts5.append(True)
+        except sqlite3.Error:
+            _fts5.append(False)
+    return _fts5[0]
+
+
+def index_path() -> Path:
+    """The search index database of the current profile."""
+    return settings.profile_dir() / INDEX_FOLDER / INDEX_FILE
+
+
+def connect() -> sqlite3.Connection:
+    """Open (creating if needed) the private search index."""
+    path = index_path()
+    settings.ensure_private_dir(path.parent)
+    fsutil.refuse_symlink(path)
+    if not path.exists():
+        with contextlib.suppress(FileExistsError):
+            os.close(fsutil.open_private(path))  # 0600 before SQLite writes anything into it
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        db.executescript(_SCHEMA)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def capture_lines(data: bytes) -> list[str]:
+    """The lines of a capture as ``retrieve`` numbers them, each cleaned of escapes and redraws."""
+    from tersh.compact.clean import clean_line
+
+    text = data.decode("utf-8", "replace")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return [clean_line(line) for line in text.split("\n")] if text else []
+
+
+def ensure_indexed(db: sqlite3.Connection, source: Source, path: Path) -> str:
+    """Index ``source`` unless it already is; return its status (``indexed`` or ``too_large``)."""
+    row = db.execute("SELECT status FROM docs WHERE capture_id = ?", (source.capture_id,))
+    if (row := row.fetchone()) is not None:
+        return str(row[0])
+    size = path.stat().st_size
+    lines = capture_lines(path.read_bytes()) if size <= MAX_INDEX_BYTES else []
+    status = "indexed" if size <= MAX_INDEX_BYTES else "too_large"
+    with _transaction(db):
+        again = db.execute("SELECT status FROM docs WHERE capture_id = ?", (source.capture_id,))
+        if (done := again.fetchone()) is not None:  # another search indexed it meanwhile
+            return str(done[0])
+        first = int(db.execute("SELECT COALESCE(MAX(first_rowid + line_count), 1) FROM docs")
+                    .fetchone()[0])
+        db.executemany(
+            "INSERT INTO lines (rowid, text) VALUES (?, ?)",
+            ((first + number, line) for number, line in enumerate(lines)),
+        )
+        db.execute(
+            "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
+            (source.capture_id, status, first, len(lines), size, time.time()),
+        )
+    return status
+
+
+def prune(db: sqlite3.Connection) -> int:
+    """Delete the rows of captures that no longer exist; return how many captures were dropped."""
+    from tersh import capture
+
+    root = capture.store_dir()
+    gone = [
+        (capture_id, first, count)
+        for capture_id, first, count in db.execute(
+            "SELECT capture_id, first_rowid, line_count FROM docs"
+        ).fetchall()
+        if not (root / str(capture_id) / "combined").is_file()
+    ]
+    if gone:
+        with _transaction(db):
+            for capture_id, first, count in gone:
+                if count:
+                    db.execute(
+                        "DELETE FROM lines WHERE rowid BETWEEN ? AND ?", (first, first + count - 1)
+                    )
+                db.execute("DELETE FROM docs WHERE capture_id = ?", (capture_id,))
+    return len(gone)
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 expression for a free-text query: every word must appear (as a prefix at its end).
+
+    Each whitespace-separated word becomes a quoted phrase, so punctuation inside it
+    (``foo.py:12``) means "these tokens in a row" and never FTS5 syntax. None when the query has
+    no word character at all (then only a substring scan can answer it).
+    """
+    words = [word for word in query.split() if _WORD.search(word)]
+    if not words:
+        return None
+    return " AND ".join('"' + word.replace('"', '""') + '" *' for word in words)
+
+
+# --- searching --------------------------------------------------------------------------------
+
+
+def search(query: str, sources: Sequence[Source], limit: int = 20) -> Found:
+    """Lines matching ``query`` in ``sources`` (newest capture first, lines in order)."""
+    from tersh import capture
+
+    limit = max(1, min(limit, MAX_LIMIT))
+    expression = match_expression(query) if fts5_available() else None
+    present: list[tuple[Source, Path]] = []
+    skipped: list[tuple[Source, Path]] = []
+    for source in sources:
+        path = capture.store_dir() / source.capture_id / "combined"
+        (present if path.is_file() and not path.is_symlink() else skipped).append((source, path))
+    gone = [f"{source.capture_id} (expired)" for source, _ in skipped]
+    if expression is None:
+        return _substring_search(query, present, limit, gone)
+    with contextlib.closing(connect()) as db:
+        prune(db)
+        return _fts_search(db, query, expression, present, limit, gone)
+
+
+def _fts_search(db: sqlite3.Connection, query: str, expression: str,
+                present: list[tuple[Source, Path]], limit: int, skipped: list[str]) -> Found:
+    hits: list[Hit] = []
+    more = 0
+    searched = 0
+    scan_budget = MAX_SCAN_BYTES
+    for source, path in present:
+        try:
+            status = ensure_indexed(db, source, path)
+        except OSError:
+            skipped.append(f"{source.capture_id} (unreadable)")
+            continue
+        if status == "too_large":
+            if source.size > scan_budget:
+                skipped.append(f"{source.capture_id} {TOO_LARGE}")
+                continue
+            scan_budget -= source.size
+            found, extra = _scan(query, source, path, max(0, limit - len(hits)))
+        else:
+            found, extra = _indexed_hits(db, source, expression, max(0, limit - len(hits)))
+        searched += 1
+        hits.extend(found)
+        more += extra
+    return Found(hits, more, searched, skipped, "fts5")
+
+
+def _indexed_hits(db: sqlite3.Connection, source: Source, expression: str,
+                  room: int) -> tuple[list[Hit], int]:
+    row = db.execute(
+        "SELECT first_rowid, line_count FROM docs WHERE capture_id = ?", (source.capture_id,)
+    ).fetchone()
+    if row is None or not row[1]:
+        return [], 0
+    first, count = int(row[0]), int(row[1])
+    bounds = (expression, first, first + count - 1)
+    where = "lines MATCH ? AND rowid BETWEEN ? AND ?"
+    total = int(db.execute(f"SELECT COUNT(*) FROM lines WHERE {where}", bounds).fetchone()[0])
+    rows = db.execute(
+        f"SELECT rowid, text FROM lines WHERE {where} ORDER BY rowid LIMIT ?", (*bounds, room)
+    ).fetchall() if room else []
+    words = [word.casefold() for word in expression_words(expression)]
+    hits = [
+        Hit(source.capture_id, source.command, int(rowid) - first + 1, snippet(str(text), words))
+        for rowid, text in rows
+    ]
+    return hits, total - len(hits)
+
+
+def expression_words(expression: str) -> list[str]:
+    """The words of a :func:`match_expression` result (to centre snippets on them)."""
+    return [part.replace('""', '"') for part in re.findall(r'"((?:[^"]|"")*)"', expression)]
+
+
+def _scan(query: str, source: Source, path: Path, room: int) -> tuple[list[Hit], int]:
+    from tersh.retrieval import search as substring
+
+    found, more = substring(path, query, max(room, 1))
+    lines = found[:room]
+    more += len(found) - len(lines)
+    needle = [query.casefold()]
+    return [Hit(source.capture_id, source.command, number, snippet(text, needle))
+            for number, text in lines], more
+
+
+def _substring_search(query: str, present: list[tuple[Source, Path]], limit: int,
+                      skipped: list[str]) -> Found:
+    hits: list[Hit] = []
+    more = 0
+    searched = 0
+    budget = MAX_SCAN_BYTES
+    for source, path in present:
+        if source.size > budget:
+            skipped.append(f"{source.capture_id} {TOO_LARGE}")
+            continue
+        budget -= source.size
+        try:
+            found, extra = _scan(query, source, path, max(0, limit - len(hits)))
+        except OSError:
+            skipped.append(f"{source.capture_id} (unreadable)")
+            continue
+        searched += 1
+        hits.extend(found)
+        more += extra
+    return Found(hits, more, searched, skipped, "substring")
+
+
+def snippet(text: str, words: Sequence[str]) -> str:
+    """``text`` cleaned and, when long, a window of it around the first of ``words`` found."""
+    from tersh.compact.clean import clean_line
+
+    text = clean_line(text)
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    folded = text.casefold()
+    at = min((i for i in (folded.find(word) for word in words if word) if i >= 0), default=0)
+    start = max(0, at - SNIPPET_CHARS // 3)
+    piece = text[start : start + SNIPPET_CHARS]
+    return ("…" if start else "") + piece + ("…" if start + SNIPPET_CHARS < len(text) else "")
