@@ -73,12 +73,12 @@ def open_db() -> sqlite3.Connection:
 def test_migrating_a_blank_database_gives_the_exact_schema() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None)
     applied = ledger.migrate(db)
-    assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts"]
+    assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts", "m004_executed"]
     shape = schema(db)
     assert [c[0] for c in shape["calls"]] == [  # type: ignore[index]
         "id", "ts", "session", "host", "program", "klass", "arguments", "category", "rule",
         "measured", "complete", "exit_code", "duration_s", "input_bytes", "output_bytes",
-        "input_tokens", "output_tokens", "capture_id", "capture_path", "deferred",
+        "input_tokens", "output_tokens", "capture_id", "capture_path", "deferred", "executed",
     ]  # fmt: skip
     assert sorted(k for k in shape if k != "indexes") == [
         "_tersh_migrations", "calls", "host_views", "pending_texts", "retrievals",
@@ -359,3 +359,19 @@ def test_session_id_is_the_agent_behind_the_shell() -> None:
     }  # fmt: skip
     assert len(ids) == 1
     assert ids.pop().startswith(f"p{os.getpid()}-")
+
+
+def test_executed_form_is_kept_without_arguments_unless_allowed() -> None:
+    from tersh import ledger, settings
+    from tersh.result import Result
+
+    rewritten = {"rewrite": {"verdict": "rewritten", "recorded": "rtk git status --short"}}
+    result = Result(text="M a.py", exit_code=0, requested_command="git status --short",
+                    executed_command="rtk git status --short", input_bytes=9, output_bytes=6,
+                    details=rewritten)
+    ledger.record(result, session="s1", host="cli", program="git", klass="git")
+    settings.save({"ledger.record_arguments": True})
+    ledger.record(result, session="s1", host="cli", program="git", klass="git")
+    with ledger.connect() as db:
+        rows = [r[0] for r in db.execute("SELECT executed FROM calls ORDER BY id")]
+    assert rows == ["rtk git", "rtk git status --short"]

@@ -75,7 +75,8 @@ def _rewrite(requested: str, decision: policy.Decision, conf: Settings) -> tuple
         answer = rewrite.rewrite(requested, conf)
     except Exception as exc:  # any provider failure: the original command runs
         return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}
-    info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason}
+    info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason,
+            "recorded": getattr(answer, "recorded", "")}
     return answer.executed or requested, {"rewrite": info}
 
 

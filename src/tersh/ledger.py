@@ -263,6 +263,12 @@ def _proc_stat(pid: int) -> tuple[str, int, str] | None:
         return None
 
 
+@migration
+def m004_executed(db: sqlite3.Connection) -> None:
+    """The executed form of a rewritten call, as the provider words it (never a resolved path)."""
+    db.execute("ALTER TABLE calls ADD COLUMN executed TEXT")
+
+
 # --- recording (hot path) -------------------------------------------------------------------
 
 
@@ -272,10 +278,12 @@ def record(result: Result, *, session: str, host: str, program: str, klass: str)
         conf, _ = settings.load_or_defaults()
         if not conf.flag("ledger.enabled"):
             return
-        arguments = result.requested_command if conf.flag("ledger.record_arguments") else None
+        with_arguments = conf.flag("ledger.record_arguments")
+        arguments = result.requested_command if with_arguments else None
         with contextlib.closing(connect()) as db:
             with _transaction(db):
-                _insert_call(db, result, session, host, program, klass, arguments)
+                call_id = _insert_call(db, result, session, host, program, klass, arguments)
+                _note_executed(db, call_id, result, program, with_arguments)
             figures = totals(db, session=session)
         _publish(session, figures)
     except Exception as exc:  # the ledger must never cost the user their output or exit code
@@ -290,7 +298,7 @@ def _insert_call(
     program: str,
     klass: str,
     arguments: str | None,
-) -> None:
+) -> int:
     empty = result.measured and result.input_bytes == 0 and result.output_bytes == 0
     deferred = 1 if result.measured and not empty else 0
     tokens = 0 if empty else None
@@ -305,10 +313,25 @@ def _insert_call(
          result.input_bytes, result.output_bytes, tokens, tokens, result.capture_id,
          _input_capture(result), deferred),
     )
+    call_id = int(cursor.lastrowid or 0)
     if deferred:
-        db.execute(
-            "INSERT INTO pending_texts VALUES (?, ?, ?)", (cursor.lastrowid, now, result.text)
-        )
+        db.execute("INSERT INTO pending_texts VALUES (?, ?, ?)", (call_id, now, result.text))
+    return call_id
+
+
+def _note_executed(
+    db: sqlite3.Connection, call_id: int, result: Result, program: str, with_arguments: bool
+) -> None:
+    """Keep the executed form of a rewritten call: whole only when arguments may be recorded.
+
+    Without arguments, only the provider's command word and the program stay (``rtk git``).
+    """
+    rewrite = result.details.get("rewrite") or {}
+    recorded = str(rewrite.get("recorded") or "") if rewrite.get("verdict") == "rewritten" else ""
+    if not recorded:
+        return
+    executed = recorded if with_arguments else f"{recorded.split()[0]} {program}"
+    db.execute("UPDATE calls SET executed = ? WHERE id = ?", (executed, call_id))
 
 
 def _input_capture(result: Result) -> str | None:
