@@ -127,13 +127,13 @@ class Output:
     def __init__(self) -> None:
         self.kept: list[str] = []
         self.words: dict[str, None] = {}
-        self.note_at: int | None = None
         self.omitted_lines = 0  # final once render() has run
         self._dropped: list[str] = []
         self._at: list[int] = []  # where in ``kept`` each dropped line stood
         self._scan: list[str] = []  # the part of each dropped line that may name a path
         self._plain: list[int] = []  # dropped lines without a passing mark
         self._marks_lines = 0
+        self._marks_at: int | None = None
         self._marks_tokens = 0.0
 
     def keep(self, line: str) -> None:
@@ -151,8 +151,6 @@ class Output:
         ``scan`` is the part that may name paths (default: the whole line); ``passing`` says the
         line carries a passing mark the verifier knows (``PASSED``, ``✓``, ``... ok``…).
         """
-        if self.note_at is None:
-            self.note_at = len(self.kept)
         if not passing:
             self._plain.append(len(self._dropped))
         self._at.append(len(self.kept))
@@ -167,8 +165,8 @@ class Output:
 
     def omit_marks(self, line: str) -> None:
         """Leave out a row of progress marks the caller knows names nothing (``....s..``)."""
-        if self.note_at is None:
-            self.note_at = len(self.kept)
+        if self._marks_at is None:
+            self._marks_at = len(self.kept)
         self._marks_lines += 1
         self._marks_tokens += estimated_mark_tokens(line)
 
@@ -224,8 +222,12 @@ class Output:
 
         None when nothing was left out or the saving would not pay for the capture report.
         """
-        if self.note_at is None:
+        starts = [self._at[0]] if self._at else []
+        if self._marks_at is not None:
+            starts.append(self._marks_at)
+        if not starts:
             return None
+        note_at = min(starts)
         rescued = self._rescued() if self._dropped else set()
         self._collect_words(rescued)
         self.omitted_lines = len(self._dropped) - len(rescued) + self._marks_lines
@@ -233,7 +235,6 @@ class Output:
             return None
         dropped_chars = sum(map(len, self._dropped)) - sum(len(self._dropped[i]) for i in rescued)
         saved = dropped_chars / 4 + len(self._dropped) - len(rescued) + self._marks_tokens
-        note_at = self.note_at + sum(1 for i in rescued if self._at[i] < self.note_at)
         lines = self._assemble(rescued)
         summary = note(describe(self.omitted_lines), self.words, "\n".join(lines))
         if saved - estimated_tokens(summary) < MIN_TOKEN_SAVING:

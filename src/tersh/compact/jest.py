@@ -26,8 +26,7 @@ _PASS_FILE = re.compile(
     r"^(?:PASS\s+(?P<jest>\S+)(?P<jest_rest>.*)"
     r"|\s?✓\s+(?:\|[^|]+\| )?(?P<vitest>\S+)(?P<vitest_rest> \(\d+ tests?\b.*))$"
 )
-_PASS_TEST = re.compile(r"^\s+[✓✔√]\s")
-_SKIP_TEST = re.compile(r"^\s+[○↓✎]\s")
+_TEST_ROW = re.compile(r"^\s{2,}(?:(?P<passed>[✓✔√])|[○↓✎])\s")
 _OTHER_TEST = re.compile(r"^\s+[✕×✗✖]\s")
 _TITLE = re.compile(r"^ {2,}[^\s●❯›>✓✔√○↓✎✕×✗✖|-]")
 _RULE = re.compile(r"^\s*⎯{4,}(?P<inner>\[\d+/\d+\])?⎯*\s*$")
@@ -55,30 +54,35 @@ def compact(text: str, inv: Invocation) -> str | None:
                 out.keep(title)
         titles.clear()
 
+    omit, test_row = out.omit, _TEST_ROW.match
     for line in text.split("\n"):
+        row = test_row(line) if line[:1] == " " else None
+        if row:
+            if titles:
+                settle(omit=True)
+            if row["passed"]:
+                passed += 1
+                omit(line, None, True)
+            else:
+                skipped += 1
+                omit(line)
+            in_tree = True
+            continue
         file_match = _PASS_FILE.match(line) if _is_file_line(line) else None
         if file_match:
             path = file_match["jest"] or file_match["vitest"]
             rest = file_match["jest_rest"] or file_match["vitest_rest"] or ""
-            settle(omit=True)
+            if titles:
+                settle(omit=True)
             files += 1
             out.omit_in_file(line, path, rest)
-            in_tree = True
-            continue
-        if _PASS_TEST.match(line) or _SKIP_TEST.match(line):
-            settle(omit=True)
-            if _PASS_TEST.match(line):
-                passed += 1
-                out.omit(line, passing=True)
-            else:
-                skipped += 1
-                out.omit(line)
             in_tree = True
             continue
         if in_tree and _TITLE.match(line) and not _OTHER_TEST.match(line) and len(line) < 200:
             titles.append(line)
             continue
-        settle(omit=False)
+        if titles:
+            settle(omit=False)
         in_tree = _is_file_line(line) or bool(_OTHER_TEST.match(line))
         rule = _RULE.match(line)
         if rule:
