@@ -115,6 +115,9 @@ class _Token(NamedTuple):
     quoted: bool
 
 
+_NEW_TOKEN = tuple.__new__  # builds a _Token without the Python-level __new__ (hot path)
+
+
 class _Heredoc(NamedTuple):
     delimiter: str
     strip_tabs: bool
@@ -195,7 +198,7 @@ class _Lexer:
         if self.pos < len(src) and src[self.pos] in "#\\":
             self.skip_blanks()
         if self.pos >= len(src):
-            return _Token("eof", "", self.pos, self.pos, False)
+            return _NEW_TOKEN(_Token, ("eof", "", self.pos, self.pos, False))
         start = self.pos
         char = src[start]
         if char == "\n":
@@ -203,7 +206,7 @@ class _Lexer:
             self.comment = None
             self.comment_start = -1
             self.read_heredoc_bodies()
-            return _Token("op", "\n", start, self.pos, False)
+            return _NEW_TOKEN(_Token, ("op", "\n", start, self.pos, False))
         if char in "|&;()<>":
             if char in "<>" and src.startswith("(", start + 1):
                 return self.read_word()  # process substitution <( ) / >( )
@@ -211,7 +214,7 @@ class _Lexer:
                 op = src[start : start + size]
                 if op in _OPERATOR_SET:
                     self.pos += size
-                    return _Token("op", op, start, self.pos, False)
+                    return _NEW_TOKEN(_Token, ("op", op, start, self.pos, False))
         self.comment = None
         self.comment_start = -1
         plain = self.re.plain.match(src, start)
@@ -221,7 +224,7 @@ class _Lexer:
                 ("<(", ">("), end
             )):
                 self.pos = end
-                return _Token("word", plain.group(), start, end, False)
+                return _NEW_TOKEN(_Token, ("word", plain.group(), start, end, False))
         return self.read_word()
 
     def read_word(self) -> _Token:
@@ -272,7 +275,7 @@ class _Lexer:
                 else:
                     parts.append(match.group())
                     self.pos = match.end()
-        return _Token("word", "".join(parts), start, self.pos, quoted)
+        return _NEW_TOKEN(_Token, ("word", "".join(parts), start, self.pos, quoted))
 
     def read_double_quoted(self) -> str:
         src, n = self.src, len(self.src)
