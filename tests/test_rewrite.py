@@ -369,13 +369,10 @@ def test_cli_rewrite_json_and_text(fake: Path, tersh_home: Path) -> None:
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
 
 
-def test_cli_rewrite_without_rtk(tersh_home: Path, tmp_path: Path) -> None:
-    env_path = os.environ.get("PATH", "")
-    os.environ["PATH"] = str(tmp_path)
-    try:
-        done = tersh("rewrite", "--format", "json", "pytest -q", home=tersh_home)
-    finally:
-        os.environ["PATH"] = env_path
+def test_cli_rewrite_without_rtk(tersh_home: Path, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    done = tersh("rewrite", "--format", "json", "pytest -q", home=tersh_home)
     report = json.loads(done.stdout)
     assert (report["verdict"], report["executed"]) == ("skipped", "pytest -q")
     assert "not found" in report["reason"]

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from tersh import shell
+from tersh import classify, shell
 from tersh.rewrite import Proposal
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
@@ -361,7 +361,7 @@ def bind(candidate: str, requested: str, rtk_path: str) -> tuple[str, str]:
     allowed = {c.words for c in shell.parse(requested).commands}
     spans: list[tuple[int, int]] = []
     for command in script.commands:
-        if command.words and shell_basename(command.words[0]) == "rtk":
+        if command.words and classify.basename(command.words[0]) == "rtk":
             if command.first_span is None or command.nested:
                 return "", "rtk's answer runs rtk where tersh cannot pin it"
             spans.append(command.first_span)
@@ -373,12 +373,6 @@ def bind(candidate: str, requested: str, rtk_path: str) -> tuple[str, str]:
     for start, end in sorted(spans, reverse=True):
         executed = executed[:start] + shell.quote(rtk_path) + executed[end:]
     return executed, ""
-
-
-def shell_basename(word: str) -> str:
-    """The program name of ``word`` (last path part, no ``.exe``)."""
-    name = word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].lower()
-    return name.removesuffix(".exe")
 
 
 def ask(command: str, probe: Probe, timeout_ms: int) -> Answer:
