@@ -157,6 +157,12 @@ class Output:
         self._dropped.append(line)
         self._scan.append(line if scan is None else scan)
 
+    def omit_run(self, lines: list[str]) -> None:
+        """Leave out consecutive lines that each carry a passing mark the verifier knows."""
+        self._at.extend([len(self.kept)] * len(lines))
+        self._dropped.extend(lines)
+        self._scan.extend(lines)
+
     def omit_in_file(self, line: str, path: str, rest: str, passing: bool = True) -> None:
         """Leave out ``line``: the known file ``path``, then ``rest`` (only ``rest`` is scanned)."""
         if path:
@@ -181,12 +187,12 @@ class Output:
         """Indexes of dropped lines the verifier protects as a whole."""
         dropped = self._dropped
         blob = "\n".join(dropped)
-        starts = list(accumulate((len(line) + 1 for line in dropped), initial=0))
+        starts = list(accumulate(map((1).__add__, map(len, dropped)), initial=0))
         candidates = {bisect_right(starts, at) - 1 for at in _hits(blob, _FAILING_MARKS)}
         candidates.update(bisect_right(starts, m.start()) - 1 for m in _LOCATION_HINT.finditer(blob))
         if self._plain:
             plain = [dropped[i] for i in self._plain]
-            plain_starts = list(accumulate((len(line) + 1 for line in plain), initial=0))
+            plain_starts = list(accumulate(map((1).__add__, map(len, plain)), initial=0))
             lowered = "\n".join(plain).lower()
             candidates.update(
                 self._plain[bisect_right(plain_starts, at) - 1]
@@ -195,8 +201,8 @@ class Output:
         return {index for index in candidates if is_protected_line(dropped[index])}
 
     def _collect_words(self, rescued: set[int]) -> None:
-        scan = "\n".join(text for i, text in enumerate(self._scan) if i not in rescued) if rescued \
-            else "\n".join(self._scan)
+        # Words of rescued lines are found too; the note leaves out whatever the text keeps.
+        scan = "\n".join(self._scan)
         for token in path_like_words(scan):
             for word in verify.iter_paths(token):
                 self.words[word] = None

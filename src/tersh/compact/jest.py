@@ -54,20 +54,27 @@ def compact(text: str, inv: Invocation) -> str | None:
                 out.keep(title)
         titles.clear()
 
-    omit, test_row = out.omit, _TEST_ROW.match
+    test_row = _TEST_ROW.match
+    run: list[str] = []  # consecutive passing rows, handed over together
     for line in text.split("\n"):
-        row = test_row(line) if line[:1] == " " else None
+        row = test_row(line) if line.startswith(" ") else None
         if row:
             if titles:
                 settle(omit=True)
             if row["passed"]:
-                passed += 1
-                omit(line, None, True)
+                run.append(line)
             else:
                 skipped += 1
-                omit(line)
+                passed += len(run)
+                out.omit_run(run)
+                run.clear()
+                out.omit(line)
             in_tree = True
             continue
+        if run:
+            passed += len(run)
+            out.omit_run(run)
+            run.clear()
         file_match = _PASS_FILE.match(line) if _is_file_line(line) else None
         if file_match:
             path = file_match["jest"] or file_match["vitest"]
@@ -89,6 +96,8 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.keep(f"⎯⎯⎯ {rule['inner']}" if rule["inner"] else "⎯⎯⎯")
             continue
         out.keep(line)
+    passed += len(run)
+    out.omit_run(run)
     settle(omit=False)
     parts = []
     if files:
