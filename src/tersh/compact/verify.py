@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from tersh.compact.base import Invocation
+from tersh.compact.clean import strip_ansi
 
 SEARCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 
@@ -195,8 +196,11 @@ def _looks_like_git_log(inv: Invocation | None, lines: list[str]) -> bool:
 
 
 def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
-    """Every protected fact of ``source``, deduplicated, in the order first seen."""
-    lines = source.splitlines()
+    """Every protected fact of ``source``, deduplicated, in the order first seen.
+
+    Colour codes never hide a fact: the text is read as a terminal shows it.
+    """
+    lines = strip_ansi(source).splitlines()
     facts: dict[tuple[str, str], Fact] = {}
 
     def add(kind: str, text: str, number: int) -> None:
@@ -233,6 +237,7 @@ class _Index:
     """What a proposal contains, built once so that checking thousands of facts stays linear."""
 
     def __init__(self, proposal: str) -> None:
+        proposal = strip_ansi(proposal)
         self.flat = normalize(proposal)
         self.lines: set[str] = set()
         self.locations: set[str] = set()
