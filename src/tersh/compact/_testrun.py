@@ -176,6 +176,13 @@ class Output:
         self._marks_lines += 1
         self._marks_tokens += estimated_mark_tokens(line)
 
+    def omit_copy(self, line: str) -> None:
+        """Leave out a line the kept text repeats further on (not re-checked here: the gate does)."""
+        if self._marks_at is None:
+            self._marks_at = len(self.kept)
+        self._marks_lines += 1
+        self._marks_tokens += estimated_tokens(line)
+
     def drop_now(self, line: str) -> bool:
         """Leave ``line`` out at once and return True, or False when it must be kept."""
         if is_protected_line(line):

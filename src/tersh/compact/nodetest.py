@@ -30,6 +30,7 @@ _TAP_CHATTER = re.compile(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*
 _YAML_START = re.compile(r"^\s+---\s*$")
 _YAML_END = re.compile(r"^\s+\.\.\.\s*$")
 _SPEC_PASS = re.compile(r"^\s*(?:✔|﹣) ")
+_SPEC_FAIL = re.compile(r"^\s*✖ ")
 _SPEC_SUITE = re.compile(r"^\s*▶ ")
 _SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
 _TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
@@ -50,8 +51,20 @@ def compact(text: str, inv: Invocation) -> str | None:
     titles: list[str] = []
     failing_section = False
     after_ok = False  # the previous line was a passing TAP "ok" line that was left out
+    # The spec reporter prints each failure's details twice: under its row, and again under
+    # "✖ failing tests:" at the end. The first copy is left out when the second is there.
+    repeated_below = "\n✖ failing tests:" in text
+    detail_indent: int | None = None  # indentation of the failing row whose details follow
+    copies = 0
     for line in text.split("\n"):
         was_after_ok, after_ok = after_ok, False
+        if detail_indent is not None:
+            indent = len(line) - len(line.lstrip())
+            if not line.strip() or indent > detail_indent:
+                out.omit_copy(line)
+                copies += 1
+                continue
+            detail_indent = None
         if in_ok_yaml:
             out.omit(line)
             in_ok_yaml = not _YAML_END.match(line)
@@ -92,13 +105,17 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.keep(title)
         titles.clear()
         failing_section = line.startswith("✖ failing tests:")
+        if repeated_below and not failing_section and _SPEC_FAIL.match(line):
+            detail_indent = len(line) - len(line.lstrip())
         out.keep(line)
     for title in titles:
         out.keep(title)
     parts = [f"{passed:,} passing tests/suites"] if passed else []
     if skipped:
         parts.append(f"{skipped:,} skipped/todo")
-    return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
+    if copies:
+        parts.append(f"{plural(copies, 'line')} of failure details repeated under ✖ failing tests")
+    return out.render(lambda omitted: f"{', '.join(parts) or plural(omitted, 'line')} omitted", text)
 
 
 def sniff(text: str) -> float:
