@@ -71,3 +71,10 @@ def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
 
 
 _FRAGMENTS = support.fragment_lines("test__node", "nodetest") or ["node --test"]
+
+
+def test_spec_failure_details_are_kept_once_under_failing_tests() -> None:
+    text = _outcome("spec-failure")
+    assert text.count("AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:") == 1
+    assert "✖ fails (" in text.split("✖ failing tests:")[0]  # the row stays in the tree
+    assert "repeated under ✖ failing tests" in text

@@ -75,3 +75,10 @@ def test_graph_log_message_lines_are_protected() -> None:
     assert [f.text for f in verify.missing_facts(source, lossy, inv)] == [
         "Body line explaining the change."
     ]
+
+
+def test_an_option_word_with_a_slash_is_not_a_path() -> None:
+    # pytest -v ids such as "test_flag[--flag/--no-flag-opt0]" name options, not files.
+    line = "tests/test_options.py::test_flag[--flag/--no-flag-opt_params0] PASSED [ 40%]"
+    assert list(verify.iter_paths(line)) == ["tests/test_options.py"]
+    assert "src/a/b.py" in list(verify.iter_paths("see src/a/b.py and -x/y"))
