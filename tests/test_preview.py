@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -120,3 +121,23 @@ def test_huge_file_preview_reads_in_bounded_memory(tmp_path: Path) -> None:
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert "src/x.py:1: error: the one that matters" in preview.text
     assert (after - before) < 64 * 1024  # KiB: far less than the file's size
+
+
+def test_grep_and_python_middle_scans_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tersh import preview
+
+    lines = [f"step {i}: compiling unit {i}" for i in range(60000)]
+    for at in range(1000, 59000, 997):
+        lines[at] = f"src/unit_{at}.c:{at}:7: error: expected expression"
+    lines[30000] = "def outline_marker():"
+    lines[30001] = "\x1b[31mWARNING\x1b[0m: colour inside"
+    path = tmp_path / "build.log"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(preview, "GREP_THRESHOLD", 1 << 40)
+    python_scan = bound_file(path, 2000, 50 * 1024)
+    monkeypatch.setattr(preview, "GREP_THRESHOLD", 0)
+    grep_scan = bound_file(path, 2000, 50 * 1024)
+    assert grep_scan.text == python_scan.text
+    assert lines[1000 + 997 * 29] in grep_scan.text
+    assert "def outline_marker():" in grep_scan.text
+    assert "WARNING: colour inside" in grep_scan.text

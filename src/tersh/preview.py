@@ -357,6 +357,60 @@ def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: boo
             number += body.count(b"\n")
 
 
+#: Above this many bytes, the middle of a file is searched by the system's grep (C speed).
+GREP_THRESHOLD = 16 << 20
+_GREP_PATTERNS = (
+    (["-E"], r"^(async def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod "
+     r"|func |type |public |private |protected |static |interface |record |diff --git |#{1,6} "
+     r"|[[:space:]]*\"(name|version|id|title|key|path)\": )"),
+    (["-i", "-E"], r"error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|segmentation"
+     r"|\.[a-z0-9]{1,10}[:(][0-9]|, line [0-9]"),
+)
+
+
+def _grep() -> str | None:
+    import shutil
+
+    return shutil.which("grep")
+
+
+def _grep_middle(path: Path, start: int, end: int, first_number: int, clean: bool,
+                 tier: int = 0) -> Iterator[tuple[int, str]]:
+    """Like :func:`_scan_middle`, with grep finding the candidates (numbers from the file start).
+
+    Falls back to the Python scan when grep fails to start. Lines are numbered by grep, so the
+    region is given by line numbers: ``first_number`` on, until the caller stops reading.
+    """
+    import subprocess
+
+    options, pattern = _GREP_PATTERNS[tier]
+    argv = [_grep() or "grep", "-n", "-a", *options, "--", pattern, str(path)]
+    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
+    try:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    except OSError:
+        yield from _scan_middle(path, start, end, first_number, clean, tier)
+        return
+    accept = TIERS[tier][1]
+    assert process.stdout is not None
+    try:
+        for raw in process.stdout:
+            colon = raw.find(b":")
+            if colon <= 0:
+                continue
+            number = int(raw[:colon]) - 1
+            if number < first_number:
+                continue
+            body = raw[colon + 1 :].rstrip(b"\n")[: 1 << 20]
+            text = clean_line(decode(body)) if clean else decode(body)
+            if accept(text):
+                yield number, text
+    finally:
+        process.kill()
+        process.stdout.close()
+        process.wait()
+
+
 def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True) -> Preview:
     """Bound the text of the file at ``path`` in bounded memory."""
     total, size = _count_lines(path)
@@ -384,7 +438,10 @@ def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True
     def middle(lo: int, hi: int, tier: int) -> Iterator[tuple[int, str]]:
         start = head_ends.get(lo - 1, 0) if lo > 0 else 0
         end = tail_starts.get(hi, size)
-        for number, line in _scan_middle(path, start, end, lo, clean, tier):
+        scan = _scan_middle
+        if end - start > GREP_THRESHOLD and _grep() is not None:
+            scan = _grep_middle
+        for number, line in scan(path, start, end, lo, clean, tier):
             if number >= hi:
                 break
             yield number, line
