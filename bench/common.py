@@ -1,0 +1,54 @@
+"""Shared helpers for the benchmarks: timing whole processes side by side, peak memory."""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+VENV_BIN = Path(sys.executable).parent
+
+
+def time_process(argv: Sequence[str], *, env: dict[str, str] | None = None,
+                 stdin: bytes | None = None) -> float:
+    """Wall time of one run of ``argv`` (output discarded)."""
+    started = time.perf_counter()
+    subprocess.run(list(argv), input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={**os.environ, **(env or {})}, check=False)
+    return time.perf_counter() - started
+
+
+def side_by_side(commands: dict[str, Sequence[str]], rounds: int, *,
+                 env: dict[str, str] | None = None, stdin: bytes | None = None) -> dict[str, float]:
+    """Median wall time of each command, runs interleaved so machine noise hits all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, argv in commands.items():
+            samples[name].append(time_process(argv, env=env, stdin=stdin))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """(seconds, peak RSS in MB of the process tree's largest member, exit code) of one run.
+
+    Runs through a tiny Python parent so RUSAGE_CHILDREN holds only this command's tree.
+    """
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}, check=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024, int(out[2])
+
+
+def self_peak_mb() -> float:
+    """Peak RSS of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
