@@ -27,11 +27,14 @@ def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
     assert text[:8000] == snapshot
 
 
-def test_runs_share_one_header_and_keep_line_numbers() -> None:
+def test_commits_listed_once_then_runs_under_their_id() -> None:
     text = gp.check_case(rule, CASES[0], 0.5, applied=True)
-    assert text.startswith("1885ed64 Jesse 2021-05-17\n1) # Copyright (c) 2013, Mahmoud Hashemi\n")
-    assert "\n1b1d3787 gtkacz 2025-09-28\n39) import collections\n" in text
-    assert "\n1b1d3787\n41) import string\n" in text  # a later run of a known commit: id only
+    legend = text.split("\n1885ed64\n", 1)[0]
+    assert legend.startswith("1885ed64 Jesse 2021-05-17\n3b26fff7 Mahmoud Hashemi 2015-04-06\n")
+    assert "\n1b1d3787 gtkacz 2025-09-28\n" in legend
+    assert legend.count("\n") + 1 == len({line.split(" ", 1)[0] for line in legend.split("\n")})
+    assert "\n1885ed64\n1) # Copyright (c) 2013, Mahmoud Hashemi\n2) #\n" in text
+    assert "\n1b1d3787\n39) import collections\n" in text
     assert "+0200" not in text  # no row of this file reads as a diagnostic
 
 
@@ -41,7 +44,7 @@ def test_diagnostic_code_lines_are_kept_exactly() -> None:
         "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 2)     pass\n"
         "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 3) except Exception:\n"
         "1885ed64 (Jesse  2021-05-17 03:05:17 +0200 4)     raise\n"
-    ) * 3
+    ) * 20
     inv = detect.invocation("git blame a.py", 0)
     outcome = apply(rule, source, inv)
     assert outcome.applied

@@ -12,7 +12,9 @@ a colon, seven hex digits in a row, a slash or a source extension).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from tersh.compact import verify
@@ -27,6 +29,9 @@ MIN_SAVED_SHARE = 0.10
 #: The same floor for proposals that only squeeze padding: runs of spaces are cheap tokens, so
 #: many more bytes must go before the model sees fewer tokens.
 MIN_SQUEEZED_BYTES = 600
+
+#: Lines are split and checked this many characters at a time (bounds the extra memory).
+CHUNK_CHARS = 1 << 20
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
@@ -84,6 +89,16 @@ def maybe_location(line: str) -> bool:
     ) is not None
 
 
+def maybe_severity(text: str) -> bool:
+    """Whether any line of ``text`` may be a diagnostic (False: certainly none is)."""
+    return _MAYBE_SEVERITY.search(text.lower()) is not None
+
+
+def maybe_located(text: str) -> bool:
+    """Whether any line of ``text`` may hold a location (False: certainly none does)."""
+    return _LOCATION_MARK.search(text) is not None
+
+
 def carries_fact(line: str) -> bool:
     """Whether ``line`` holds a diagnostic, a location or a commit id (never droppable)."""
     if maybe_diagnostic(line) or maybe_location(line):
@@ -101,7 +116,12 @@ def paths_in(line: str) -> Iterator[str]:
         "." in line and _MAYBE_EXT.search(line)
     ):
         for word in _PATH_CANDIDATE.findall(line):
-            yield from verify.iter_paths(word)
+            yield from _word_paths(word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_paths(word: str) -> tuple[str, ...]:
+    return tuple(verify.iter_paths(word))
 
 
 def plural(count: int, word: str) -> str:
@@ -202,35 +222,49 @@ class Chatter:
         return self.labels[int(match.lastgroup[1:])]
 
 
+def iter_chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[list[str]]:
+    """The lines of ``text`` in lists of about ``size`` characters (split at C speed, memory
+    bounded by the chunk)."""
+    start, length = 0, len(text)
+    while start < length:
+        end = text.find("\n", start + size)
+        if end < 0:
+            end = length
+        yield text[start:end].split("\n")
+        start = end + 1
+
+
 def drop_lines(text: str, chatter: Chatter, omissions: Omissions) -> list[str]:
     """The lines of ``text`` that are neither blank nor droppable ``chatter``.
 
-    Chatter lines are set aside and checked in one pass over all of them (the pre-tests run on
-    one joined text at C speed); the few that may hold a fact are checked line by line, and a
-    line that does is put back where it stood.
+    Chatter lines are set aside and checked a chunk at a time (the pre-tests run on one joined
+    text at C speed); the few that may hold a fact are checked line by line, and a line that
+    does is put back where it stood.
     """
     kept: list[str] = []
-    dropped: list[str] = []
-    places: list[int] = []  # where each dropped line stood among the kept ones
-    labels: list[str] = []
-    label_of = chatter.label
-    for line in iter_lines(text):
-        if not line or line.isspace():
-            omissions.blank += 1
-            continue
-        label = label_of(line)
-        if label is None:
-            kept.append(line)
-        else:
-            dropped.append(line)
-            places.append(len(kept))
-            labels.append(label)
-    restore = _check_dropped(dropped, omissions)
-    for index, label in enumerate(labels):
-        if index not in restore:
-            omissions.counts[label] = omissions.counts.get(label, 0) + 1
-    for index in sorted(restore, reverse=True):
-        kept.insert(places[index], dropped[index])
+    match = chatter.pattern.match
+    for lines in iter_chunks(text):
+        dropped: list[str] = []
+        places: list[int] = []  # where each dropped line stood among the kept ones
+        groups: list[str | None] = []
+        for line in lines:
+            found = match(line)
+            if found is None:
+                if line and not line.isspace():
+                    kept.append(line)
+                else:
+                    omissions.blank += 1
+            else:
+                dropped.append(line)
+                places.append(len(kept))
+                groups.append(found.lastgroup)
+        restore = _check_dropped(dropped, omissions)
+        for index in sorted(restore, reverse=True):
+            kept.insert(places[index], dropped[index])
+            groups[index] = None
+        for group, number in Counter(groups).items():
+            if group is not None:
+                omissions.count(chatter.labels[int(group[1:])], number)
     return kept
 
 

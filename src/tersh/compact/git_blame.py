@@ -1,8 +1,8 @@
 """Compact ``git blame``: one header per run of lines from the same commit, then the code.
 
-``1885ed64 (Jesse   2021-05-17 03:05:17 +0200  12) code`` becomes a header
-``1885ed64 Jesse 2021-05-17`` over ``12) code`` rows (later runs of the same commit: the id
-only). Every commit id, author, day, line number
+``1885ed64 (Jesse   2021-05-17 03:05:17 +0200  12) code`` rows become ``12) code`` under a
+``1885ed64`` header per run; every commit is listed once on top as ``1885ed64 Jesse
+2021-05-17`` (so a bounded preview of a long blame still names every commit). Every commit id, author, day, line number
 and code line stays; the repeated author/time/zone columns go. A row whose code the verifier
 reads as a diagnostic (``except Exception:``) is kept exactly as git printed it.
 """
@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact import verify
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import (
+    SNIFF_CHARS,
+    Omissions,
+    finish,
+    iter_lines,
+    maybe_diagnostic,
+    maybe_located,
+    maybe_location,
+    maybe_severity,
+)
 from tersh.compact.base import Invocation
 
 NAME = "git_blame"
@@ -26,37 +34,37 @@ _ROW = re.compile(
 )
 
 
-def _keeps_own_words(line: str) -> bool:
-    if verify.is_diagnostic(line):
-        return True
-    return ":" in line and next(verify.iter_locations(line), None) is not None
-
-
 def compact(text: str, inv: Invocation) -> str | None:
     """Group rows by commit run; None when a line is not a default-format blame row."""
     kept: list[str] = []
     omissions = Omissions()
     run: tuple[str, ...] = ()
-    seen: set[tuple[str, ...]] = set()
-    for line in text.splitlines():
+    seen: dict[tuple[str, ...], None] = {}  # every commit, in order of first appearance
+    # Whole-text pre-tests: most blames hold no diagnostic word and no location at all.
+    severe = maybe_severity(text)
+    located = maybe_located(text)
+    for line in iter_lines(text):
         row = _ROW.match(line)
         if row is None:
             if line.strip():
                 return None  # not the format this rule knows (porcelain, -s, -n …)
             continue
-        if _keeps_own_words(line):
+        code = row["code"] or ""
+        # Kept exactly as printed when the verifier reads it as a diagnostic or a location.
+        if (severe and maybe_diagnostic(line)) or (located and maybe_location(code)):
             kept.append(line)
             run = ()
             continue
         key = (row["id"], row["path"] or "", row["author"].strip(), row["day"])
         if key != run:
-            # A commit's author and day are written at its first run only.
-            kept.append(" ".join(part for part in key if part) if key not in seen else key[0])
-            seen.add(key)
+            if key not in seen:
+                seen[key] = None
+            kept.append(f"{key[0]} {key[1]}".rstrip())
             run = key
-        kept.append(f"{row['line']}) {row['code'] or ''}".rstrip())
-    omissions.reformatted = "repeated author, time and zone columns"
-    return finish(kept, omissions, text) if kept else None
+        kept.append(f"{row['line']}) {code}".rstrip())
+    omissions.reformatted = "per-line author, time and zone columns"
+    legend = [" ".join(part for part in key if part) for key in seen]
+    return finish([*legend, *kept], omissions, text) if kept else None
 
 
 def sniff(text: str) -> float:

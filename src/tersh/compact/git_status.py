@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact import verify
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, iter_lines, maybe_diagnostic
 from tersh.compact.base import Invocation
 
 NAME = "git_status"
@@ -49,16 +48,18 @@ _ENTRY = re.compile(r"^\t(?:(?P<state>[a-z][a-z ]*[a-z]):\s+)?(?P<path>\S.*)$")
 
 def _entry(line: str) -> str | None:
     """``\\tmodified:   a.py`` -> ``  M a.py``; None when the line is not an entry."""
-    match = _ENTRY.match(line)
-    if not match:
+    if line[:1] != "\t" or len(line) < 2 or line[1].isspace():
         return None
-    state, path = match["state"], match["path"].rstrip()
-    if state is None:
-        return f"  {path}"
-    code = STATE_CODES.get(state)
-    if code is None or verify.is_diagnostic(line):
-        return f"  {state}: {path}"  # the verifier holds such lines to their own words
-    return f"  {code} {path}"
+    state, colon, rest = line[1:].partition(":  ")
+    code = STATE_CODES.get(state) if colon else None
+    if code is None:
+        match = _ENTRY.match(line)
+        if match is None or match["state"] is None:
+            return f"  {line[1:].rstrip()}"
+        state, rest = match["state"], match["path"]
+    if code is None or maybe_diagnostic(line):
+        return f"  {state}: {rest.strip()}"  # the verifier holds such lines to their own words
+    return f"  {code} {rest.strip()}"
 
 
 def _compact_line(line: str, omissions: Omissions) -> str | None:
@@ -74,7 +75,7 @@ def _compact_line(line: str, omissions: Omissions) -> str | None:
     if entry is not None:
         return entry
     trailing = _TRAILING_HINT.match(line)
-    if trailing and not verify.is_diagnostic(line):
+    if trailing and not maybe_diagnostic(line):
         omissions.count("hint line")
         return trailing["text"]
     return line
@@ -82,16 +83,15 @@ def _compact_line(line: str, omissions: Omissions) -> str | None:
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Short codes under short section names, without git's hints; None for other shapes."""
-    lines = text.splitlines()
-    if not any(line in SECTIONS or line.startswith("nothing ") for line in lines):
+    if not any(f"{section}\n" in text for section in SECTIONS) and "\nnothing " not in text:
         return None
     kept: list[str] = []
     omissions = Omissions()
-    for number, line in enumerate(lines):
-        if line.startswith("diff --git "):  # `git status -v`: the diff is data, kept whole
-            kept.extend(lines[number:])
-            break
-        new = _compact_line(line, omissions)
+    in_diff = False
+    for line in iter_lines(text):
+        # `git status -v`: the diff after the status is data, kept whole.
+        in_diff = in_diff or line.startswith("diff --git ")
+        new = line if in_diff else _compact_line(line, omissions)
         if new is not None:
             kept.append(new)
     if not omissions.counts:

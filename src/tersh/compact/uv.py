@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from tersh.compact import pip
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
 from tersh.compact.base import Invocation
 
 NAME = "uv"
@@ -19,40 +19,30 @@ CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("uv pip", "uv add", "uv sync", "uv remove", "uv lock", "uv venv", "uv tool")
 
-_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("download line", re.compile(r"^\s*(?:Downloading \S+ \([\d.]+ ?[KMG]i?B\)|Downloaded \S+)$")),
-    ("build line", re.compile(r"^\s*(?:Building|Built) \S+ @ \S+$")),
-    ("count line", re.compile(
-        r"^(?:Resolved|Prepared|Audited|Checked|Using) \d+ packages? in [\d.]+m?s$"
-    )),
-)
+_CHATTER = Chatter({
+    "download line": r"\s*(?:Downloading \S+ \([\d.]+ ?[KMG]i?B\)|Downloaded \S+)$",
+    "build line": r"\s*(?:Building|Built) \S+ @ \S+$",
+    "count line": r"(?:Resolved|Prepared|Audited|Checked|Using) \d+ packages? in [\d.]+m?s$",
+})
 _CHANGE = re.compile(r"^ (?P<sign>[-+~]) (?P<spec>\S+(?: \(from [^)]*\))?)$")
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop uv's chatter and join package changes; None when nothing would go."""
-    lines = text.splitlines()
     if inv.subcommand == "pip" and "list" in inv.args:
         return pip.compact(text, inv)
-    kept: list[str] = []
     omissions = Omissions()
+    kept: list[str] = []
     sign, at = "", -1
-    for line in lines:
-        change = _CHANGE.match(line)
-        if change:
-            if change["sign"] != sign or at != len(kept) - 1:
-                sign, at = change["sign"], len(kept)
-                kept.append(f" {sign} {change['spec']}")
-            else:
-                kept[at] += f", {change['spec']}"
-            continue
-        label = next((label for label, pattern in _CHATTER if pattern.match(line)), None)
-        if label and omissions.drop(label, line):
-            continue
-        if not line.strip():
-            omissions.blank += 1
-            continue
-        kept.append(line)
+    for line in drop_lines(text, _CHATTER, omissions):
+        change = _CHANGE.match(line) if line[:1] == " " else None
+        if change is None:
+            kept.append(line)
+        elif change["sign"] != sign or at != len(kept) - 1:
+            sign, at = change["sign"], len(kept)
+            kept.append(f" {sign} {change['spec']}")
+        else:
+            kept[at] += f", {change['spec']}"
     if not omissions.total:
         return None
     return finish(kept, omissions, text)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact import npm
-from tersh.compact._omit import SNIFF_CHARS, finish
+from tersh.compact._omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
 from tersh.compact.base import Invocation
 
 NAME = "yarn"
@@ -20,11 +19,11 @@ CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("yarn", "yarn install", "yarn add", "yarn remove", "yarn upgrade", "yarn up")
 
-_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("step line", re.compile(r"^\[\d+/\d+\] [A-Z][a-z]+ [a-z ]+\.\.\.$")),
-    ("step frame", re.compile(r"^➤ YN0000: (?:┌ .* step|└ Completed(?: in .*)?)$")),
-    ("fetch line", re.compile(r"^➤ YN0013: │ \S+ can't be found in the cache and will be fetched .*$")),
-)
+_CHATTER = Chatter({
+    "step line": r"\[\d+/\d+\] [A-Z][a-z]+ [a-z ]+\.\.\.$",
+    "step frame": r"➤ YN0000: (?:┌ .* step|└ Completed(?: in .*)?)$",
+    "fetch line": r"➤ YN0013: │ \S+ can't be found in the cache and will be fetched .*$",
+})
 _CLASSIC_HEADER = re.compile(r"^yarn (?:install|add|remove|upgrade) v\d", re.MULTILINE)
 _TREE = re.compile(r"^[├└]─ ")
 
@@ -38,7 +37,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Drop yarn's step chatter; None for output that is not yarn's install log."""
     if not _is_yarn_output(text):
         return None
-    kept, omissions = npm.drop_chatter(text.splitlines(), _CHATTER)
+    omissions = Omissions()
+    kept = drop_lines(text, _CHATTER, omissions)
     kept = [f"  {line[3:]}" if _TREE.match(line) else line for line in kept]
     if not omissions.total:
         return None
