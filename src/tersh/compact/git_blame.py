@@ -1,10 +1,10 @@
-"""Compact ``git blame``: one header per run of lines from the same commit, then the code.
+"""Compact ``git blame``: every commit listed once, then the code in runs under their commit.
 
 ``1885ed64 (Jesse   2021-05-17 03:05:17 +0200  12) code`` rows become ``12) code`` under a
 ``1885ed64`` header per run; every commit is listed once on top as ``1885ed64 Jesse
-2021-05-17`` (so a bounded preview of a long blame still names every commit). Every commit id, author, day, line number
-and code line stays; the repeated author/time/zone columns go. A row whose code the verifier
-reads as a diagnostic (``except Exception:``) is kept exactly as git printed it.
+2021-05-17`` (so a bounded preview of a long blame still names every commit). Every commit id,
+author, day, line number and code line stays; the repeated author/time/zone columns go. A row
+the verifier reads as a diagnostic (``except Exception:``) is kept exactly as git printed it.
 """
 
 from __future__ import annotations
