@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from tersh import settings as settings_mod
 from tersh.errors import TershError
@@ -115,6 +115,11 @@ class CaptureWriter:
         self.sizes[stream] += len(data)
         _write_all(self.fds["combined"], data)
         self.sizes["combined"] += len(data)
+
+    def write_only(self, stream: str, data: bytes) -> None:
+        """Append ``data`` to one stream file alone (recorded output given stream by stream)."""
+        _write_all(self.fds[stream], data)
+        self.sizes[stream] += len(data)
 
     def close(self) -> None:
         """Close the files (idempotent)."""
@@ -219,6 +224,48 @@ def store_bytes(command: str, streams: dict[str, bytes], exit_code: int | None) 
     same_out = streams.get("stdout", b"") in (b"", combined)
     same_err = streams.get("stderr", b"") in (b"", combined)
     return Capture(capture.id, capture.folder, capture.sizes, same_out, same_err)
+
+
+def store_files(command: str, sources: dict[str, BinaryIO], exit_code: int | None,
+                chunk: int = 1 << 20) -> Capture:
+    """Store recorded output read from open binary files, in chunks (bounded memory).
+
+    ``sources`` maps 'combined', 'stdout' and/or 'stderr' to readable files. Without a combined
+    source, combined is stdout followed by stderr.
+    """
+    writer = start(command)
+    try:
+        for name in ("combined", "stdout", "stderr"):
+            source = sources.get(name)
+            if source is None:
+                continue
+            while data := source.read(chunk):
+                writer.write_only(name, data)
+                if "combined" not in sources:
+                    writer.write_only("combined", data)
+        capture = writer.finish(exit_code)
+    except BaseException:
+        writer.abandon()
+        raise
+    same_out = _same_file(capture, "stdout")
+    same_err = _same_file(capture, "stderr")
+    return Capture(capture.id, capture.folder, capture.sizes, same_out, same_err)
+
+
+def _same_file(capture: Capture, stream: str) -> bool:
+    """Whether ``stream`` is empty or byte-identical to the combined file (compared in chunks)."""
+    size = capture.sizes[stream]
+    if size == 0:
+        return True
+    if size != capture.sizes["combined"]:
+        return False
+    with open(capture.path(stream), "rb") as one, open(capture.path(), "rb") as other:
+        while True:
+            left, right = one.read(1 << 20), other.read(1 << 20)
+            if left != right:
+                return False
+            if not left:
+                return True
 
 
 def load(capture_id: str) -> Capture:

@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from tersh import capture as capture_store
 from tersh import policy, preview, report
@@ -211,19 +211,20 @@ def compact(command: str, exit_code: int, *, combined: bytes | None = None,
             stdout: bytes | None = None, stderr: bytes | None = None,
             conf: Settings | None = None, executed: str | None = None) -> Result:
     """Compact output recorded elsewhere (it is stored as a capture too)."""
+    import io
+
+    sources = {name: io.BytesIO(data) for name, data in
+               (("combined", combined), ("stdout", stdout), ("stderr", stderr)) if data is not None}
+    return compact_files(command, exit_code, sources, conf=conf, executed=executed)
+
+
+def compact_files(command: str, exit_code: int, sources: Mapping[str, BinaryIO], *,
+                  conf: Settings | None = None, executed: str | None = None) -> Result:
+    """Like :func:`compact`, reading the streams from open files in chunks (bounded memory)."""
     from tersh import settings as settings_mod
 
     conf = conf or settings_mod.load()
-    streams: dict[str, bytes] = {}
-    if combined is not None:
-        streams["combined"] = combined
-    if stdout is not None:
-        streams["stdout"] = stdout
-    if stderr is not None:
-        streams["stderr"] = stderr
-    if combined is None:
-        streams["combined"] = (stdout or b"") + (stderr or b"")
-    cap = capture_store.store_bytes(command, streams, exit_code)
+    cap = capture_store.store_files(command, dict(sources), exit_code)
     decision = policy.decide(command)
     result = process(cap, requested=command, executed=executed or command, exit_code=exit_code,
                      conf=conf, decision=decision)

@@ -7,12 +7,13 @@ the defaults, so a newer tersh can change a default for users who never touched 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from _collections_abc import Mapping  # what collections.abc re-exports, minus `collections`
 
 from tersh.errors import TershError
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick start-up paths
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -37,7 +38,7 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     "enabled": False,
     "preview.max_lines": 2000,
     "preview.max_bytes": 50 * KiB,
-    "compact.max_input_bytes": 32 * MiB,
+    "compact.max_input_bytes": 16 * MiB,
     "tools.trigger_tokens": 3000,
     "tools.target_tokens": 2500,
     "tools.max_output_chars": 32000,

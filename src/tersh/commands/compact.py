@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from tersh.errors import TershError
 
@@ -21,11 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--format", choices=["text", "json"], default="text")
 
 
-def _read(path: Path | None) -> bytes | None:
+def _open(path: Path | None, stack: contextlib.ExitStack) -> BinaryIO | None:
     if path is None:
         return None
     try:
-        return path.read_bytes()
+        return stack.enter_context(open(path, "rb"))
     except OSError as exc:
         raise TershError(f"cannot read {path}: {exc.strerror}") from exc
 
@@ -35,12 +37,17 @@ def main(args: argparse.Namespace, name: str) -> int:
     from tersh import pipeline
     from tersh import settings as settings_mod
 
-    combined, stdout, stderr = _read(args.combined), _read(args.stdout), _read(args.stderr)
-    if combined is None and stdout is None and stderr is None:
-        combined = sys.stdin.buffer.read()
-    conf, _ = settings_mod.load_or_defaults()
-    result = pipeline.compact(args.command, args.exit_code, combined=combined, stdout=stdout,
-                              stderr=stderr, conf=conf, executed=args.executed)
+    with contextlib.ExitStack() as stack:
+        sources = {stream: handle for stream, handle in (
+            ("combined", _open(args.combined, stack)),
+            ("stdout", _open(args.stdout, stack)),
+            ("stderr", _open(args.stderr, stack)),
+        ) if handle is not None}
+        if not sources:
+            sources = {"combined": sys.stdin.buffer}
+        conf, _ = settings_mod.load_or_defaults()
+        result = pipeline.compact_files(args.command, args.exit_code, sources, conf=conf,
+                                        executed=args.executed)
     if args.format == "json":
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     else:
