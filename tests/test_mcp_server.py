@@ -33,10 +33,10 @@ def serve(scenario: Callable[[ClientSession], Awaitable[T]], *, env: dict[str, s
 
     async def main() -> T:
         with open(log_path, "a", encoding="utf-8") as log:
-            async with stdio_client(params, errlog=log) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    return await scenario(session)
+            async with stdio_client(params, errlog=log) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                return await scenario(session)
 
     return anyio.run(main)
 
@@ -97,11 +97,10 @@ def test_server_identifies_itself_and_explains_its_tools() -> None:
                                    env={"TERSH_HOME": os.environ["TERSH_HOME"]})
 
     async def main() -> Any:
-        log = open(Path(os.environ["TERSH_HOME"]) / "stderr.log", "a", encoding="utf-8")  # noqa: SIM115
-        with log:
-            async with stdio_client(params, errlog=log) as (read, write):
-                async with ClientSession(read, write) as session:
-                    return await session.initialize()
+        with open(Path(os.environ["TERSH_HOME"]) / "stderr.log", "a", encoding="utf-8") as log:
+            async with stdio_client(params, errlog=log) as (read, write), \
+                    ClientSession(read, write) as session:
+                return await session.initialize()
 
     init = anyio.run(main)
     assert init.server_info.name == "tersh"
