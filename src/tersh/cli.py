@@ -7,19 +7,20 @@ stay lean.
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections import namedtuple
-from collections.abc import Sequence
 
 from tersh.errors import TershError, warn
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
 if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
     import argparse
+    from collections.abc import Sequence
+    from typing import NamedTuple
+else:  # neither typing nor collections: both cost milliseconds at start-up
+    from tersh.lean import NamedTuple
 
 
-class Command(namedtuple("Command", ["module", "help"])):  # collections, not typing: lean import
+class Command(NamedTuple):
     """A subcommand: the module that implements it and its one-line help."""
 
     module: str
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     name, rest = args[0], args[1:]
     command = COMMANDS[name]
-    module = importlib.import_module(f"tersh.commands.{command.module}")
+    module = __import__(f"tersh.commands.{command.module}", fromlist=["main"])  # no importlib
     quick = getattr(module, "quick_main", None)  # plain argv a command parses without argparse
     if quick is not None:
         try:
