@@ -32,10 +32,16 @@ COMMAND_200 = (
 )
 
 
-def _time(argv: list[str], env: dict[str, str]) -> float:
+def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of ``argv``."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def whole_process(runs: int) -> dict[str, float]:
@@ -49,13 +55,18 @@ def whole_process(runs: int) -> dict[str, float]:
     for _ in range(3):  # warm-up: byte-compile, fill the page cache, write the probe cache
         _time(tersh, env)
         _time(base, env)
-    samples: dict[str, list[float]] = {"tersh": [], "python": []}
+    wall: dict[str, list[float]] = {"tersh": [], "python": []}
+    cpu: dict[str, list[float]] = {"tersh": [], "python": []}
     for _ in range(runs):
-        samples["tersh"].append(_time(tersh, env))
-        samples["python"].append(_time(base, env))
-    tersh_ms = statistics.median(samples["tersh"]) * 1000
-    python_ms = statistics.median(samples["python"]) * 1000
-    return {"tersh_ms": tersh_ms, "python_ms": python_ms, "ratio": tersh_ms / python_ms}
+        for name, argv in (("tersh", tersh), ("python", base)):
+            seconds, cpu_seconds = _time(argv, env)
+            wall[name].append(seconds)
+            cpu[name].append(cpu_seconds)
+    tersh_ms = statistics.median(wall["tersh"]) * 1000
+    python_ms = statistics.median(wall["python"]) * 1000
+    cpu_ratio = statistics.median(cpu["tersh"]) / max(statistics.median(cpu["python"]), 1e-9)
+    return {"tersh_ms": tersh_ms, "python_ms": python_ms, "ratio": tersh_ms / python_ms,
+            "cpu_ratio": cpu_ratio}
 
 
 def in_process(batches: int = 200, per_batch: int = 50) -> dict[str, float]:
@@ -90,7 +101,7 @@ def main() -> int:
     figures = {**whole_process(args.runs), **in_process()}
     print(f"tersh rewrite 'git status': {figures['tersh_ms']:.1f} ms  "
           f"python -c pass: {figures['python_ms']:.1f} ms  ratio {figures['ratio']:.2f} "
-          f"(target <= 1.5)")
+          f"(target <= 1.5); CPU-time ratio {figures['cpu_ratio']:.2f}")
     print(f"policy.decide, {int(figures['chars'])}-char command: {figures['decide_200_us']:.1f} µs"
           f" wall, {figures['decide_200_cpu_us']:.1f} µs CPU, medians (target <= 100); "
           f"'git status': {figures['decide_git_status_us']:.1f} µs wall")
