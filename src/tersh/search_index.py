@@ -6,10 +6,11 @@ structure kept), so a hit's line number is the number ``retrieve`` pages by. The
 ``<profile>/search/index.db`` (folder 0700, file 0600). It holds copies of capture text, so rows
 of a capture that was evicted are deleted at the next search.
 
-Bounds: a capture above :data:`MAX_INDEX_BYTES` is not indexed (marked ``too_large``) but
-scanned by substring, up to :data:`MAX_SCAN_BYTES` of such captures per search; past that a
-capture is reported as not searched. Without FTS5, or for a query with no word in it, every
-capture is scanned by substring (case-insensitive, as ``retrieve --query``).
+Bounds: a capture above :data:`MAX_INDEX_BYTES` is never indexed, and one search indexes at
+most :data:`MAX_INDEX_PER_SEARCH` bytes of new captures (the rest waits for a later search);
+captures it does not index are scanned line by line instead, up to :data:`MAX_SCAN_BYTES` per
+search, past which a capture is reported as not searched. Without FTS5, or for a query with no
+word character, every capture is scanned (case-insensitive substrings, as ``retrieve --query``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ INDEX_FOLDER = "search"
 INDEX_FILE = "index.db"
 MAX_INDEX_BYTES = 16 * settings.MiB
 MAX_SCAN_BYTES = 128 * settings.MiB
+MAX_INDEX_PER_SEARCH = 32 * settings.MiB
 MAX_CAPTURES = 500
 MAX_LIMIT = 200
 SNIPPET_CHARS = 300
@@ -47,7 +49,7 @@ CREATE TABLE IF NOT EXISTS docs (
 CREATE VIRTUAL TABLE IF NOT EXISTS lines
     USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
 """
-_WORD = re.compile(r"\w", re.UNICODE)
+_WORD = re.compile(r"[^\W_]")  # a letter or digit: what FTS5 unicode61 makes tokens of
 
 
 class Source(NamedTuple):
@@ -198,27 +200,28 @@ def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def capture_lines(data: bytes) -> list[str]:
-    """The lines of a capture as ``retrieve`` numbers them, each cleaned of escapes and redraws."""
-    from tersh.compact.clean import clean_line
+    """The lines of a capture as ``retrieve`` numbers them, cleaned of escapes and redraws."""
+    from tersh.compact.clean import clean
 
     text = data.decode("utf-8", "replace")
-    if text.endswith("\n"):
-        text = text[:-1]
-    return [clean_line(line) for line in text.split("\n")] if text else []
+    if not text:
+        return []
+    return clean(text[:-1] if text.endswith("\n") else text).split("\n")
 
 
-def ensure_indexed(db: sqlite3.Connection, source: Source, path: Path) -> str:
-    """Index ``source`` unless it already is; return its status (``indexed`` or ``too_large``)."""
-    row = db.execute("SELECT status FROM docs WHERE capture_id = ?", (source.capture_id,))
-    if (row := row.fetchone()) is not None:
-        return str(row[0])
-    size = path.stat().st_size
-    lines = capture_lines(path.read_bytes()) if size <= MAX_INDEX_BYTES else []
-    status = "indexed" if size <= MAX_INDEX_BYTES else "too_large"
+def is_indexed(db: sqlite3.Connection, capture_id: str) -> bool:
+    """Whether ``capture_id`` already has its rows in the index."""
+    found = db.execute("SELECT 1 FROM docs WHERE capture_id = ?", (capture_id,)).fetchone()
+    return found is not None
+
+
+def index_capture(db: sqlite3.Connection, source: Source, path: Path) -> None:
+    """Add one row per line of ``source`` (once: a second call, even concurrent, adds nothing)."""
+    data = path.read_bytes()
+    lines = capture_lines(data)
     with _transaction(db):
-        again = db.execute("SELECT status FROM docs WHERE capture_id = ?", (source.capture_id,))
-        if (done := again.fetchone()) is not None:  # another search indexed it meanwhile
-            return str(done[0])
+        if is_indexed(db, source.capture_id):  # another search indexed it meanwhile
+            return
         first = int(db.execute("SELECT COALESCE(MAX(first_rowid + line_count), 1) FROM docs")
                     .fetchone()[0])
         db.executemany(
@@ -226,10 +229,9 @@ def ensure_indexed(db: sqlite3.Connection, source: Source, path: Path) -> str:
             ((first + number, line) for number, line in enumerate(lines)),
         )
         db.execute(
-            "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-            (source.capture_id, status, first, len(lines), size, time.time()),
+            "INSERT INTO docs VALUES (?, 'indexed', ?, ?, ?, ?)",
+            (source.capture_id, first, len(lines), len(data), time.time()),
         )
-    return status
 
 
 def prune(db: sqlite3.Connection) -> int:
@@ -262,7 +264,7 @@ def match_expression(query: str) -> str | None:
     (``foo.py:12``) means "these tokens in a row" and never FTS5 syntax. None when the query has
     no word character at all (then only a substring scan can answer it).
     """
-    words = [word for word in query.split() if _WORD.search(word)]
+    words = [word for word in query.replace("\x00", " ").split() if _WORD.search(word)]
     if not words:
         return None
     return " AND ".join('"' + word.replace('"', '""') + '" *' for word in words)
@@ -272,48 +274,95 @@ def match_expression(query: str) -> str | None:
 
 
 def search(query: str, sources: Sequence[Source], limit: int = 20) -> Found:
-    """Lines matching ``query`` in ``sources`` (newest capture first, lines in order)."""
+    """Lines matching ``query`` in ``sources`` (newest capture first, lines in order).
+
+    A line matches when it holds every whitespace-separated word of the query: as token
+    prefixes in indexed captures, as substrings (case-insensitive) in scanned ones.
+    """
     from tersh import capture
 
     limit = max(1, min(limit, MAX_LIMIT))
     expression = match_expression(query) if fts5_available() else None
     present: list[tuple[Source, Path]] = []
-    skipped: list[tuple[Source, Path]] = []
+    skipped: list[str] = []
     for source in sources:
         path = capture.store_dir() / source.capture_id / "combined"
-        (present if path.is_file() and not path.is_symlink() else skipped).append((source, path))
-    gone = [f"{source.capture_id} (expired)" for source, _ in skipped]
+        if path.is_file() and not path.is_symlink():
+            present.append((source, path))
+        else:
+            skipped.append(f"{source.capture_id} (expired)")
+    search = _Search(query, expression, limit, skipped)
     if expression is None:
-        return _substring_search(query, present, limit, gone)
+        for source, path in present:
+            search.scan(source, path)
+        return search.found("substring")
     with contextlib.closing(connect()) as db:
         prune(db)
-        return _fts_search(db, query, expression, present, limit, gone)
+        for source, path in present:
+            search.lookup(db, source, path)
+    return search.found("fts5")
 
 
-def _fts_search(db: sqlite3.Connection, query: str, expression: str,
-                present: list[tuple[Source, Path]], limit: int, skipped: list[str]) -> Found:
-    hits: list[Hit] = []
-    more = 0
-    searched = 0
-    scan_budget = MAX_SCAN_BYTES
-    for source, path in present:
+class _Search:
+    """One search under way: hits so far and what is left of its indexing and scanning budgets."""
+
+    def __init__(self, query: str, expression: str | None, limit: int, skipped: list[str]) -> None:
+        # every word (as a substring when scanning); a query without word characters, whole
+        self.words = query.split() if match_expression(query) is not None else [query.strip()]
+        self.expression = expression
+        self.limit = limit
+        self.hits: list[Hit] = []
+        self.more = 0
+        self.searched = 0
+        self.skipped = skipped
+        self.index_budget = MAX_INDEX_PER_SEARCH
+        self.scan_budget = MAX_SCAN_BYTES
+
+    def found(self, engine: str) -> Found:
+        """The outcome so far."""
+        return Found(self.hits, self.more, self.searched, self.skipped, engine)
+
+    def lookup(self, db: sqlite3.Connection, source: Source, path: Path) -> None:
+        """Answer from the index, indexing the capture first when it fits; else scan it."""
+        assert self.expression is not None
         try:
-            status = ensure_indexed(db, source, path)
+            indexed = is_indexed(db, source.capture_id)
+            if not indexed and source.size <= min(MAX_INDEX_BYTES, self.index_budget):
+                self.index_budget -= source.size
+                index_capture(db, source, path)
+                indexed = True
         except OSError:
-            skipped.append(f"{source.capture_id} (unreadable)")
-            continue
-        if status == "too_large":
-            if source.size > scan_budget:
-                skipped.append(f"{source.capture_id} {TOO_LARGE}")
-                continue
-            scan_budget -= source.size
-            found, extra = _scan(query, source, path, max(0, limit - len(hits)))
-        else:
-            found, extra = _indexed_hits(db, source, expression, max(0, limit - len(hits)))
-        searched += 1
-        hits.extend(found)
-        more += extra
-    return Found(hits, more, searched, skipped, "fts5")
+            self.skipped.append(f"{source.capture_id} (unreadable)")
+            return
+        if not indexed:
+            self.scan(source, path)
+            return
+        found, extra = _indexed_hits(db, source, self.expression, self.room())
+        self._add(found, extra)
+
+    def scan(self, source: Source, path: Path) -> None:
+        """Read the capture line by line (within this search's scanning budget)."""
+        if source.size > self.scan_budget:
+            self.skipped.append(f"{source.capture_id} {TOO_LARGE}")
+            return
+        self.scan_budget -= source.size
+        try:
+            found, extra = scan_lines(path, self.words, self.room())
+        except OSError:
+            self.skipped.append(f"{source.capture_id} (unreadable)")
+            return
+        folded = [word.casefold() for word in self.words]
+        self._add([Hit(source.capture_id, source.command, number, snippet(text, folded))
+                   for number, text in found], extra)
+
+    def room(self) -> int:
+        """How many more hits this search may return."""
+        return max(0, self.limit - len(self.hits))
+
+    def _add(self, found: list[Hit], extra: int) -> None:
+        self.searched += 1
+        self.hits.extend(found)
+        self.more += extra
 
 
 def _indexed_hits(db: sqlite3.Connection, source: Source, expression: str,
@@ -343,37 +392,31 @@ def expression_words(expression: str) -> list[str]:
     return [part.replace('""', '"') for part in re.findall(r'"((?:[^"]|"")*)"', expression)]
 
 
-def _scan(query: str, source: Source, path: Path, room: int) -> tuple[list[Hit], int]:
-    from tersh.retrieval import search as substring
+def scan_lines(path: Path, words: Sequence[str], room: int) -> tuple[list[tuple[int, str]], int]:
+    """Lines of ``path`` holding every one of ``words`` (case-insensitive): up to ``room`` of
+    them as ``(line number, text)``, and how many more matched."""
+    from tersh.compact.clean import clean_line
 
-    found, more = substring(path, query, max(room, 1))
-    lines = found[:room]
-    more += len(found) - len(lines)
-    needle = [query.casefold()]
-    return [Hit(source.capture_id, source.command, number, snippet(text, needle))
-            for number, text in lines], more
-
-
-def _substring_search(query: str, present: list[tuple[Source, Path]], limit: int,
-                      skipped: list[str]) -> Found:
-    hits: list[Hit] = []
+    folded = [word.casefold() for word in words if word]
+    raw_needles = [w.encode() for w in folded] if all(w.isascii() for w in folded) else None
+    found: list[tuple[int, str]] = []
     more = 0
-    searched = 0
-    budget = MAX_SCAN_BYTES
-    for source, path in present:
-        if source.size > budget:
-            skipped.append(f"{source.capture_id} {TOO_LARGE}")
-            continue
-        budget -= source.size
-        try:
-            found, extra = _scan(query, source, path, max(0, limit - len(hits)))
-        except OSError:
-            skipped.append(f"{source.capture_id} (unreadable)")
-            continue
-        searched += 1
-        hits.extend(found)
-        more += extra
-    return Found(hits, more, searched, skipped, "substring")
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            if raw_needles is not None and b"\x1b" not in raw:
+                lowered = raw.lower()
+                if not all(needle in lowered for needle in raw_needles):
+                    continue
+                text = raw.rstrip(b"\n").decode("utf-8", "replace")
+            else:
+                text = clean_line(raw.rstrip(b"\n").decode("utf-8", "replace"))
+                if not all(word in text.casefold() for word in folded):
+                    continue
+            if len(found) < room:
+                found.append((number, text))
+            else:
+                more += 1
+    return found, more
 
 
 def snippet(text: str, words: Sequence[str]) -> str:
