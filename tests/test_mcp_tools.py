@@ -119,3 +119,13 @@ def test_sdk_wrapper_turns_a_crash_into_an_error_result() -> None:
     result = mcp_server.to_result(mcp_server._guarded("stats", crash))
     assert result.is_error is True
     assert result.content[0].type == "text" and "KeyError" in result.content[0].text
+
+
+def test_host_hooks_leave_tersh_own_mcp_results_alone() -> None:
+    from tersh.hosts import tool_output
+
+    page = "\n".join(f"{n}: result line {n} with some words in it" for n in range(1, 2001))
+    assert tool_output.compress("mcp__tersh__retrieve", page, {}) is None
+    assert tool_output.compress("mcp__tersh__run", page, {}) is None
+    other = tool_output.compress("mcp__other__fetch", page, {})
+    assert isinstance(other, str) and len(other) < len(page)

@@ -12,9 +12,15 @@ if TYPE_CHECKING:
 
     TextOrBlocks = str | list[dict[str, Any]]
 
+#: Host names of the ``tersh mcp`` tools (server registered as "tersh"): compressing their
+#: results again would cut the pages `retrieve` returns and the previews `run` already bounded.
+OWN_MCP_TOOLS = ("mcp__tersh__",)
+
 
 def compress(tool: str, output: TextOrBlocks, metadata: dict[str, Any]) -> TextOrBlocks | None:
     """The compressed output (same type as ``output``) or None when nothing was gained."""
+    if tool.startswith(OWN_MCP_TOOLS):  # tersh's own MCP results are already bounded pages
+        return None
     import importlib
 
     try:
