@@ -93,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except TershError as exc:
             warn(str(exc))
             return 2
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            _silence_stdout()
+            return 141
         if code is not None:
             return int(code)
     import argparse

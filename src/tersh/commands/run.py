@@ -1,33 +1,101 @@
-"""``tersh run -- CMD ARGS…`` / ``tersh run -c 'SHELL STRING'``: the pipeline on a live command."""
+"""``tersh run -- CMD ARGS…`` / ``tersh run -c 'SHELL STRING'``: the pipeline on a live command.
+
+This runs before every command an agent starts, so the usual forms are parsed by
+:func:`quick_main` without argparse; anything else (``--help``, abbreviations, mistakes) goes to
+argparse, which defines the one true syntax.
+"""
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 
 from tersh import settings as settings_mod
 from tersh.errors import TershError, warn
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+FORMATS = ("text", "json")
+
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``-c STRING`` or ``-- argv``; ``--timeout``; ``--format``."""
-    parser.add_argument("-c", dest="shell_command", metavar="STRING",
-                        help="run STRING through the user's shell")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                        help="stop the command after SECONDS (exit code 124)")
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    import argparse
+
+    parser.add_argument(
+        "-c", dest="shell_command", metavar="STRING", help="run STRING through the user's shell"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the command after SECONDS (exit code 124)",
+    )
+    parser.add_argument("--format", choices=list(FORMATS), default="text")
     parser.add_argument("argv", nargs=argparse.REMAINDER, help="the command and its arguments")
 
 
-def _command(args: argparse.Namespace) -> str | list[str]:
-    argv = list(args.argv)
+def _options(words: Sequence[str]) -> tuple[dict[str, str], list[str]] | None:
+    """Split leading ``-c``/``--timeout``/``--format`` options (both spellings) from the argv.
+
+    None when anything needs argparse: an unknown or abbreviated option, a missing value, or a
+    repeated option.
+    """
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":  # kept, as argparse keeps it in a REMAINDER; _command drops it
+            return options, list(words[index:])
+        if not word.startswith("-") or word == "-":
+            return options, list(words[index:])
+        name, eq, value = word.partition("=")
+        if name in ("--timeout", "--format") and eq:
+            index += 1
+        elif name in ("--timeout", "--format", "-c") and not eq:
+            if index + 1 >= len(words):
+                return None
+            value = words[index + 1]
+            index += 2
+        elif word.startswith("-c") and len(word) > 2:
+            name, value = "-c", word[2:]
+            index += 1
+        else:
+            return None
+        if name in options:
+            return None
+        options[name] = value
+    return options, []
+
+
+def quick_main(words: Sequence[str], name: str) -> int | None:
+    """Run the usual forms without argparse; None hands ``words`` to argparse instead."""
+    split = _options(words)
+    if split is None:
+        return None
+    options, argv = split
+    fmt = options.get("--format", "text")
+    if fmt not in FORMATS:
+        return None
+    timeout: float | None = None
+    if "--timeout" in options:
+        try:
+            timeout = float(options["--timeout"])
+        except ValueError:
+            return None
+    return run(options.get("-c"), argv, timeout=timeout, fmt=fmt)
+
+
+def _command(shell_command: str | None, argv: list[str]) -> str | list[str]:
     if argv[:1] == ["--"]:
         argv = argv[1:]
-    if args.shell_command is not None:
+    if shell_command is not None:
         if argv:
             raise TershError("give either -c STRING or a command after --, not both")
-        return str(args.shell_command)
+        return shell_command
     if not argv:
         raise TershError("nothing to run: tersh run -- CMD ARGS… or tersh run -c 'STRING'")
     return argv
@@ -35,25 +103,34 @@ def _command(args: argparse.Namespace) -> str | list[str]:
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Run the command; print what the model should see; return the command's exit code."""
-    from tersh import execute, runner
+    return run(args.shell_command, list(args.argv), timeout=args.timeout, fmt=args.format)
 
-    command = _command(args)
+
+def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fmt: str) -> int:
+    """Run ``-c shell_command`` or ``argv``; print the model's text; return the exit code."""
+    from tersh import runner
+
+    command = _command(shell_command, argv)
     conf, problem = settings_mod.load_or_defaults()
     if problem:
         warn(problem)
-    argv = runner.shell_argv(command) if isinstance(command, str) else command
+    runnable = runner.shell_argv(command) if isinstance(command, str) else command
     if not conf.flag("enabled"):
-        return runner.run_passthrough(argv, timeout=args.timeout)
+        return runner.run_passthrough(runnable, timeout=timeout)
+    from tersh import execute
+
     try:
-        result = execute.run(command, timeout=args.timeout, conf=conf)
+        result = execute.run(command, timeout=timeout, conf=conf)
     except execute.CaptureUnavailable as exc:
         warn(str(exc))
-        return runner.run_passthrough(argv, timeout=args.timeout)
+        return runner.run_passthrough(runnable, timeout=timeout)
     except execute.CaptureLost as exc:
         warn(str(exc))
         return exc.exit_code
     out = sys.stdout
-    if args.format == "json":
+    if fmt == "json":
+        import json
+
         out.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     elif result.text:
         out.write(result.text if result.text.endswith("\n") else result.text + "\n")
