@@ -9,7 +9,12 @@ Layout under ``<profile>/captures`` (folders 0700, files 0600)::
 
 A capture is written into a temporary folder and renamed into place when complete, so a reader
 never sees half a capture under a real id. Ids are random (``c`` + 12 hex digits) and checked
-against that pattern before any path is built from them.
+before any path is built from them.
+
+Writing a capture sits on the start-up path of every ``tersh run``, so it works on plain string
+paths (``pathlib`` is imported only when a caller asks for a ``Path``) and indexes the capture
+without syncing the disk: the index row describes capture files that are not synced either, and
+an unsynced SQLite write survives any crash of tersh itself (only an OS crash can lose it).
 """
 
 from __future__ import annotations
@@ -18,22 +23,25 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
 
 from tersh import settings as settings_mod
-from tersh.errors import TershError
+from tersh.errors import TershError, warn
 from tersh.fsutil import TEMP_PREFIX, open_private
 from tersh.result import CaptureRef
 
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
 if TYPE_CHECKING:
     import sqlite3
+    from contextlib import AbstractContextManager
+    from pathlib import Path
+    from typing import BinaryIO
 
 ID_PATTERN = re.compile(r"^c[0-9a-f]{12}$")
 STREAMS = ("combined", "stdout", "stderr")
 STALE_TEMP_SECONDS = 24 * 3600
+INDEX_FILE = "index.db"
+_HEX = frozenset("0123456789abcdef")
+_SCHEMA_VERSION = 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS captures (
@@ -55,7 +63,13 @@ CREATE INDEX IF NOT EXISTS captures_created ON captures(created);
 
 def store_dir() -> Path:
     """The capture folder of the current profile."""
-    return settings_mod.profile_dir() / "captures"
+    from pathlib import Path
+
+    return Path(_root())
+
+
+def _root() -> str:
+    return os.path.join(settings_mod.profile_root(), "captures")
 
 
 def new_id() -> str:
@@ -63,50 +77,113 @@ def new_id() -> str:
     return "c" + os.urandom(6).hex()
 
 
+def is_id(capture_id: object) -> bool:
+    """Whether ``capture_id`` is a well-formed capture id (``c`` + 12 lower-case hex digits)."""
+    return (
+        isinstance(capture_id, str)
+        and len(capture_id) == 13
+        and capture_id[0] == "c"
+        and _HEX.issuperset(capture_id[1:])
+    )
+
+
 def check_id(capture_id: str) -> str:
     """Return ``capture_id`` if it is well formed, else raise TershError (no path is built)."""
-    if not isinstance(capture_id, str) or not ID_PATTERN.match(capture_id):
+    if not is_id(capture_id):
         raise TershError(f"malformed capture id {capture_id!r} (expected c + 12 hex digits)")
     return capture_id
 
 
-@contextlib.contextmanager
-def _index(root: Path) -> Iterator[sqlite3.Connection]:
-    import sqlite3  # lazy: keeps `tersh run` start-up lean
+# --- the index -------------------------------------------------------------------------------
 
-    db = sqlite3.connect(root / "index.db", timeout=30, isolation_level=None)
+
+class _Index:
+    """One connection to ``index.db``; creates the schema only when the file is new or empty.
+
+    ``durable=False`` (the per-command insert) skips every disk sync, checkpoint included;
+    maintenance (eviction, pins) keeps SQLite's WAL default of syncing at checkpoints.
+    """
+
+    def __init__(self, root: str, *, durable: bool = True) -> None:
+        self.root = root
+        self.durable = durable
+        self.db: sqlite3.Connection | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        import sqlite3  # lazy: only once the command has run
+
+        path = os.path.join(self.root, INDEX_FILE)
+        created = _create_private(path)
+        self.db = db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        try:
+            db.execute("PRAGMA synchronous=" + ("NORMAL" if self.durable else "OFF"))
+            if created or db.execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
+                _create_schema(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def __exit__(self, *exc: object) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+
+def _index(root: str | os.PathLike[str], *, durable: bool = True) -> AbstractContextManager[
+        sqlite3.Connection]:
+    """The capture index of ``root`` as a context manager (closed on exit)."""
+    return _Index(os.fspath(root), durable=durable)
+
+
+def _create_private(path: str) -> bool:
+    """Create ``path`` as an empty 0600 file if it is missing; True when this call created it.
+
+    SQLite gives the -wal and -shm files the database file's mode, so they are private too.
+    """
     try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA busy_timeout=30000")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(_SCHEMA)
-        yield db
-    finally:
-        db.close()
+        os.close(open_private(path))
+    except FileExistsError:
+        return False
+    return True
 
 
-def _private_index(root: Path) -> None:
-    for name in ("index.db", "index.db-wal", "index.db-shm"):
-        with contextlib.suppress(OSError):
-            os.chmod(root / name, 0o600)
+def _create_schema(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
-@dataclass
+# --- writing a capture -----------------------------------------------------------------------
+
+
 class CaptureWriter:
     """Streams one command's output into a new capture (temp folder until ``finish``)."""
 
-    root: Path
-    id: str
-    command: str
-    cwd: str
-    folder: Path = field(init=False)
-    fds: dict[str, int] = field(init=False)
-    sizes: dict[str, int] = field(init=False)
+    __slots__ = ("command", "cwd", "fds", "folder", "id", "root", "sizes")
 
-    def __post_init__(self) -> None:
-        self.folder = self.root / f"{TEMP_PREFIX}{self.id}"
+    def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str) -> None:
+        self.root = os.fspath(root)
+        self.id = check_id(id)
+        self.command = command
+        self.cwd = cwd
+        self.folder = os.path.join(self.root, f"{TEMP_PREFIX}{id}")
         os.mkdir(self.folder, 0o700)
-        self.fds = {name: open_private(self.folder / name) for name in STREAMS}
+        self.fds: dict[str, int] = {}
+        try:
+            for name in STREAMS:
+                self.fds[name] = open_private(os.path.join(self.folder, name))
+        except BaseException:
+            self.abandon()
+            raise
         self.sizes = dict.fromkeys(STREAMS, 0)
 
     def write(self, stream: str, data: bytes) -> None:
@@ -131,30 +208,38 @@ class CaptureWriter:
     def abandon(self) -> None:
         """Drop an unfinished capture."""
         self.close()
-        _rmtree(self.folder, ignore_errors=True)
+        _rmtree(self.folder)
 
     def finish(self, exit_code: int | None) -> Capture:
-        """Rename the capture into place, index it and return it."""
+        """Rename the capture into place, index it and return it.
+
+        A capture whose index row cannot be written is still returned (and readable by id);
+        the failure is reported on stderr, since the output itself must reach the caller.
+        """
         self.close()
-        final = self.root / self.id
+        final = os.path.join(self.root, self.id)
         os.rename(self.folder, final)
         stdout_same = self.sizes["stderr"] == 0
         stderr_same = self.sizes["stdout"] == 0
-        with _index(self.root) as db:
-            db.execute(
-                "INSERT INTO captures (id, created, command, cwd, exit_code, combined_bytes,"
-                " stdout_bytes, stderr_bytes, stdout_same, stderr_same) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (self.id, time.time(), self.command, self.cwd, exit_code, self.sizes["combined"],
-                 self.sizes["stdout"], self.sizes["stderr"], int(stdout_same), int(stderr_same)),
-            )
-        _private_index(self.root)
+        try:
+            with _index(self.root, durable=False) as db:
+                db.execute(
+                    "INSERT INTO captures (id, created, command, cwd, exit_code, combined_bytes,"
+                    " stdout_bytes, stderr_bytes, stdout_same, stderr_same)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (self.id, time.time(), self.command, self.cwd, exit_code,
+                     self.sizes["combined"], self.sizes["stdout"], self.sizes["stderr"],
+                     int(stdout_same), int(stderr_same)),
+                )
+        except Exception as exc:  # the capture exists; only its index row is missing
+            warn(f"capture {self.id} not indexed ({type(exc).__name__}: {exc})")
         return Capture(self.id, final, dict(self.sizes), stdout_same, stderr_same)
 
 
-def _rmtree(path: Path | str, ignore_errors: bool = True) -> None:
+def _rmtree(path: str | os.PathLike[str]) -> None:
     import shutil
 
-    shutil.rmtree(path, ignore_errors=ignore_errors)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -164,40 +249,106 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-@dataclass(frozen=True)
+# --- a finished capture ----------------------------------------------------------------------
+
+
 class Capture:
-    """A finished capture: its id, folder and stream sizes."""
+    """A finished capture: its id, folder and stream sizes (immutable)."""
+
+    __slots__ = ("_folder", "id", "sizes", "stderr_same", "stdout_same")
 
     id: str
-    folder: Path
     sizes: dict[str, int]
-    stdout_same: bool = False
-    stderr_same: bool = False
+    stdout_same: bool
+    stderr_same: bool
+    _folder: str
+
+    def __init__(self, id: str, folder: str | os.PathLike[str], sizes: dict[str, int],
+                 stdout_same: bool = False, stderr_same: bool = False) -> None:
+        for name, value in (("id", id), ("_folder", os.fspath(folder)), ("sizes", sizes),
+                            ("stdout_same", stdout_same), ("stderr_same", stderr_same)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Capture is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Capture):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # sizes is a dict, as in the dataclass it was
+
+    def __repr__(self) -> str:
+        return (f"Capture(id={self.id!r}, folder={self.folder!r}, sizes={self.sizes!r}, "
+                f"stdout_same={self.stdout_same!r}, stderr_same={self.stderr_same!r})")
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.id, self._folder, self.sizes, self.stdout_same, self.stderr_same)
+
+    @property
+    def folder(self) -> Path:
+        """The capture's folder."""
+        from pathlib import Path
+
+        return Path(self._folder)
+
+    def file(self, stream: str = "combined") -> str:
+        """The file of ``stream`` as a plain string path."""
+        if stream not in STREAMS:
+            raise TershError(f"unknown stream {stream!r} (combined, stdout or stderr)")
+        return os.path.join(self._folder, stream)
 
     def path(self, stream: str = "combined") -> Path:
         """The file of ``stream``."""
-        if stream not in STREAMS:
-            raise TershError(f"unknown stream {stream!r} (combined, stdout or stderr)")
-        return self.folder / stream
+        from pathlib import Path
+
+        return Path(self.file(stream))
+
+    def with_same(self, stdout_same: bool, stderr_same: bool) -> Capture:
+        """This capture with other "stream identical to combined" flags."""
+        return Capture(self.id, self._folder, self.sizes, stdout_same, stderr_same)
 
     def refs(self) -> tuple[CaptureRef, ...]:
         """The streams worth listing: a stream identical to combined is not listed again."""
-        listed = [CaptureRef(self.id, "combined", str(self.path()), self.sizes["combined"])]
+        listed = [CaptureRef(self.id, "combined", self.file(), self.sizes["combined"])]
         for stream, same in (("stdout", self.stdout_same), ("stderr", self.stderr_same)):
             if not same and self.sizes[stream]:
-                listed.append(CaptureRef(self.id, stream, str(self.path(stream)), self.sizes[stream]))
+                listed.append(CaptureRef(self.id, stream, self.file(stream), self.sizes[stream]))
         return tuple(listed)
+
+
+# --- the store -------------------------------------------------------------------------------
+
+
+def _private_folder(path: str) -> str:
+    """Create ``path`` (and parents) as 0700 folders; refuse a symlink in its place."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        raise TershError(f"refusing to use {path}: it is a symbolic link")
+    if not stat.S_ISDIR(mode):
+        raise TershError(f"refusing to use {path}: not a plain folder")
+    if stat.S_IMODE(mode) != 0o700:
+        os.chmod(path, 0o700)
+    return path
 
 
 def open_store() -> Path:
     """Create (if needed) and return the private capture folder."""
-    root = settings_mod.ensure_private_dir(store_dir())
-    return root
+    from pathlib import Path
+
+    return Path(_private_folder(_root()))
 
 
 def start(command: str, cwd: str | None = None) -> CaptureWriter:
     """Begin a new capture for ``command``."""
-    root = open_store()
+    root = _private_folder(_root())
     return CaptureWriter(root, new_id(), command, cwd or os.getcwd())
 
 
@@ -223,7 +374,7 @@ def store_bytes(command: str, streams: dict[str, bytes], exit_code: int | None) 
         return capture
     same_out = streams.get("stdout", b"") in (b"", combined)
     same_err = streams.get("stderr", b"") in (b"", combined)
-    return Capture(capture.id, capture.folder, capture.sizes, same_out, same_err)
+    return capture.with_same(same_out, same_err)
 
 
 def store_files(command: str, sources: dict[str, BinaryIO], exit_code: int | None,
@@ -247,9 +398,7 @@ def store_files(command: str, sources: dict[str, BinaryIO], exit_code: int | Non
     except BaseException:
         writer.abandon()
         raise
-    same_out = _same_file(capture, "stdout")
-    same_err = _same_file(capture, "stderr")
-    return Capture(capture.id, capture.folder, capture.sizes, same_out, same_err)
+    return capture.with_same(_same_file(capture, "stdout"), _same_file(capture, "stderr"))
 
 
 def _same_file(capture: Capture, stream: str) -> bool:
@@ -259,7 +408,7 @@ def _same_file(capture: Capture, stream: str) -> bool:
         return True
     if size != capture.sizes["combined"]:
         return False
-    with open(capture.path(stream), "rb") as one, open(capture.path(), "rb") as other:
+    with open(capture.file(stream), "rb") as one, open(capture.file(), "rb") as other:
         while True:
             left, right = one.read(1 << 20), other.read(1 << 20)
             if left != right:
@@ -271,8 +420,7 @@ def _same_file(capture: Capture, stream: str) -> bool:
 def load(capture_id: str) -> Capture:
     """The finished capture ``capture_id`` (TershError when unknown or expired)."""
     check_id(capture_id)
-    root = store_dir()
-    folder = root / capture_id
+    folder = store_dir() / capture_id
     if not folder.is_dir() or folder.is_symlink():
         raise TershError(f"no capture {capture_id} (unknown, or expired and evicted)")
     sizes = {}
@@ -288,7 +436,7 @@ def pin(capture_id: str, seconds: float) -> None:
     """Keep ``capture_id`` from eviction for ``seconds`` more (a live result references it)."""
     check_id(capture_id)
     until = time.time() + seconds
-    with _index(store_dir()) as db:
+    with _index(_private_folder(_root())) as db:
         db.execute(
             "UPDATE captures SET pinned_until = MAX(pinned_until, ?) WHERE id = ?", (until, capture_id)
         )
@@ -300,9 +448,9 @@ EVICT_EVERY_SECONDS = 60.0
 
 def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str]:
     """Run :func:`evict` at most once a minute (a stamp file's mtime says when it last ran)."""
-    stamp = store_dir() / EVICT_STAMP
+    stamp = os.path.join(_root(), EVICT_STAMP)
     try:
-        if time.time() - stamp.stat().st_mtime < EVICT_EVERY_SECONDS:
+        if time.time() - os.stat(stamp).st_mtime < EVICT_EVERY_SECONDS:
             return []
     except FileNotFoundError:
         pass
@@ -323,8 +471,8 @@ def evict(now: float | None = None, *, settings: settings_mod.Settings | None = 
     """
     conf = settings or settings_mod.Settings()
     now = time.time() if now is None else now
-    root = store_dir()
-    if not root.is_dir():
+    root = _root()
+    if not os.path.isdir(root):
         return []
     _clean_stale_temps(root, now)
     ttl = conf.int("captures.ttl_days") * 86400
@@ -342,29 +490,31 @@ def evict(now: float | None = None, *, settings: settings_mod.Settings | None = 
             if protected:
                 continue
             if created < now - ttl or total > cap:
-                if ID_PATTERN.match(capture_id):
-                    _rmtree(root / capture_id, ignore_errors=True)
+                if is_id(capture_id):
+                    _rmtree(os.path.join(root, capture_id))
                 db.execute("DELETE FROM captures WHERE id = ?", (capture_id,))
                 total -= size
                 removed.append(capture_id)
     return removed
 
 
-def _clean_stale_temps(root: Path, now: float) -> None:
+def _clean_stale_temps(root: str, now: float) -> None:
     for entry in os.scandir(root):
         if entry.name.startswith(TEMP_PREFIX):
-            with contextlib.suppress(OSError):
+            try:
                 if entry.stat(follow_symlinks=False).st_mtime < now - STALE_TEMP_SECONDS:
                     if entry.is_dir(follow_symlinks=False):
-                        _rmtree(entry.path, ignore_errors=True)
+                        _rmtree(entry.path)
                     else:
                         os.unlink(entry.path)
+            except OSError:
+                pass
 
 
 def list_recent(limit: int = 50) -> list[dict[str, object]]:
     """The newest captures' index rows, newest first."""
-    root = store_dir()
-    if not (root / "index.db").exists():
+    root = _root()
+    if not os.path.exists(os.path.join(root, INDEX_FILE)):
         return []
     import sqlite3
 

@@ -7,6 +7,7 @@ after it go straight to ``fallback`` (the terminal), unbounded.
 
 from __future__ import annotations
 
+import os
 import shlex
 import time
 from collections.abc import Callable, Sequence
@@ -49,7 +50,7 @@ class _FailOpenSink:
 
     def _replay(self, size: int) -> None:
         try:
-            with open(self.writer.folder / "combined", "rb") as handle:
+            with open(os.path.join(self.writer.folder, "combined"), "rb") as handle:
                 remaining = size
                 while remaining > 0 and (chunk := handle.read(min(remaining, 1 << 20))):
                     self.fallback.write(chunk)

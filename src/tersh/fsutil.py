@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-from pathlib import Path
 
 from tersh.errors import TershError
+
+TYPE_CHECKING = False  # pathlib and typing stay off the start-up path of `tersh run`
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TEMP_PREFIX = ".tmp-"
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def open_private(path: Path) -> int:
+def open_private(path: str | os.PathLike[str]) -> int:
     """Create ``path`` as a new 0600 file and return its descriptor; never follows a symlink."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     return os.open(path, flags, 0o600)
@@ -22,7 +24,7 @@ def open_private(path: Path) -> int:
 
 def temp_path(final: Path) -> Path:
     """A fresh temporary name beside ``final`` (same folder, so rename is atomic)."""
-    return final.with_name(f"{TEMP_PREFIX}{final.name}.{secrets.token_hex(6)}")
+    return final.with_name(f"{TEMP_PREFIX}{final.name}.{os.urandom(6).hex()}")
 
 
 def refuse_symlink(path: Path) -> None:
