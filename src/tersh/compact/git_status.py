@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import re
 
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish, iter_lines, maybe_diagnostic
+from tersh.compact._omit import (
+    SNIFF_CHARS,
+    Omissions,
+    finish,
+    iter_lines,
+    maybe_diagnostic,
+    maybe_severity,
+)
 from tersh.compact.base import Invocation
 
 NAME = "git_status"
@@ -46,9 +53,12 @@ _TRAILING_HINT = re.compile(r"^(?P<text>\S.*?) \((?:use|fix|create|commit) .*\)$
 _ENTRY = re.compile(r"^\t(?:(?P<state>[a-z][a-z ]*[a-z]):\s+)?(?P<path>\S.*)$")
 
 
-def _entry(line: str) -> str | None:
-    """``\\tmodified:   a.py`` -> ``  M a.py``; None when the line is not an entry."""
-    if line[:1] != "\t" or len(line) < 2 or line[1].isspace():
+def _entry(line: str, severe: bool) -> str | None:
+    """``\\tmodified:   a.py`` -> ``  M a.py``; None when the line is not an entry.
+
+    ``severe`` says whether the text holds any diagnostic word at all (else no check per line).
+    """
+    if len(line) < 2 or line[1].isspace():
         return None
     state, colon, rest = line[1:].partition(":  ")
     code = STATE_CODES.get(state) if colon else None
@@ -57,13 +67,17 @@ def _entry(line: str) -> str | None:
         if match is None or match["state"] is None:
             return f"  {line[1:].rstrip()}"
         state, rest = match["state"], match["path"]
-    if code is None or maybe_diagnostic(line):
+    if code is None or (severe and maybe_diagnostic(line)):
         return f"  {state}: {rest.strip()}"  # the verifier holds such lines to their own words
     return f"  {code} {rest.strip()}"
 
 
-def _compact_line(line: str, omissions: Omissions) -> str | None:
+def _compact_line(line: str, omissions: Omissions, severe: bool) -> str | None:
     """The line to keep for ``line`` (None: dropped)."""
+    if line[:1] == "\t":  # most lines are entries
+        entry = _entry(line, severe)
+        if entry is not None:
+            return entry
     if line in SECTIONS:
         return SECTIONS[line]
     if _HINT.match(line) and omissions.drop("hint line", line):
@@ -71,9 +85,6 @@ def _compact_line(line: str, omissions: Omissions) -> str | None:
     if not line.strip():
         omissions.blank += 1
         return None
-    entry = _entry(line)
-    if entry is not None:
-        return entry
     trailing = _TRAILING_HINT.match(line)
     if trailing and not maybe_diagnostic(line):
         omissions.count("hint line")
@@ -88,10 +99,11 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept: list[str] = []
     omissions = Omissions()
     in_diff = False
+    severe = maybe_severity(text)
     for line in iter_lines(text):
         # `git status -v`: the diff after the status is data, kept whole.
         in_diff = in_diff or line.startswith("diff --git ")
-        new = line if in_diff else _compact_line(line, omissions)
+        new = line if in_diff else _compact_line(line, omissions, severe)
         if new is not None:
             kept.append(new)
     if not omissions.counts:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from tersh.compact import verify
-from tersh.compact._omit import SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import MIN_SQUEEZED_BYTES, SNIFF_CHARS, Omissions, finish
 from tersh.compact.base import Invocation
 
 NAME = "npm"
@@ -63,7 +63,7 @@ def _listing(lines: list[str], source: str) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = "tree glyphs"
-    return finish(kept, omissions, source)
+    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES)
 
 
 def drop_chatter(lines: list[str], chatter: tuple[tuple[str, re.Pattern[str]], ...]) -> tuple[
