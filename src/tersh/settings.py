@@ -171,12 +171,20 @@ def load() -> Settings:
         return Settings()
     except OSError as exc:
         raise TershError(f"cannot read {path}: {exc.strerror}") from exc
-    import tomllib  # lazy: only a profile with a settings file pays for the TOML parser
+    from tersh.quicktoml import parse_plain  # the plain subset tersh writes, without tomllib
 
     try:
-        table = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise TershError(f"{path} is not valid TOML ({exc}); using defaults") from exc
+    table = parse_plain(text)
+    if table is None:
+        import tomllib  # lazy: only a hand-edited file beyond the plain subset pays for it
+
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise TershError(f"{path} is not valid TOML ({exc}); using defaults") from exc
     flat = _flatten(table)
     valid = {k: v for k, v in flat.items() if k in DEFAULTS and _same_type(DEFAULTS[k], v)}
     return Settings(valid)
