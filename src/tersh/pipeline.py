@@ -9,18 +9,22 @@ the command's own exit code.
 from __future__ import annotations
 
 import os
-import re
 import time
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, BinaryIO
 
 from tersh import capture as capture_store
-from tersh import policy, preview, report
-from tersh.compact import clean as cleaning
-from tersh.compact.detect import invocation
+from tersh import policy
 from tersh.result import Result
-from tersh.settings import Settings
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Mapping, Sequence
+    from typing import Any, BinaryIO
+
+    from tersh.settings import Settings
+
+# Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
+# with no output, the commonest case, needs none of them.
 
 #: Notes the preview adds when the bytes were not plain UTF-8 text.
 NOT_UTF8 = "[tersh] output is not valid UTF-8: shown with replacement characters (capture is byte-exact)"
@@ -28,6 +32,8 @@ BINARY = "[tersh] output contains NUL bytes (binary?): control bytes hidden here
 
 
 def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
+    from tersh import report
+
     lines = conf.int("preview.max_lines")
     size = conf.int("preview.max_bytes")
     if reserve:
@@ -38,12 +44,17 @@ def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
 
 # Words, short digit groups, and runs of one punctuation mark: close to how BPE vocabularies
 # split program output (a row of `^~~~~` carets is a token or two, not one per character).
-_TOKENISH = re.compile(r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*")
+_TOKENISH = r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*"
+_tokenish: list[re.Pattern[str]] = []  # compiled on first use
 
 
 def estimate_tokens(text: str) -> int:
     """A cheap, tokenizer-free estimate of a text's token count (for decisions, not reports)."""
-    return sum(1 for _ in _TOKENISH.finditer(text))
+    if not _tokenish:
+        import re
+
+        _tokenish.append(re.compile(_TOKENISH))
+    return sum(1 for _ in _tokenish[0].finditer(text))
 
 
 def _byte_len(text: str) -> int:
@@ -52,6 +63,8 @@ def _byte_len(text: str) -> int:
 
 def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
             *, total_lines: int | None = None, note: str = "") -> Result:
+    from tersh import report
+
     refs = cap.refs()
     if not complete:
         text = f"{text}\n{report.capture_report(refs, total_lines=total_lines, note=note)}"
@@ -79,6 +92,8 @@ def _encoding_notes(data: bytes) -> list[str]:
 
 def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]) -> Result:
     """Machine-readable output: the exact document when it fits, else a marked bounded preview."""
+    from tersh import preview, report
+
     max_lines, max_bytes = _bounds(conf, reserve=True)
     document = "stdout" if cap.sizes["stdout"] or not cap.sizes["combined"] else "combined"
     stdout_path = cap.path(document)  # output recorded as one stream: the combined file
@@ -126,6 +141,10 @@ def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                bypass: bool) -> Result:
     """Clean, pick and verify a rule, bound, report."""
+    from tersh import preview
+    from tersh.compact import clean as cleaning
+    from tersh.compact.detect import invocation
+
     data = cap.path().read_bytes()
     notes = _encoding_notes(data)
     raw = preview.decode(data)
@@ -178,6 +197,8 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
 def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
               bypass: bool) -> Result:
     """Too large for the rules: a bounded preview read straight from the capture file."""
+    from tersh import preview
+
     max_lines, max_bytes = _bounds(conf, reserve=True)
     bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass)
     details = dict(base.pop("details"), mode="streamed")
@@ -254,7 +275,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None,
     from tersh import execute
 
     return execute.run(command, timeout=timeout, conf=conf,
-                       cwd=None if cwd is None else str(Path(cwd)))
+                       cwd=None if cwd is None else os.fspath(cwd))
 
 
 def elapsed_since(started: float) -> float:
