@@ -91,7 +91,11 @@ def maybe_location(line: str) -> bool:
 
 def maybe_severity(text: str) -> bool:
     """Whether any line of ``text`` may be a diagnostic (False: certainly none is)."""
-    return _MAYBE_SEVERITY.search(text.lower()) is not None
+    overlap = 16  # longer than any hint word, so none is missed at a chunk edge
+    for start in range(0, len(text), CHUNK_CHARS):
+        if _MAYBE_SEVERITY.search(text[start : start + CHUNK_CHARS + overlap].lower()):
+            return True
+    return False
 
 
 def maybe_located(text: str) -> bool:
@@ -190,7 +194,13 @@ def finish(
 
 
 def _size(text: str) -> int:
-    return len(text.encode("utf-8", "surrogateescape"))
+    """UTF-8 length of ``text``, encoded a chunk at a time (no full copy)."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        len(text[start : start + CHUNK_CHARS].encode("utf-8", "surrogateescape"))
+        for start in range(0, len(text), CHUNK_CHARS)
+    )
 
 
 def squeeze_spaces(line: str) -> str:
