@@ -12,10 +12,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
-from tersh.compact import verify
+from tersh.compact import _gcpause, verify
 
 #: Prefix of every line a rule writes itself.
 MARK = "[tersh]"
+
+#: Rules decorate ``compact`` with this: their many small records need no cycle collection.
+without_gc = _gcpause.without_gc
 
 #: A compaction that saves fewer bytes than this costs more than it earns (the pipeline appends
 #: a capture report of about 40 tokens to every compacted text).

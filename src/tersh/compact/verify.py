@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from itertools import repeat
 from typing import NamedTuple
 
+from tersh.compact._gcpause import without_gc
 from tersh.compact.base import Invocation
 from tersh.compact.clean import strip_ansi
 
@@ -39,6 +42,13 @@ _PASSING = re.compile(
     r"(?:\bPASSED\b|\bPASS\b|[✓✔√]|\.\.\. ok\b|\bok \d+ |^\s*ok\b|=== (?:RUN|PAUSE|CONT)\b"
     r"|--- PASS\b|\bSKIPPED\b|\bXFAIL\b|\bxfail\b|\.\.\. skipped\b)"
 )
+# Every _SEVERITY match holds one of these, lower-cased (found with str.find, far faster than the
+# case-blind regex); letters that the regex folds onto ASCII but lower() keeps send a text to it.
+_SEVERITY_STEMS = (
+    "error", "warn", "fail", "fatal", "panic", "exception", "traceback", "deprecat", "critical",
+    "abort", "segmentation",
+)  # fmt: skip
+_FOLDED_LETTERS = re.compile("[\u0130\u0131\u017f\u212a]")
 _FAILING_MARK = re.compile(r"(?:\bFAILED\b|\bFAIL\b|[✗✕×✖]|\bnot ok\b|\bERROR\b|\.\.\. FAIL|\bpanicked\b)")
 
 _EXT = (
@@ -49,6 +59,9 @@ _EXT = (
 )
 _PATH_CHARS = r"[\w.@+~/-]"
 _PATH = re.compile(rf"(?<![\w/.:@-]){_PATH_CHARS}+")
+# The words _PATH finds that hold a "/" or a "." (no other word can be a path): the lookahead
+# reads the rest of the word, so each word is found whole, from where _PATH starts it.
+_PATH_CANDIDATE = re.compile(rf"(?<![\w/.:@-])(?=[\w@+~-]*[/.]){_PATH_CHARS}+")
 _EXT_END = re.compile(rf"\.{_EXT}$")
 _LOCATION_COLON = re.compile(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+):(?P<line>\d+)(?::(?P<col>\d+))?(?![\d\w])"
@@ -57,6 +70,11 @@ _LOCATION_PAREN = re.compile(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)"
 )
 _LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
+# The same patterns for a text of many lines: a match never runs past the end of its line.
+_TEXT_LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')
+_TEXT_LOCATION_PAREN = re.compile(
+    rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,[^\S\n]*(?P<col>\d+))?\)"
+)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _COMMIT = re.compile(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
 _GIT_COMMIT_HEADER = re.compile(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
@@ -68,6 +86,14 @@ _GROUP_ENTRY = re.compile(r"^\s+(?P<line>\d+)(?::(?P<col>\d+))?\b")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
 _ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
 _SPACE = re.compile(r"\s+")
+_LINE_SPACE = re.compile(r"[^\S\n]+")
+# What every colon or parenthesised location holds (cheap to find: a literal comes first).
+_COLON_DIGIT = re.compile(r":\d")
+_PAREN_DIGIT = re.compile(r"\(\d")
+# Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# In a grouped proposal: a finding entry ("  12:4 …") or a line that is not indented.
+_ENTRY_OR_TOP = re.compile(r"^(?:(?P<entry>[^\S\n]+\d+(?::\d+)?\b)|(?![^\S\n]))", re.MULTILINE)
 _LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
 # Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
@@ -75,6 +101,19 @@ _NOT_PATH = re.compile(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8
+
+#: Large texts are read this many characters at a time (whole lines), so that the verifier's
+#: working copies stay small whatever the size of the output.
+CHUNK_CHARS = 1 << 20
+
+# Order of the facts a line yields: search match, locations (three forms), diagnostic, paths,
+# commits; git messages come after every other fact.
+_RANK = {"match": 0, "python": 1, "paren": 2, "colon": 3, "diagnostic": 4, "path": 5, "commit": 6}
+_KINDS = ("match", "location", "diagnostic", "path", "commit", "message")
+_LINE_SHIFT = 40
+_RANK_SHIFT = 37
+_LATE = 1 << 100
+_LINE_MASK = (1 << 60) - 1
 
 
 class Fact(NamedTuple):
@@ -87,6 +126,8 @@ class Fact(NamedTuple):
 
 def normalize(text: str) -> str:
     """Collapse every run of white space to one space and strip the ends."""
+    if len(text) < 4096:  # same white space as the regex (str.isspace), faster on a line
+        return " ".join(text.split())
     return _SPACE.sub(" ", text).strip()
 
 
@@ -135,9 +176,17 @@ def iter_locations(line: str) -> Iterator[tuple[str, str, str]]:
             yield _norm_path(match["path"]), match["line"], match["col"] or ""
     if ":" in line:
         for match in _LOCATION_COLON.finditer(line):
-            path = match["path"]
-            if _is_path(path) or ("." in path.strip(".") and any(c.isalpha() for c in path)):
-                yield _norm_path(path), match["line"], match["col"] or ""
+            path = _colon_location_path(match["path"])
+            if path is not None:
+                yield path, match["line"], match["col"] or ""
+
+
+@lru_cache(maxsize=1 << 14)
+def _colon_location_path(path: str) -> str | None:
+    """The path of a ``path:line`` match when it names a file (normalised), else None."""
+    if _is_path(path) or ("." in path.strip(".") and any(c.isalpha() for c in path)):
+        return _norm_path(path)
+    return None
 
 
 def _norm_path(path: str) -> str:
@@ -145,8 +194,12 @@ def _norm_path(path: str) -> str:
 
 
 def _without_locations(line: str) -> str:
-    for pattern in (_LOCATION_PYTHON, _LOCATION_PAREN, _LOCATION_COLON):
-        line = pattern.sub(" ", line)
+    if 'File "' in line:
+        line = _LOCATION_PYTHON.sub(" ", line)
+    if "(" in line:
+        line = _LOCATION_PAREN.sub(" ", line)
+    if ":" in line:
+        line = _LOCATION_COLON.sub(" ", line)
     return normalize(line).strip(_TRIM)
 
 
@@ -154,17 +207,23 @@ def iter_paths(line: str) -> Iterator[str]:
     """Yield every file path written on ``line`` (URLs are not paths)."""
     if "/" not in line and "." not in line:
         return
-    for match in _PATH.finditer(_strip_urls(line) if "://" in line else line):
-        path = match.group(0).rstrip(".")
-        if _is_path(path):
-            yield _norm_path(path)
+    for word in _PATH_CANDIDATE.findall(_strip_urls(line) if "://" in line else line):
+        path = _word_path(word)
+        if path is not None:
+            yield path
+
+
+@lru_cache(maxsize=1 << 15)
+def _word_path(word: str) -> str | None:
+    """The path a word found by _PATH names (normalised), or None when it is not a path."""
+    path = word.rstrip(".")
+    return _norm_path(path) if _is_path(path) else None
 
 
 def iter_commits(line: str) -> Iterator[str]:
     """Yield every commit-id-shaped word: 7–40 lowercase hex digits with a letter and a digit."""
-    for match in _COMMIT.finditer(line):
-        word = match.group(0)
-        if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
+    for word in _COMMIT.findall(line):
+        if not word.isdigit() and not word.isalpha():  # hex digits: a digit and a letter
             yield word
 
 
@@ -195,42 +254,240 @@ def _looks_like_git_log(inv: Invocation | None, lines: list[str]) -> bool:
     return any(_GIT_COMMIT_HEADER.match(line) for line in lines[:50])
 
 
+def _searching(inv: Invocation | None) -> bool:
+    return inv is not None and (
+        inv.program in SEARCH_PROGRAMS or (inv.program == "git" and inv.subcommand == "grep")
+    )
+
+
+def _chunks(text: str) -> Iterator[str]:
+    """``text`` in pieces of whole lines, each line break written ``\\n`` (as splitlines reads)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK_CHARS)
+        end = size if end < 0 else end + 1
+        chunk = text[start:end]
+        if _OTHER_BREAKS.search(chunk):
+            chunk = _OTHER_BREAKS.sub("\n", chunk.replace("\r\n", "\n"))
+        yield chunk
+        start = end
+
+
+def _key(line: int, rank: int, position: int) -> int:
+    """Sort key of a fact first seen on ``line``: by line, then kind, then place on the line."""
+    return (line << _LINE_SHIFT) | (rank << _RANK_SHIFT) | position
+
+
+def _without_urls(chunk: str) -> str:
+    return _URL.sub(" ", chunk) if "://" in chunk else chunk
+
+
+def _line_starts_of(text: str, positions: Iterable[int]) -> list[int]:
+    """The start of the line of each position (sorted, each line once)."""
+    starts = {text.rfind("\n", 0, position) + 1 for position in positions}
+    return sorted(starts)
+
+
+def _line_bounds(text: str, start: int) -> tuple[int, int]:
+    end = text.find("\n", start)
+    return start, len(text) if end < 0 else end
+
+
+def _severity_line_starts(text: str) -> list[int] | None:
+    """Start of every line of ``text`` that may hold a severity word (None: read them all)."""
+    lowered = text.lower()
+    if len(lowered) != len(text) or _FOLDED_LETTERS.search(text):
+        return None
+    positions: list[int] = []
+    for stem in _SEVERITY_STEMS:
+        find = lowered.find
+        position = find(stem)
+        while position >= 0:
+            positions.append(position)
+            position = find(stem, position + len(stem))
+    return _line_starts_of(text, positions)
+
+
+def _sparse_spans(text: str, hint: re.Pattern[str]) -> list[tuple[int, int]] | None:
+    """The lines of ``text`` where ``hint`` occurs, as ``(start, end)`` spans of adjacent lines.
+
+    None when ``hint`` occurs on so many lines that one scan of the whole text is cheaper.
+    """
+    hits = [match.start() for match in hint.finditer(text)]
+    if len(hits) * 8 > text.count("\n") + 1:
+        return None
+    spans: list[tuple[int, int]] = []
+    for start in _line_starts_of(text, hits):
+        _, end = _line_bounds(text, start)
+        if spans and spans[-1][1] + 1 >= start:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _bare_lines(chunk: str) -> list[str]:
+    """Each line of ``chunk`` with its locations blanked out and white space collapsed."""
+    if 'File "' in chunk:
+        chunk = _TEXT_LOCATION_PYTHON.sub(" ", chunk)
+    if "(" in chunk:
+        chunk = _TEXT_LOCATION_PAREN.sub(" ", chunk)
+    if ":" in chunk:
+        chunk = _LOCATION_COLON.sub(" ", chunk)
+    return _LINE_SPACE.sub(" ", chunk).split("\n")
+
+
+def _scan(text: str, pattern: re.Pattern[str], hint: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern`` in ``text``, reading only the lines where ``hint`` occurs."""
+    spans = _sparse_spans(text, hint)
+    if spans is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in spans:
+        yield from pattern.finditer(text, start, end)
+
+
+def _iter_text_locations(urlfree: str) -> Iterator[tuple[int, int, str, str, str]]:
+    """``(rank, start, path, line, col)`` of every location in a chunk without URLs.
+
+    The three forms come one after the other (a line's Python locations before its others).
+    """
+    if 'File "' in urlfree:
+        for match in _TEXT_LOCATION_PYTHON.finditer(urlfree):
+            yield 1, match.start(), _norm_path(match["path"]), match["line"], ""
+    if "(" in urlfree:
+        for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT):
+            path = _norm_path(match["path"])
+            yield 2, match.start(), path, match["line"], match["col"] or ""
+    if ":" in urlfree:
+        for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
+            named = _colon_location_path(match["path"])
+            if named is not None:
+                yield 3, match.start(), named, match["line"], match["col"] or ""
+
+
+class _Facts:
+    """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
+
+    def __init__(self, source: str, inv: Invocation | None) -> None:
+        self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
+        searching = _searching(inv)
+        first_line = 1
+        base = 0
+        head: list[str] = []
+        for chunk in _chunks(source):
+            lines = chunk.split("\n")
+            if chunk.endswith("\n"):
+                lines.pop()
+            if len(head) < 50:
+                head.extend(lines[: 50 - len(head)])
+            if searching:
+                self._matches(lines, first_line, base)
+            urlfree = _without_urls(chunk)
+            located = self._locations(urlfree, first_line, base)
+            self._diagnostics(chunk, lines, located, first_line, base)
+            self._paths(urlfree, first_line, base)
+            self._commits(chunk, first_line, base)
+            first_line += chunk.count("\n")
+            base += len(chunk) + 1
+        if _looks_like_git_log(inv, head):
+            messages = self.by_kind["message"]
+            for fact in _git_messages(source.splitlines()):
+                if fact.text and fact.text not in messages:
+                    messages[fact.text] = _LATE | _key(fact.line, 0, 0)
+
+    def _matches(self, lines: list[str], first_line: int, base: int) -> None:
+        found = self.by_kind["match"]
+        for number, line in enumerate(lines, first_line):
+            text = normalize(line)
+            if text and text not in found:
+                found[text] = _key(number, _RANK["match"], base)
+
+    def _locations(self, urlfree: str, first_line: int, base: int) -> set[int]:
+        """Record every location; return the chunk's line indexes that hold one."""
+        found = self.by_kind["location"]
+        located: set[int] = set()
+        index = last = 0
+        count = urlfree.count
+        for rank, start, path, row, col in _iter_text_locations(urlfree):
+            if start < last:
+                index, last = 0, 0
+            index += count("\n", last, start)
+            last = start
+            located.add(index)
+            text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
+            key = _key(first_line + index, rank, base + start)
+            if key < found.get(text, _LATE):
+                found[text] = key
+        return located
+
+    def _diagnostics(
+        self, chunk: str, lines: list[str], located: set[int], first_line: int, base: int
+    ) -> None:
+        candidates = located.copy()
+        starts = _severity_line_starts(chunk)
+        if starts is None:
+            starts = _line_starts_of(chunk, (match.start() for match in _SEVERITY.finditer(chunk)))
+        index = last = 0
+        for start in starts:
+            index += chunk.count("\n", last, start)
+            last = start
+            if index not in candidates and is_diagnostic(lines[index]):
+                candidates.add(index)
+        if not candidates:
+            return
+        found = self.by_kind["diagnostic"]
+        rank = _RANK["diagnostic"]
+        if len(candidates) * 8 < len(lines):  # few: strip each line alone
+            messages = ((index, _without_locations(lines[index])) for index in sorted(candidates))
+        else:
+            bare = _bare_lines(chunk)
+            messages = ((index, bare[index].strip().strip(_TRIM)) for index in sorted(candidates))
+        for index, message in messages:
+            if len(message) >= 3 and message not in found:
+                found[message] = _key(first_line + index, rank, base)
+
+    def _paths(self, urlfree: str, first_line: int, base: int) -> None:
+        if "/" not in urlfree and "." not in urlfree:
+            return
+        found = self.by_kind["path"]
+        rank = _RANK["path"]
+        index = last = 0
+        for match in _PATH_CANDIDATE.finditer(urlfree):
+            path = _word_path(match.group())
+            if path is None or path in found:
+                continue
+            start = match.start()
+            index += urlfree.count("\n", last, start)
+            last = start
+            found[path] = _key(first_line + index, rank, base + start)
+
+    def _commits(self, chunk: str, first_line: int, base: int) -> None:
+        found = self.by_kind["commit"]
+        rank = _RANK["commit"]
+        index = last = 0
+        for match in _COMMIT.finditer(chunk):
+            word = match.group()
+            if word in found or word.isdigit() or word.isalpha():
+                continue
+            start = match.start()
+            index += chunk.count("\n", last, start)
+            last = start
+            found[word] = _key(first_line + index, rank, base + start)
+
+    def ordered(self, kinds: Iterable[str] = _KINDS) -> list[Fact]:
+        """The facts of ``kinds`` in the order first seen."""
+        by_key = {key: (kind, text) for kind in kinds for text, key in self.by_kind[kind].items()}
+        return [Fact(*by_key[key], (key >> _LINE_SHIFT) & _LINE_MASK) for key in sorted(by_key)]
+
+
+@without_gc
 def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
     """Every protected fact of ``source``, deduplicated, in the order first seen.
 
     Colour codes never hide a fact: the text is read as a terminal shows it.
     """
-    lines = strip_ansi(source).splitlines()
-    facts: dict[tuple[str, str], Fact] = {}
-
-    def add(kind: str, text: str, number: int) -> None:
-        if text and (kind, text) not in facts:
-            facts[(kind, text)] = Fact(kind, text, number)
-
-    searching = inv is not None and (
-        inv.program in SEARCH_PROGRAMS or (inv.program == "git" and inv.subcommand == "grep")
-    )
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        if searching:
-            add("match", normalize(line), number)
-        located = False
-        for path, row, col in iter_locations(line):
-            located = True
-            add("location", f"{path}:{row}:{col}" if col else f"{path}:{row}", number)
-        if located or is_diagnostic(line):
-            message = _without_locations(line)
-            if len(message) >= 3:
-                add("diagnostic", message, number)
-        for path in iter_paths(line):
-            add("path", path, number)
-        for commit in iter_commits(line):
-            add("commit", commit, number)
-    if _looks_like_git_log(inv, lines):
-        for fact in _git_messages(lines):
-            add(fact.kind, fact.text, fact.line)
-    return list(facts.values())
+    return _Facts(strip_ansi(source), inv).ordered()
 
 
 class _Index:
@@ -241,49 +498,95 @@ class _Index:
         self.flat = normalize(proposal)
         self.lines: set[str] = set()
         self.locations: set[str] = set()
+        # Sufficient signs that a fact is in ``flat`` (each is a word of the proposal).
+        self.paths: set[str] = set()
+        self.commits: set[str] = set()
         header: str | None = None
-        for raw in proposal.splitlines():
-            line = normalize(raw)
-            self.lines.add(line)
-            self.lines.add(_without_locations(raw))
-            for path, row, col in iter_locations(raw):
+        for chunk in _chunks(proposal):
+            self.lines.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
+            self.lines.update(map(str.strip, map(str.strip, _bare_lines(chunk)), repeat(_TRIM)))
+            urlfree = _without_urls(chunk)
+            for _, _, path, row, col in _iter_text_locations(urlfree):
                 self.locations.add(f"{path}:{row}")
                 if col:
                     self.locations.add(f"{path}:{row}:{col}")
-            entry = _GROUP_ENTRY.match(raw)
-            if entry and header is not None:
-                end = 0
-                while located := _ENTRY_LOCATION.match(raw, end):
-                    self.locations.add(f"{header}:{located['line']}")
-                    if located["col"]:
-                        self.locations.add(f"{header}:{located['line']}:{located['col']}")
-                    end = located.end()
-                self.lines.add(normalize(raw[end:]).strip(_TRIM))
+            if "/" in urlfree or "." in urlfree:
+                words = set(_PATH_CANDIDATE.findall(urlfree))
+                self.paths.update(path for path in map(_word_path, words) if path is not None)
+            self.commits.update(_COMMIT.findall(chunk))
+            header = self._groups(chunk, header)
+
+    def _groups(self, chunk: str, header: str | None) -> str | None:
+        """Read the grouped entries of ``chunk`` under ``header``; the header in force after."""
+        pending = -1  # the last line that is not indented (it decides the header) not yet read
+        end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
+        for match in _ENTRY_OR_TOP.finditer(chunk, 0, end):
+            if match["entry"] is None:
+                pending = match.start()
                 continue
-            group = _GROUP_HEADER.match(raw)
-            if group and not raw[:1].isspace() and next(iter_paths(group["path"]), None):
-                header = _norm_path(group["path"].rstrip(":"))
-            elif not raw[:1].isspace():
-                header = None
+            if pending >= 0:
+                header, pending = _group_header(_line_at(chunk, pending)), -1
+            if header is not None:
+                self._entry(_line_at(chunk, match.start()), header)
+        if pending >= 0:
+            header = _group_header(_line_at(chunk, pending))
+        return header
+
+    def _entry(self, raw: str, header: str) -> None:
+        end = 0
+        while located := _ENTRY_LOCATION.match(raw, end):
+            self.locations.add(f"{header}:{located['line']}")
+            if located["col"]:
+                self.locations.add(f"{header}:{located['line']}:{located['col']}")
+            end = located.end()
+        self.lines.add(normalize(raw[end:]).strip(_TRIM))
 
     def has(self, fact: Fact) -> bool:
-        if fact.kind == "location":
-            return fact.text in self.locations or fact.text in self.flat
-        if fact.text in self.lines:
+        """Whether the proposal keeps ``fact``."""
+        return self.holds(fact.kind, fact.text)
+
+    def holds(self, kind: str, text: str) -> bool:
+        """Whether the proposal keeps the fact of ``kind`` written ``text``."""
+        if kind == "location":
+            return text in self.locations or text in self.flat
+        if text in self.lines:
             return True
-        return fact.text in self.flat
+        if (kind == "path" and text in self.paths) or (kind == "commit" and text in self.commits):
+            return True
+        return text in self.flat
 
 
+def _line_at(chunk: str, start: int) -> str:
+    end = chunk.find("\n", start)
+    return chunk[start:] if end < 0 else chunk[start:end]
+
+
+def _group_header(raw: str) -> str | None:
+    """The path a line that is not indented heads a group with, or None."""
+    group = _GROUP_HEADER.match(raw)
+    if group and not raw[:1].isspace() and next(iter_paths(group["path"]), None):
+        return _norm_path(group["path"].rstrip(":"))
+    return None
+
+
+@without_gc
 def missing_facts(source: str, proposal: str, inv: Invocation | None = None) -> list[Fact]:
     """The protected facts of ``source`` that ``proposal`` lost (at most MAX_REPORTED)."""
     index = _Index(proposal)
-    missing: list[Fact] = []
-    for fact in extract_facts(source, inv):
-        if not index.has(fact):
-            missing.append(fact)
-            if len(missing) >= MAX_REPORTED:
-                break
-    return missing
+    facts = _Facts(strip_ansi(source), inv)
+    missing: list[tuple[int, str, str]] = []
+    for kind, found in facts.by_kind.items():
+        quick = index.locations if kind == "location" else index.lines
+        unsure = sorted((key, text) for text, key in found.items() if text not in quick)
+        lost = 0
+        for key, text in unsure:
+            if not index.holds(kind, text):
+                missing.append((key, kind, text))
+                lost += 1
+                if lost >= MAX_REPORTED:
+                    break
+    missing.sort()
+    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing[:MAX_REPORTED]]
 
 
 _SUCCESS_CLAIM = re.compile(
@@ -299,10 +602,11 @@ _FAILURE_CLAIM = re.compile(
 
 def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
     """A reason when the text a rule wrote itself reads against the exit code, else None."""
-    source_lines = {normalize(line) for line in source.splitlines()}
-    authored = [
-        line for line in proposal.splitlines() if normalize(line) and normalize(line) not in source_lines
-    ]
+    claim = _SUCCESS_CLAIM if exit_code != 0 else _FAILURE_CLAIM
+    claims = [line for line in proposal.splitlines() if claim.search(line)]
+    if not claims or (exit_code == 0 and _has_severity_line(source)):
+        return None
+    source_lines = _normalized_lines(source)
     flat: list[str] = []  # the whole source, normalised on first need
 
     def quoted(line: str) -> bool:
@@ -314,15 +618,33 @@ def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
             flat.append(normalize(source))
         return rest in flat[0]
 
-    if exit_code != 0:
-        for line in authored:
-            if _SUCCESS_CLAIM.search(line) and not quoted(line):
-                return f"reads as success with exit code {exit_code}: {normalize(line)[:80]!r}"
-    elif not any(_SEVERITY.search(line) for line in source_lines):
-        for line in authored:
-            if _FAILURE_CLAIM.search(line) and not quoted(line):
-                return f"reads as failure with exit code 0: {normalize(line)[:80]!r}"
+    for line in claims:
+        text = normalize(line)
+        if text and text not in source_lines and not quoted(line):
+            verdict = "success" if exit_code != 0 else "failure"
+            return f"reads as {verdict} with exit code {exit_code}: {text[:80]!r}"
     return None
+
+
+def _normalized_lines(text: str) -> set[str]:
+    """``{normalize(line) for line in text.splitlines()}``, built a chunk at a time."""
+    lines: set[str] = set()  # may hold "" for a line that is not there: no caller asks for ""
+    for chunk in _chunks(text):
+        lines.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
+    return lines
+
+
+def _has_severity_line(text: str) -> bool:
+    """Whether some line of ``text``, normalised, holds a severity word."""
+    for chunk in _chunks(text):
+        starts = _severity_line_starts(chunk)
+        if starts is None:
+            lines = chunk.split("\n")
+        else:
+            lines = [chunk[slice(*_line_bounds(chunk, start))] for start in starts]
+        if any(_SEVERITY.search(normalize(line)) for line in lines):
+            return True
+    return False
 
 
 def refusal(source: str, proposal: str, inv: Invocation | None = None) -> str | None:
