@@ -8,16 +8,35 @@ after it go straight to ``fallback`` (the terminal), unbounded.
 from __future__ import annotations
 
 import os
-import shlex
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO
 
 from tersh import capture as capture_store
 from tersh import pipeline, policy, runner
 from tersh.errors import warn
 from tersh.result import Result
-from tersh.settings import Settings
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, BinaryIO
+
+    from tersh.settings import Settings
+
+#: Characters a shell word may hold without quotes (``shlex.quote``'s set, without importing re).
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
+
+
+def shell_join(argv: Sequence[str]) -> str:
+    """``argv`` as one shell string, exactly as ``shlex.join`` writes it."""
+    return " ".join(_quote(word) for word in argv)
+
+
+def _quote(word: str) -> str:
+    if not word:
+        return "''"
+    if _SAFE.issuperset(word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
 class CaptureLost(Exception):
@@ -90,7 +109,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     from tersh import settings as settings_mod
 
     conf = conf or settings_mod.load()
-    requested = command if isinstance(command, str) else shlex.join(command)
+    requested = command if isinstance(command, str) else shell_join(command)
     decision = policy.decide(requested)
     executed, details = _rewrite(requested, decision, conf)
     argv = _argv_for(command, executed, executed != requested)

@@ -26,14 +26,18 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tersh import fsutil, settings
 from tersh.errors import TershError, warn
 
+TYPE_CHECKING = False  # not `from typing import …`: typing and pathlib stay off `tersh run`
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, NamedTuple
+
     from tersh.result import Result
+else:
+    from tersh.lean import NamedTuple
 
 LEDGER_FILE = "ledger.db"
 BUSY_TIMEOUT_MS = 5000
@@ -148,12 +152,19 @@ def ledger_path() -> Path:
     return settings.profile_dir() / LEDGER_FILE
 
 
-def connect(path: Path | None = None) -> sqlite3.Connection:
-    """Open the ledger (WAL, busy timeout), creating or migrating it first when needed."""
-    target = ledger_path() if path is None else path
-    if not target.exists():
-        _create(target)
-    db = _open(target)
+def connect(path: Path | str | None = None, *, durable: bool = True) -> sqlite3.Connection:
+    """Open the ledger (WAL, busy timeout), creating or migrating it first when needed.
+
+    ``durable=False`` (the per-call insert of ``record``) writes without disk syncs, checkpoint
+    included: a crash of tersh loses nothing, an OS crash at worst the last rows (their capture
+    files are not synced either). Reports and maintenance keep SQLite's WAL default.
+    """
+    target = os.path.join(settings.profile_root(), LEDGER_FILE) if path is None else path
+    if not os.path.exists(target):
+        from pathlib import Path
+
+        _create(Path(target))
+    db = _open(target, durable=durable)
     try:
         if not _is_current(db):
             migrate(db)
@@ -163,11 +174,11 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
     return db
 
 
-def _open(path: Path) -> sqlite3.Connection:
-    fsutil.refuse_symlink(path)
+def _open(path: Path | str, *, durable: bool = True) -> sqlite3.Connection:
+    if os.path.islink(path):
+        raise TershError(f"refusing to write through symbolic link {path}")
     db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA synchronous = " + ("NORMAL" if durable else "OFF"))
     return db
 
 
@@ -181,6 +192,8 @@ def _is_current(db: sqlite3.Connection) -> bool:
 
 def _create(path: Path) -> None:
     """Build the whole schema in a private temp file, then move it into place under a lock."""
+    from pathlib import Path
+
     from tersh.status import exclusive_lock
 
     settings.ensure_private_dir(path.parent)
@@ -252,7 +265,8 @@ def _agent_process() -> tuple[int, str]:
 def _proc_stat(pid: int) -> tuple[str, int, str] | None:
     """(command name, parent pid, start time in clock ticks) from /proc; None elsewhere."""
     try:
-        raw = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
+            raw = handle.read()
     except OSError:
         return None
     name = raw[raw.find("(") + 1 : raw.rfind(")")]
@@ -280,7 +294,7 @@ def record(result: Result, *, session: str, host: str, program: str, klass: str)
             return
         with_arguments = conf.flag("ledger.record_arguments")
         arguments = result.requested_command if with_arguments else None
-        with contextlib.closing(connect()) as db:
+        with contextlib.closing(connect(durable=False)) as db:
             with _transaction(db):
                 call_id = _insert_call(db, result, session, host, program, klass, arguments)
                 _note_executed(db, call_id, result, program, with_arguments)
@@ -565,6 +579,8 @@ def _read_capture(path: str | None) -> str | None:
     """The text of a capture file inside the profile; None when gone or not a plain file."""
     if not path:
         return None
+    from pathlib import Path
+
     candidate = Path(path)
     try:
         inside = candidate.resolve().is_relative_to(settings.profile_dir().resolve())

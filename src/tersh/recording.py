@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import os
 
-from tersh.compact.detect import invocation
 from tersh.result import Result
 from tersh.settings import Settings
 
 
 def program_and_class(command: str, exit_code: int) -> tuple[str, str]:
-    """The real program behind ``command`` and its per-class switch name."""
-    program = invocation(command, exit_code).program or "?"
-    try:
-        from tersh import classify
+    """The real program behind ``command`` and its per-class switch name.
 
-        klass = classify.classify_command(command)
-    except (ImportError, AttributeError):
+    The program is the one ``tersh.compact.detect.invocation`` names, found with the same shell
+    walk but without importing the compaction package (this runs after every command).
+    """
+    from tersh import classify
+
+    try:
+        words = classify.main_command(command)
+    except Exception:  # the lexer must never cost the record: fall back to plain words
+        words = command.split()
+    program = (classify.basename(words[0]) if words else "") or "?"
+    try:
+        klass = classify.classify(words) or classify.OTHER
+    except Exception:
         klass = "other"
     return program, klass
 
