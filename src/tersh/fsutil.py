@@ -27,9 +27,15 @@ def temp_path(final: Path) -> Path:
     return final.with_name(f"{TEMP_PREFIX}{final.name}.{os.urandom(6).hex()}")
 
 
-def refuse_symlink(path: Path) -> None:
+def temp_name(final: str) -> str:
+    """:func:`temp_path` for a plain string path (no pathlib)."""
+    folder, name = os.path.split(final)
+    return os.path.join(folder, f"{TEMP_PREFIX}{name}.{os.urandom(6).hex()}")
+
+
+def refuse_symlink(path: str | os.PathLike[str]) -> None:
     """Raise TershError when ``path`` exists as a symbolic link."""
-    if path.is_symlink():
+    if os.path.islink(path):
         raise TershError(f"refusing to write through symbolic link {path}")
 
 

@@ -15,7 +15,9 @@ TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeVar
+
+    PathT = TypeVar("PathT", str, Path)  # a string path stays a string, a Path a Path
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -84,12 +86,12 @@ def state_dir() -> Path:
     return profile_dir() / "state"
 
 
-def ensure_private_dir(path: Path) -> Path:
+def ensure_private_dir(path: PathT) -> PathT:
     """Create ``path`` (and parents) as 0700 folders; refuse a symlink in its place."""
-    if path.is_symlink():
+    if os.path.islink(path):
         raise TershError(f"refusing to use {path}: it is a symbolic link")
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.is_symlink() or not path.is_dir():
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if os.path.islink(path) or not os.path.isdir(path):
         raise TershError(f"refusing to use {path}: not a plain folder")
     os.chmod(path, 0o700)
     return path

@@ -13,11 +13,14 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from tersh import fsutil, settings
+
+TYPE_CHECKING = False  # typing and pathlib stay off the start-up path of `tersh run`
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
 
 FOLDER = "output-optimizer"
 FILE = "status.json"
@@ -29,8 +32,13 @@ def status_path() -> Path:
     return settings.state_dir() / FOLDER / FILE
 
 
+def _status_file() -> str:
+    """``status_path()`` as a plain string (no pathlib on the per-command write)."""
+    return os.path.join(settings.profile_root(), "state", FOLDER, FILE)
+
+
 @contextlib.contextmanager
-def exclusive_lock(lock_file: Path) -> Iterator[None]:
+def exclusive_lock(lock_file: Path | str) -> Iterator[None]:
     """Hold an exclusive cross-process lock on ``lock_file`` (created 0600, never a symlink)."""
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(lock_file, flags, 0o600)
@@ -63,7 +71,7 @@ else:
 
 def read() -> dict[str, Any]:
     """The whole status document; ``{}`` when the file is missing, unreadable or corrupt."""
-    return _parse(status_path())
+    return _parse(_status_file())
 
 
 def section(name: str) -> dict[str, Any]:
@@ -78,10 +86,11 @@ def update(section: str, values: dict[str, Any]) -> None:
     Keys of ``values`` replace the same keys of the section; other keys and other sections are
     kept. ``updated_at`` (Unix time) is set on the section.
     """
-    path = status_path()
-    settings.ensure_private_dir(settings.state_dir())
-    settings.ensure_private_dir(path.parent)
-    with exclusive_lock(path.with_name(path.name + LOCK_SUFFIX)):
+    path = _status_file()
+    folder = os.path.dirname(path)
+    settings.ensure_private_dir(os.path.dirname(folder))
+    settings.ensure_private_dir(folder)
+    with exclusive_lock(path + LOCK_SUFFIX):
         document = _parse(path)
         current = document.get(section)
         merged = dict(current) if isinstance(current, dict) else {}
@@ -92,11 +101,11 @@ def update(section: str, values: dict[str, Any]) -> None:
         _replace(path, data + b"\n")
 
 
-def _replace(path: Path, data: bytes) -> None:
+def _replace(path: str, data: bytes) -> None:
     """Atomic replace without fsync: the file is a snapshot rebuilt by the next write, so losing
     it to a power cut costs nothing, while an fsync per command can cost milliseconds."""
     fsutil.refuse_symlink(path)
-    tmp = fsutil.temp_path(path)
+    tmp = fsutil.temp_name(path)
     fd = fsutil.open_private(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -109,9 +118,10 @@ def _replace(path: Path, data: bytes) -> None:
         raise
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: Path | str) -> dict[str, Any]:
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError:
         return {}
     try:
