@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[ui,dev]'
+	$(BIN)/python -m compileall -q src  # .pyc files up front: PYTHONDONTWRITEBYTECODE may be set
 	touch $(STAMP)
 
 # tersh's main job on a real command: run ruff over tersh's own sources with every rule on
