@@ -1,0 +1,146 @@
+"""The runner: PATH search like a shell, exact exit codes, streams in order, signals, timeouts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tersh import runner
+
+
+def _collect(argv: list[str], **kwargs: object) -> tuple[runner.Exit, list[tuple[str, bytes]]]:
+    chunks: list[tuple[str, bytes]] = []
+    done = runner.run_streaming(argv, lambda stream, data: chunks.append((stream, data)),
+                                **kwargs)  # type: ignore[arg-type]
+    return done, chunks
+
+
+def _joined(chunks: list[tuple[str, bytes]], stream: str) -> bytes:
+    return b"".join(data for name, data in chunks if name == stream)
+
+
+def _script(folder: Path, name: str, body: str, mode: int = 0o755) -> Path:
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(mode)
+    return path
+
+
+def test_bare_name_is_found_on_path_and_argv0_is_kept(tmp_path: Path) -> None:
+    _script(tmp_path, "hello", "echo hi")
+    found = runner.find_program("hello", {"PATH": f"/nonexistent:{tmp_path}"})
+    assert found == str(tmp_path / "hello")
+    done, chunks = _collect(["hello"], env={"PATH": f"{tmp_path}:/usr/bin:/bin"})
+    assert done.code == 0 and _joined(chunks, "stdout") == b"hi\n"
+    done, chunks = _collect(["sh", "-c", 'echo "$0"'])  # the name as given, not the found path
+    assert _joined(chunks, "stdout") == b"sh\n"
+
+
+def test_unknown_program_is_127_with_the_shell_message_on_stderr() -> None:
+    done, chunks = _collect(["no-such-program-for-tersh"])
+    assert done.code == runner.NOT_FOUND_EXIT == 127
+    assert _joined(chunks, "stderr") == b"tersh: no-such-program-for-tersh: command not found\n"
+    assert _joined(chunks, "stdout") == b""
+
+
+@pytest.mark.parametrize("kind", ["plain file", "folder"])
+def test_a_path_that_cannot_be_executed_is_126(tmp_path: Path, kind: str) -> None:
+    if kind == "folder":
+        target = tmp_path / "sub"
+        target.mkdir()
+        reason = "Is a directory"
+    else:
+        target = _script(tmp_path, "notes", "echo never", mode=0o644)
+        reason = "Permission denied"
+    if os.geteuid() == 0 and kind == "plain file":
+        assert not os.access(target, os.X_OK)  # root still needs an execute bit
+    done, chunks = _collect([str(target)])
+    assert done.code == runner.NOT_EXECUTABLE_EXIT == 126
+    assert _joined(chunks, "stderr") == f"tersh: {target}: {reason}\n".encode()
+
+
+def test_missing_path_is_127_and_a_path_hit_without_x_bit_is_126(tmp_path: Path) -> None:
+    with pytest.raises(runner.NotRunnable) as missing:
+        runner.find_program("./not-here", cwd=str(tmp_path))
+    assert missing.value.exit_code == 127 and "No such file or directory" in str(missing.value)
+    _script(tmp_path, "tool", "echo x", mode=0o644)
+    with pytest.raises(runner.NotRunnable) as denied:
+        runner.find_program("tool", {"PATH": str(tmp_path)})
+    assert denied.value.exit_code == 126 and str(denied.value).endswith("Permission denied")
+
+
+def test_streams_arrive_in_order_and_exit_code_is_exact() -> None:
+    script = ("import sys\nfor i in range(3):\n    print(i, flush=True)\n"
+              "    print(-i, file=sys.stderr, flush=True)\nsys.exit(42)")
+    done, chunks = _collect([sys.executable, "-c", script])
+    assert done.code == 42 and not done.timed_out
+    assert _joined(chunks, "stdout") == b"0\n1\n2\n"
+    assert _joined(chunks, "stderr") == b"0\n-1\n-2\n"
+
+
+def test_death_by_signal_is_128_plus_n() -> None:
+    done, _ = _collect(["sh", "-c", "kill -USR1 $$"])
+    assert done.code == 128 + signal.SIGUSR1
+
+
+def test_the_child_gets_sigpipe_back_like_under_a_shell() -> None:
+    # Python ignores SIGPIPE; an ignored signal survives exec, so `yes` would see EPIPE instead.
+    done, chunks = _collect(["sh", "-c", "yes | head -n 1"])
+    assert done.code == 0
+    assert _joined(chunks, "stdout") == b"y\n"
+    assert b"Broken pipe" not in _joined(chunks, "stderr")
+
+
+def test_timeout_stops_the_whole_group_with_124() -> None:
+    started = time.monotonic()
+    done, chunks = _collect(["sh", "-c", "echo started; sleep 30 & wait"], timeout=0.5)
+    assert done.code == runner.TIMEOUT_EXIT and done.timed_out
+    assert _joined(chunks, "stdout") == b"started\n"
+    assert time.monotonic() - started < 10
+
+
+def test_a_child_that_ignores_term_is_killed_after_the_grace() -> None:
+    script = "trap '' TERM; echo armed; while :; do sleep 0.05; done"
+    done, chunks = _collect(["sh", "-c", script], timeout=0.3)
+    assert done.code == runner.TIMEOUT_EXIT
+    assert _joined(chunks, "stdout") == b"armed\n"
+
+
+def test_a_working_folder_is_honoured_for_the_child_and_relative_programs(tmp_path: Path) -> None:
+    _script(tmp_path, "here", "pwd")
+    done, chunks = _collect(["./here"], cwd=str(tmp_path))
+    assert done.code == 0
+    assert _joined(chunks, "stdout").decode().strip() == os.path.realpath(tmp_path)
+
+
+def test_a_failing_sink_is_reported_after_the_command_ends_with_its_code() -> None:
+    def sink(stream: str, data: bytes) -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(runner.SinkFailed) as failed:
+        runner.run_streaming(["sh", "-c", "echo a; echo b >&2; exit 3"], sink)
+    assert failed.value.exit_code == 3 and isinstance(failed.value.cause, OSError)
+
+
+def test_passthrough_keeps_code_and_reports_a_missing_program(capfd: pytest.CaptureFixture[str]) -> None:
+    assert runner.run_passthrough(["sh", "-c", "exit 7"]) == 7
+    assert runner.run_passthrough(["no-such-program-for-tersh"]) == 127
+    assert "tersh: no-such-program-for-tersh: command not found" in capfd.readouterr().err
+    assert runner.run_passthrough(["sleep", "5"], timeout=0.2) == runner.TIMEOUT_EXIT
+
+
+def test_pipe_ends_never_land_on_stdio(tmp_path: Path) -> None:
+    read_end, write_end = runner._pipe()
+    try:
+        assert read_end > 2 and write_end > 2
+        assert not os.get_inheritable(read_end) and not os.get_inheritable(write_end)
+        assert stat.S_ISFIFO(os.fstat(read_end).st_mode)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
