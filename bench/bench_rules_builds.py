@@ -2,23 +2,34 @@
 
 Throughput: each rule gets a synthetic log of ``--mb`` megabytes built by repeating a real
 output of its tool (a corpus case or a recorded fixture; a path prefix changes per copy so the
-files differ). Prints the median MB/s of ``compact`` over ``--runs`` runs and the peak extra
-memory (tracemalloc, one run) as a multiple of the input size. Savings: every ``build__`` and
-``lint__`` corpus case through the verifier gate, o200k tokens before and after (the capture
-report counted as 40 tokens when the text changed), and the facts kept. Exits 1 if a rule is
+files differ). Each input is measured in its own process: the median MB/s of ``compact`` over
+``--runs`` runs by CPU time (other jobs on a shared machine disturb it less than wall time),
+the same for the verifier on that input (``extract_facts`` alone, and the whole gate:
+``refusal(source, proposal)``, which also reads the proposal), and the peak RSS each added
+above the loaded input (``resource.getrusage``; the Linux high-water mark is reset before each
+measurement when ``/proc/self/clear_refs`` allows it), as MB per MB of input. A ``pytest -v`` log
+of the same size is measured through the verifier too. Savings: every ``build__`` and ``lint__``
+corpus case through the verifier gate, o200k tokens before and after (the capture report counted
+as 40 tokens when the text changed), and the facts kept. Exits 1 if a rule or the verifier is
 under ``--floor`` MB/s or a must_keep fact is lost.
 
     .venv/bin/python bench/bench_rules_builds.py --mb 50 --runs 3
+    PYTHONPATH=/old/checkout/src .venv/bin/python bench/bench_rules_builds.py   # another version
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
-import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,26 +38,29 @@ sys.path.insert(0, str(ROOT))
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
-from tersh.compact import apply, detect  # noqa: E402
+from tersh.compact import apply, detect, verify  # noqa: E402
 from tersh.compact.clean import clean  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 REPORT_TOKENS = 40
 
-# rule: (command, where the sample comes from: a corpus case name or fixtures/<tool>/<name>)
+# input: (rule module, command, where the sample comes from: a corpus case or fixtures/<tool>/<name>)
 SAMPLES = {
-    "cc": ("make", "build__make-lua-success-verbose"),
-    "cargobuild": ("cargo build", "build__cargo-build-semver-errors"),
-    "java": ("javac -Xlint:all", "build__javac-xlint-warnings-and-errors"),
-    "mypy": ("mypy --pretty", "fixtures/mypy/mypy-pretty-many"),
-    "tsc": ("tsc --noEmit", "build__tsc-ufo-injected-errors"),
-    "ruff": ("ruff check .", "lint__ruff-boltons-default-full"),
-    "flake8": ("flake8", "lint__flake8-boltons"),
-    "pylint": ("pylint src", "fixtures/pylint/pylint-score"),
-    "eslint": ("eslint .", "lint__eslint-express-no-var-rule"),
-    "shellcheck": ("shellcheck -o all neofetch", "lint__shellcheck-neofetch-all-optional"),
-    "golangci": ("golangci-lint run", "fixtures/golangci/golangci-v1"),
+    "cc": ("cc", "make", "build__make-lua-success-verbose"),
+    "cargobuild": ("cargobuild", "cargo build", "build__cargo-build-semver-errors"),
+    "java": ("java", "javac -Xlint:all", "build__javac-xlint-warnings-and-errors"),
+    "mypy": ("mypy", "mypy --pretty", "fixtures/mypy/mypy-pretty-many"),
+    "tsc": ("tsc", "tsc --noEmit", "build__tsc-ufo-injected-errors"),
+    "ruff": ("ruff", "ruff check .", "lint__ruff-boltons-default-full"),
+    "flake8": ("flake8", "flake8", "lint__flake8-boltons"),
+    "pylint": ("pylint", "pylint src", "fixtures/pylint/pylint-score"),
+    "eslint": ("eslint", "eslint .", "lint__eslint-express-no-var-rule"),
+    "shellcheck": ("shellcheck", "shellcheck -o all neofetch", "lint__shellcheck-neofetch-all-optional"),
+    "golangci": ("golangci", "golangci-lint run", "fixtures/golangci/golangci-v1"),
+    "pytest -v": ("pytest", "pytest -v", "test__pytest-click-v-pass"),
 }
+# Folders renamed per copy, so that every copy names other files.
+_FOLDERS = re.compile(r"\b(src|boltons|tests|lib|pkg|cmd|internal)/")
 
 
 def _sample(source: str) -> str:
@@ -61,32 +75,84 @@ def synthetic(sample: str, megabytes: float) -> str:
     copies: list[str] = []
     size = index = 0
     while size < target:
-        copy = sample.replace("src/", f"src{index}/").replace("boltons/", f"boltons{index}/")
+        copy = _FOLDERS.sub(rf"\g<1>{index}/", sample)
         copies.append(copy)
         size += len(copy)
         index += 1
     return "".join(copies)
 
 
-def throughput(megabytes: float, runs: int) -> list[tuple[str, float, float, int]]:
-    """(rule, median MB/s, peak memory / input size, output bytes) per rule."""
-    rows = []
-    for name, (command, source) in SAMPLES.items():
-        rule = importlib.import_module(f"tersh.compact.{name}")
-        text = synthetic(_sample(source), megabytes)
-        inv = detect.invocation(command, 1)
-        times = []
-        out: str | None = None
-        for _ in range(runs):
-            start = time.perf_counter()
-            out = rule.compact(text, inv)
-            times.append(time.perf_counter() - start)
-        tracemalloc.start()
-        rule.compact(text[: len(text) // 10], inv)
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        rows.append((name, len(text) / 1e6 / statistics.median(times), peak / (len(text) / 10),
-                     len(out or "")))  # fmt: skip
+def _rss_mb() -> float:
+    """Resident memory now, in MB (Linux), else the peak so far."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except OSError:
+        return _peak_mb()
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+
+
+def _reset_peak() -> bool:
+    """Reset the kernel's high-water mark of this process (Linux); False when not possible."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_since_reset_mb() -> float:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1e3
+    except OSError:
+        pass
+    return _peak_mb()
+
+
+def _measure(func: Callable[[], object], runs: int) -> tuple[float, float, object]:
+    """(median CPU seconds, extra peak MB above the RSS before, last result) of ``func()``."""
+    times = []
+    result: object = None
+    before = _rss_mb()
+    _reset_peak()
+    for _ in range(runs):
+        start = time.process_time()
+        result = func()
+        times.append(time.process_time() - start)
+    return statistics.median(times), max(0.0, _peak_since_reset_mb() - before), result
+
+
+def child(label: str, megabytes: float, runs: int) -> dict[str, float]:
+    """Measure one input in this process; the figures as a dict."""
+    module, command, source = SAMPLES[label]
+    rule = importlib.import_module(f"tersh.compact.{module}")
+    text = synthetic(_sample(source), megabytes)
+    size = len(text.encode()) / 1e6
+    inv = detect.invocation(command, 1)
+    rule_s, rule_mb, out = _measure(lambda: rule.compact(text, inv), runs)
+    proposal = out if isinstance(out, str) else text[: len(text) // 2]
+    extract_s, extract_mb, _ = _measure(lambda: verify.extract_facts(text, inv), runs)
+    gate_s, gate_mb, reason = _measure(lambda: verify.refusal(text, proposal, inv), runs)
+    return {
+        "in_mb": size, "out_mb": len(proposal.encode()) / 1e6, "own_proposal": float(out is not None),
+        "rule": size / rule_s, "rule_mem": rule_mb / size,
+        "extract": size / extract_s, "extract_mem": extract_mb / size,
+        "gate": size / gate_s, "gate_mem": gate_mb / size, "refused": float(bool(reason)),
+    }  # fmt: skip
+
+
+def throughput(megabytes: float, runs: int) -> dict[str, dict[str, float]]:
+    """Every input measured in a fresh process (so that peak memory is its own)."""
+    rows = {}
+    for label in SAMPLES:
+        argv = [sys.executable, __file__, "--child", label, "--mb", str(megabytes), "--runs", str(runs)]
+        done = subprocess.run(argv, capture_output=True, text=True, check=True)
+        rows[label] = json.loads(done.stdout.splitlines()[-1])
     return rows
 
 
@@ -123,13 +189,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--floor", type=float, default=20.0, help="minimum MB/s per rule")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--no-savings", action="store_true", help="throughput only")
     args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(args.child, args.mb, args.runs)))
+        return 0
+    print(f"code under test: {Path(verify.__file__).parent}")
+    print(f"MB/s by CPU time (median of {args.runs}); memory: peak RSS added, MB per MB of input")
+    print(f"{'input':<11} {'in MB':>6} {'rule':>6} {'mem':>5} {'facts':>6} {'mem':>5} "
+          f"{'gate':>6} {'mem':>5} {'out MB':>7}")  # fmt: skip
     failed = False
-    print(f"{'rule':<11} {'MB/s':>7} {'peak/input':>10} {'out bytes':>10}   ({args.mb:g} MB input)")
-    for name, speed, memory, out in throughput(args.mb, args.runs):
-        flag = "" if speed >= args.floor else "  < floor"
-        failed |= bool(flag)
-        print(f"{name:<11} {speed:7.1f} {memory:10.2f} {out:10,}{flag}")
+    for label, row in throughput(args.mb, args.runs).items():
+        own = row["own_proposal"] > 0
+        rule = f"{row['rule']:6.1f} {row['rule_mem']:5.2f}" if label != "pytest -v" else f"{'-':>6} {'-':>5}"
+        flags = [name for name in ("rule", "extract", "gate")
+                 if row[name] < args.floor and (name != "rule" or label != "pytest -v")]  # fmt: skip
+        failed |= bool(flags)
+        note = ("" if own else "  (rule declined: gate fed half the input)") + (
+            f"  < floor: {', '.join(flags)}" if flags else "")  # fmt: skip
+        print(f"{label:<11} {row['in_mb']:6.1f} {rule} {row['extract']:6.1f} {row['extract_mem']:5.2f} "
+              f"{row['gate']:6.1f} {row['gate_mem']:5.2f} {row['out_mb']:7.2f}{note}")  # fmt: skip
+    if args.no_savings:
+        return 1 if failed else 0
     rows, before, after = savings()
     print(f"\n{'case':<44} {'tokens':>7} {'after':>7} {'saved':>6} applied lost")
     for name, b, a, applied, lost in rows:

@@ -145,7 +145,18 @@ def is_diagnostic(line: str) -> bool:
     """
     if not any(not _in_option(line, match.start()) for match in _SEVERITY.finditer(line)):
         return False
+    if not _may_pass(line):
+        return True
     return not (_PASSING.search(line) and not _FAILING_MARK.search(line))
+
+
+def _may_pass(line: str) -> bool:
+    """False when ``line`` holds none of the literals every _PASSING match holds (cheap test)."""
+    return (
+        "PASS" in line or "ok" in line or "===" in line or "SKIPPED" in line or "XFAIL" in line
+        or "xfail" in line or "skipped" in line or "\u2713" in line or "\u2714" in line
+        or "\u221a" in line
+    )  # fmt: skip
 
 
 def _strip_urls(line: str) -> str:
@@ -308,12 +319,17 @@ def _severity_line_starts(text: str) -> list[int] | None:
     return _line_starts_of(text, positions)
 
 
-def _sparse_spans(text: str, hint: re.Pattern[str]) -> list[tuple[int, int]] | None:
+def _sparse_spans(
+    text: str, hint: re.Pattern[str], after_word: bool = False
+) -> list[tuple[int, int]] | None:
     """The lines of ``text`` where ``hint`` occurs, as ``(start, end)`` spans of adjacent lines.
 
-    None when ``hint`` occurs on so many lines that one scan of the whole text is cheaper.
+    With ``after_word``, only the hints right after a word character count. None when ``hint``
+    occurs on so many lines that one scan of the whole text is cheaper.
     """
     hits = [match.start() for match in hint.finditer(text)]
+    if after_word:
+        hits = [hit for hit in hits if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_")]
     if len(hits) * 8 > text.count("\n") + 1:
         return None
     spans: list[tuple[int, int]] = []
@@ -330,16 +346,18 @@ def _bare_lines(chunk: str) -> list[str]:
     """Each line of ``chunk`` with its locations blanked out and white space collapsed."""
     if 'File "' in chunk:
         chunk = _TEXT_LOCATION_PYTHON.sub(" ", chunk)
-    if "(" in chunk:
+    if _PAREN_DIGIT.search(chunk):
         chunk = _TEXT_LOCATION_PAREN.sub(" ", chunk)
-    if ":" in chunk:
+    if _COLON_DIGIT.search(chunk):
         chunk = _LOCATION_COLON.sub(" ", chunk)
     return _LINE_SPACE.sub(" ", chunk).split("\n")
 
 
-def _scan(text: str, pattern: re.Pattern[str], hint: re.Pattern[str]) -> Iterator[re.Match[str]]:
+def _scan(
+    text: str, pattern: re.Pattern[str], hint: re.Pattern[str], after_word: bool = False
+) -> Iterator[re.Match[str]]:
     """Every match of ``pattern`` in ``text``, reading only the lines where ``hint`` occurs."""
-    spans = _sparse_spans(text, hint)
+    spans = _sparse_spans(text, hint, after_word)
     if spans is None:
         yield from pattern.finditer(text)
         return
@@ -356,14 +374,15 @@ def _iter_text_locations(urlfree: str) -> Iterator[tuple[int, int, str, str, str
         for match in _TEXT_LOCATION_PYTHON.finditer(urlfree):
             yield 1, match.start(), _norm_path(match["path"]), match["line"], ""
     if "(" in urlfree:
-        for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT):
+        for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT, after_word=True):
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
     if ":" in urlfree:
         for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
-            named = _colon_location_path(match["path"])
+            path, row, col = match.groups()
+            named = _colon_location_path(path)
             if named is not None:
-                yield 3, match.start(), named, match["line"], match["col"] or ""
+                yield 3, match.start(), named, row, col or ""
 
 
 class _Facts:
@@ -408,7 +427,7 @@ class _Facts:
         found = self.by_kind["location"]
         located: set[int] = set()
         index = last = 0
-        count = urlfree.count
+        count, get = urlfree.count, found.get
         for rank, start, path, row, col in _iter_text_locations(urlfree):
             if start < last:
                 index, last = 0, 0
@@ -416,8 +435,8 @@ class _Facts:
             last = start
             located.add(index)
             text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
-            key = _key(first_line + index, rank, base + start)
-            if key < found.get(text, _LATE):
+            key = ((first_line + index) << _LINE_SHIFT) | (rank << _RANK_SHIFT) | (base + start)
+            if key < get(text, _LATE):
                 found[text] = key
         return located
 
@@ -438,12 +457,8 @@ class _Facts:
             return
         found = self.by_kind["diagnostic"]
         rank = _RANK["diagnostic"]
-        if len(candidates) * 8 < len(lines):  # few: strip each line alone
-            messages = ((index, _without_locations(lines[index])) for index in sorted(candidates))
-        else:
-            bare = _bare_lines(chunk)
-            messages = ((index, bare[index].strip().strip(_TRIM)) for index in sorted(candidates))
-        for index, message in messages:
+        for index in sorted(candidates):
+            message = _without_locations(lines[index])
             if len(message) >= 3 and message not in found:
                 found[message] = _key(first_line + index, rank, base)
 
