@@ -10,11 +10,13 @@ Start-up matters here (this runs before every command of an agent), so the child
 ``os.posix_spawn`` and the pipes are watched with ``select.poll``: neither ``subprocess`` nor
 ``selectors`` (nor the threading module they pull in) is imported on this path. ``subprocess`` is
 used only where posix_spawn cannot serve: a working folder for the child, or no posix_spawn.
+For the same reason signals come from ``_signal`` (the C module ``signal`` wraps, without the
+IntEnum classes whose imports cost more than this module) and errors are suppressed with plain
+``try`` blocks rather than ``contextlib``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
@@ -23,7 +25,7 @@ TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the st
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Callable, Mapping, Sequence
-    from types import FrameType
+    from types import FrameType, ModuleType
     from typing import NamedTuple
 
     #: Receives each chunk of output: ``sink("stdout" | "stderr", data)``.
@@ -38,6 +40,17 @@ NOT_EXECUTABLE_EXIT = 126
 KILL_GRACE_SECONDS = 2.0
 _F_SETPIPE_SZ = 1031  # Linux fcntl: grow a pipe's buffer so big outputs move in fewer reads
 _FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _signals() -> ModuleType:
+    """The signal numbers and ``signal()``: ``_signal`` (loaded at interpreter start-up), else
+    the ``signal`` module."""
+    loaded = sys.modules.get("_signal")
+    if loaded is not None:
+        return loaded
+    import signal  # pragma: no cover - other Python implementations
+
+    return signal
 
 
 class Exit(NamedTuple):
@@ -154,8 +167,10 @@ class _Child:
 
     def signal_group(self, signum: int) -> None:
         """Send ``signum`` to the child's process group (its own session)."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        try:  # noqa: SIM105 - contextlib stays off the start-up path
             os.killpg(self.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _wait_status(pid: int, timeout: float | None) -> int | None:
@@ -223,15 +238,14 @@ def _spawn(argv: Sequence[str], *, outputs: tuple[int, int] | None, new_session:
     executable = find_program(argv[0], env, cwd)
     if cwd is not None or not hasattr(os, "posix_spawn"):
         return _spawn_subprocess(argv, executable, outputs, new_session, cwd, env)
-    import signal
-
+    signals = _signals()
     actions = []
     if outputs is not None:
         actions = [(os.POSIX_SPAWN_DUP2, outputs[0], 1), (os.POSIX_SPAWN_DUP2, outputs[1], 2)]
     try:
         pid = os.posix_spawn(executable, list(argv), os.environ if env is None else env,
                              file_actions=actions, setsid=new_session,
-                             setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+                             setsigdef=(signals.SIGPIPE, signals.SIGXFSZ))
     except OSError as exc:
         raise _not_runnable(argv[0], exc) from exc
     return _Child(pid)
@@ -264,8 +278,10 @@ def _grow_pipe(fd: int) -> None:
     if sys.platform.startswith("linux"):
         import fcntl
 
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib stays off the start-up path
             fcntl.fcntl(fd, _F_SETPIPE_SZ, CHUNK)
+        except OSError:
+            pass
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -342,9 +358,8 @@ def _drain(names: dict[int, str], sink: Sink, child: _Child, timeout: float | No
 
 def _terminate_group(child: _Child) -> None:
     """SIGTERM to the child's group; SIGKILL if the child is still there after the grace."""
-    import signal
-
-    child.signal_group(signal.SIGTERM)
+    signals = _signals()
+    child.signal_group(signals.SIGTERM)
     if child.popen is not None:
         import subprocess
 
@@ -355,7 +370,7 @@ def _terminate_group(child: _Child) -> None:
             pass
     elif _exited(child.pid, KILL_GRACE_SECONDS):
         return
-    child.signal_group(signal.SIGKILL)
+    child.signal_group(signals.SIGKILL)
 
 
 def _exited(pid: int, seconds: float) -> bool:
@@ -377,22 +392,25 @@ def _forward_signals(child: _Child) -> Callable[[], None]:
     """Forward SIGINT/SIGTERM/SIGHUP to the child's process group; return the undo function."""
     if sys.platform == "win32":
         return lambda: None
-    import signal
-
+    signals = _signals()
     previous: dict[int, object] = {}
 
     def forward(signum: int, frame: FrameType | None) -> None:
         child.signal_group(signum)
 
     for name in _FORWARDED:
-        signum = getattr(signal, name)
-        with contextlib.suppress(ValueError, OSError):  # not the main thread: no forwarding
-            previous[signum] = signal.signal(signum, forward)
+        signum = getattr(signals, name)
+        try:  # noqa: SIM105 - contextlib stays off the start-up path
+            previous[signum] = signals.signal(signum, forward)
+        except (ValueError, OSError):  # not the main thread: no forwarding
+            pass
 
     def restore() -> None:
         for signum, handler in previous.items():
-            with contextlib.suppress(ValueError, OSError, TypeError):
-                signal.signal(signum, handler)  # type: ignore[arg-type]
+            try:  # noqa: SIM105 - contextlib stays off the start-up path
+                signals.signal(signum, handler)
+            except (ValueError, OSError, TypeError):
+                pass
 
     return restore
 
@@ -411,16 +429,17 @@ def run_passthrough(argv: Sequence[str], *, timeout: float | None = None) -> int
     except KeyboardInterrupt:  # the child got the ^C too (same process group): its code counts
         returncode = child.wait()
     if returncode is None:
-        import signal
-
-        _signal_one(child.pid, signal.SIGTERM)
+        signals = _signals()
+        _signal_one(child.pid, signals.SIGTERM)
         if child.wait(KILL_GRACE_SECONDS) is None:
-            _signal_one(child.pid, signal.SIGKILL)
+            _signal_one(child.pid, signals.SIGKILL)
             child.wait()
         return TIMEOUT_EXIT
     return exit_code_of(returncode)
 
 
 def _signal_one(pid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
+    try:  # noqa: SIM105 - contextlib stays off the start-up path
         os.kill(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
