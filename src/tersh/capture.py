@@ -100,8 +100,8 @@ def check_id(capture_id: str) -> str:
 class _Index:
     """One connection to ``index.db``; creates the schema only when the file is new or empty.
 
-    ``durable=False`` (the per-command insert) skips every disk sync, checkpoint included;
-    maintenance (eviction, pins) keeps SQLite's WAL default of syncing at checkpoints.
+    ``durable=False`` (the per-command insert, eviction) skips every disk sync, checkpoint
+    included; other writers (pins) keep SQLite's WAL default of syncing at checkpoints.
     """
 
     def __init__(self, root: str, *, durable: bool = True) -> None:
@@ -479,7 +479,9 @@ def evict(now: float | None = None, *, settings: settings_mod.Settings | None = 
     cap = conf.int("captures.total_bytes")
     grace = conf.int("captures.grace_seconds")
     removed: list[str] = []
-    with _index(root) as db:
+    # Not synced either: a DELETE lost to an OS crash leaves a row whose folder is gone, and the
+    # next eviction removes it again (this runs on the per-command path, once a minute).
+    with _index(root, durable=False) as db:
         rows = db.execute(
             "SELECT id, created, combined_bytes + stdout_bytes * (1 - stdout_same)"
             " + stderr_bytes * (1 - stderr_same), pinned_until FROM captures ORDER BY created"
