@@ -127,7 +127,7 @@ def _measure(func: Callable[[], object], runs: int) -> tuple[float, float, objec
     return statistics.median(times), max(0.0, _peak_since_reset_mb() - before), result
 
 
-def child(label: str, megabytes: float, runs: int) -> dict[str, float]:
+def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str, float]:
     """Measure one input in this process; the figures as a dict."""
     module, command, source = SAMPLES[label]
     rule = importlib.import_module(f"tersh.compact.{module}")
@@ -136,8 +136,8 @@ def child(label: str, megabytes: float, runs: int) -> dict[str, float]:
     inv = detect.invocation(command, 1)
     rule_s, rule_mb, out = _measure(lambda: rule.compact(text, inv), runs)
     proposal = out if isinstance(out, str) else text[: len(text) // 2]
-    extract_s, extract_mb, _ = _measure(lambda: verify.extract_facts(text, inv), runs)
-    gate_s, gate_mb, reason = _measure(lambda: verify.refusal(text, proposal, inv), runs)
+    extract_s, extract_mb, _ = _measure(lambda: verify.extract_facts(text, inv), verify_runs)
+    gate_s, gate_mb, reason = _measure(lambda: verify.refusal(text, proposal, inv), verify_runs)
     return {
         "in_mb": size, "out_mb": len(proposal.encode()) / 1e6, "own_proposal": float(out is not None),
         "rule": size / rule_s, "rule_mem": rule_mb / size,
@@ -146,11 +146,12 @@ def child(label: str, megabytes: float, runs: int) -> dict[str, float]:
     }  # fmt: skip
 
 
-def throughput(megabytes: float, runs: int) -> dict[str, dict[str, float]]:
+def throughput(megabytes: float, runs: int, verify_runs: int) -> dict[str, dict[str, float]]:
     """Every input measured in a fresh process (so that peak memory is its own)."""
     rows = {}
     for label in SAMPLES:
-        argv = [sys.executable, __file__, "--child", label, "--mb", str(megabytes), "--runs", str(runs)]
+        argv = [sys.executable, __file__, "--child", label, "--mb", str(megabytes),
+                "--runs", str(runs), "--verify-runs", str(verify_runs)]  # fmt: skip
         done = subprocess.run(argv, capture_output=True, text=True, check=True)
         rows[label] = json.loads(done.stdout.splitlines()[-1])
     return rows
@@ -188,19 +189,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--verify-runs", type=int, default=1, help="runs of the verifier")
     parser.add_argument("--floor", type=float, default=20.0, help="minimum MB/s per rule")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--no-savings", action="store_true", help="throughput only")
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.mb, args.runs)))
+        print(json.dumps(child(args.child, args.mb, args.runs, args.verify_runs)))
         return 0
     print(f"code under test: {Path(verify.__file__).parent}")
-    print(f"MB/s by CPU time (median of {args.runs}); memory: peak RSS added, MB per MB of input")
+    print(f"MB/s by CPU time (median of {args.runs}, verifier {args.verify_runs}); "
+          "memory: peak RSS added, MB per MB of input")  # fmt: skip
     print(f"{'input':<11} {'in MB':>6} {'rule':>6} {'mem':>5} {'facts':>6} {'mem':>5} "
           f"{'gate':>6} {'mem':>5} {'out MB':>7}")  # fmt: skip
     failed = False
-    for label, row in throughput(args.mb, args.runs).items():
+    for label, row in throughput(args.mb, args.runs, args.verify_runs).items():
         own = row["own_proposal"] > 0
         rule = f"{row['rule']:6.1f} {row['rule_mem']:5.2f}" if label != "pytest -v" else f"{'-':>6} {'-':>5}"
         flags = [name for name in ("rule", "extract", "gate")

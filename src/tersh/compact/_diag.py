@@ -8,8 +8,10 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 from tersh.compact import _gcpause, verify
@@ -37,6 +39,9 @@ LINE_FINDING = re.compile(
 
 #: How much of a text a sniffer looks at.
 SNIFF_CHARS = 8000
+
+#: Rules read a text this many characters at a time (whole lines), never as one list of lines.
+CHUNK_CHARS = 1 << 20
 
 # A source line quoted in a code frame: "  115 |     int x;" (gcc, clang, rustc, ruff).
 _NUMBERED_SOURCE = re.compile(r"^\s*\d+\s*[|│](?:\s|$)")
@@ -71,6 +76,24 @@ def carries_fact(line: str) -> bool:
     if (":" in line or "(" in line) and next(verify.iter_locations(line), None) is not None:
         return True
     return any(c.isdigit() for c in line) and next(verify.iter_commits(line), None) is not None
+
+
+def lines_of(text: str) -> Iterator[str]:
+    """The lines of ``text`` exactly as ``str.splitlines`` gives them, a chunk at a time.
+
+    Only about CHUNK_CHARS of lines exist at once; each chunk ends just after a ``\n``, so no
+    line (and no ``\r\n`` pair) is ever cut in two.
+    """
+    return chain.from_iterable(map(str.splitlines, _chunks(text)))
+
+
+def _chunks(text: str) -> Iterator[str]:
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK_CHARS)
+        end = size if end < 0 else end + 1
+        yield text[start:end]
+        start = end
 
 
 def is_frame_line(line: str) -> bool:
@@ -139,21 +162,28 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
     counts: dict[str, int] = {}
     loose: list[str] = []
     path_ok: dict[str, bool] = {}
-    for finding in findings:
-        ok = path_ok.get(finding.path)
+    for path, location, text, source_line, found_extra in findings:
+        ok = path_ok.get(path)
         if ok is None:
-            ok = path_ok[finding.path] = _heads_group(finding.path, strict_paths)
+            ok = path_ok[path] = _heads_group(path, strict_paths)
         if not ok:
-            loose.append(finding.source_line)
-            loose.extend(finding.extra)
+            loose.append(source_line)
+            loose.extend(found_extra)
             continue
         extra: tuple[str, ...] = ()
-        if finding.extra:
-            own = f"{finding.path}:{finding.location}:"
-            extra = tuple(line.removeprefix(own).strip() for line in finding.extra)
-        key = (finding.text, extra)
-        files.setdefault(finding.path, {}).setdefault(key, []).append(finding.location)
-        counts[finding.path] = counts.get(finding.path, 0) + 1
+        if found_extra:
+            own = f"{path}:{location}:"
+            extra = tuple(line.removeprefix(own).strip() for line in found_extra)
+        messages = files.get(path)
+        if messages is None:
+            messages = files[path] = {}
+            counts[path] = 0
+        locations = messages.get((text, extra))
+        if locations is None:
+            messages[(text, extra)] = [location]
+        else:
+            locations.append(location)
+        counts[path] += 1
     out: list[str] = []
     for path, messages in files.items():
         out.append(f"{path} ({counts[path]})")
@@ -209,7 +239,8 @@ def line_finding(line: str) -> Finding | None:
     if match is None:
         return None
     location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
-    return Finding(match["path"], location, match["text"], line)
+    # A log repeats its paths and messages on many lines: each finding shares one copy of them.
+    return Finding(sys.intern(match["path"]), location, sys.intern(match["text"]), line)
 
 
 def _heads_group(path: str, strict: bool) -> bool:

@@ -44,7 +44,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     dropped = {"progress line": 0, "code-frame line": 0}
     paths: dict[str, None] = {}
     recognised = other = 0
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         if _PROGRESS.match(line) and not verify.is_diagnostic(line):
             recognised += 1
             dropped["progress line"] += 1

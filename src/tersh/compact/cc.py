@@ -67,7 +67,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     paths: dict[str, None] = {}
     recognised = other = 0
     continuation: str | None = None
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         if continuation is not None:  # a command continued with a trailing backslash
             _collect_paths(line, paths)
             dropped[continuation] += 0

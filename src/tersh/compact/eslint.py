@@ -10,6 +10,7 @@ the file header with its count, and keeps the summary (``✖ 1750 problems (…)
 from __future__ import annotations
 
 import re
+import sys
 
 from tersh.compact import _diag
 from tersh.compact.base import Invocation
@@ -31,10 +32,10 @@ def compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     current: str | None = None
     seen_eslint = False
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         entry = _ENTRY.match(line)
         if entry and current is not None:
-            text_part = " ".join(entry["text"].split("  ")).strip()
+            text_part = sys.intern(" ".join(entry["text"].split("  ")).strip())
             location = f"{entry['line']}:{entry['col']}"
             items.append(_diag.Finding(current, location, text_part, f"{current}:{location} {text_part}"))
             seen_eslint = True

@@ -27,7 +27,7 @@ _SNIFF_LINE = re.compile(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE
 def compact(text: str, inv: Invocation) -> str | None:
     """Group flake8 findings by file, or None when there are too few to gain anything."""
     items: list[_diag.Finding | str] = []
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         finding = _diag.line_finding(line)
         if finding is not None and _CODE.match(finding.text):
             items.append(finding)

@@ -37,13 +37,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     def close() -> None:
         nonlocal current
         if current is not None:
-            items.append(current._replace(extra=tuple(extra)))
+            items.append(current._replace(extra=tuple(extra)) if extra else current)
             extra.clear()
             current = None
 
-    for line in text.splitlines():
-        finding = _diag.line_finding(line)
-        if finding is not None and ".go:" in line:
+    for line in _diag.lines_of(text):
+        finding = _diag.line_finding(line) if ".go:" in line else None
+        if finding is not None:
             close()
             current, recognised = finding, True
         elif _CHATTER.match(line):

@@ -49,7 +49,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     dropped = {"quoted source or caret line": 0, "build chatter line": 0}
     recognised = False
     after_header = 0  # lines seen since a javac diagnostic header (1 = source, 2 = caret)
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         if _JAVAC.match(line):
             recognised, after_header = True, 1
             out.append(line)

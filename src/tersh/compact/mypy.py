@@ -54,11 +54,11 @@ def compact(text: str, inv: Invocation) -> str | None:
     def close() -> None:
         nonlocal current
         if current is not None:
-            items.append(current._replace(extra=tuple(extra)))
+            items.append(current._replace(extra=tuple(extra)) if extra else current)
             extra.clear()
             current = None
 
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         finding = _finding(line)
         if finding is not None and current is not None and _is_note_on(finding, current):
             extra.append(line)  # a note on the finding above (overload variants, hints)

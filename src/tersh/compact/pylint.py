@@ -29,7 +29,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {"module banner": 0, "ruler": 0}
     seen_pylint = False
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         if _BANNER.match(line) and not _diag.carries_fact(line):
             dropped["module banner"] += 1
             seen_pylint = True

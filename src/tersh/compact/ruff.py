@@ -53,7 +53,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     def close() -> None:
         nonlocal current
         if current is not None:
-            items.append(current._replace(extra=tuple(extra)))
+            items.append(current._replace(extra=tuple(extra)) if extra else current)
             extra.clear()
             current = None
 

@@ -44,7 +44,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     dropped = {"quoted or rewritten code line": 0}
     block: _Block | None = None
     code: str | None = None
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         start = _BLOCK.match(line)
         if start:
             block = _Block(line, [], [])

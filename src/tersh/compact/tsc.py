@@ -11,6 +11,7 @@ error, the footer and table stay verbatim. Watch-mode banners are kept.
 from __future__ import annotations
 
 import re
+import sys
 
 from tersh.compact import _diag
 from tersh.compact.base import Invocation
@@ -40,16 +41,17 @@ def compact(text: str, inv: Invocation) -> str | None:
     def close() -> None:
         nonlocal current
         if current is not None:
-            items.append(current._replace(extra=tuple(extra)))
+            items.append(current._replace(extra=tuple(extra)) if extra else current)
             extra.clear()
             current = None
 
-    for line in text.splitlines():
+    for line in _diag.lines_of(text):
         match = _PLAIN.match(line) or _PRETTY.match(line)
         if match:
             close()
             location = f"{match['line']}:{match['col']}"
-            current, recognised = _diag.Finding(match["path"], location, match["text"], line), True
+            path, message = sys.intern(match["path"]), sys.intern(match["text"])
+            current, recognised = _diag.Finding(path, location, message, line), True
             continue
         if not line.strip():
             continue

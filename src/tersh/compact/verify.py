@@ -306,11 +306,16 @@ def _line_bounds(text: str, start: int) -> tuple[int, int]:
 
 def _severity_line_starts(text: str) -> list[int] | None:
     """Start of every line of ``text`` that may hold a severity word (None: read them all)."""
+    return _stem_line_starts(text, _SEVERITY_STEMS)
+
+
+def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    """Start of every line of ``text`` holding one of ``stems`` in any case (None: unsure)."""
     lowered = text.lower()
     if len(lowered) != len(text) or _FOLDED_LETTERS.search(text):
         return None
     positions: list[int] = []
-    for stem in _SEVERITY_STEMS:
+    for stem in stems:
         find = lowered.find
         position = find(stem)
         while position >= 0:
@@ -506,55 +511,44 @@ def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
 
 
 class _Index:
-    """What a proposal contains, built once so that checking thousands of facts stays linear."""
+    """What a proposal contains. Each part is built on first need (most checks end early), and
+    every part is a set, so that checking thousands of facts stays linear.
+
+    A fact is kept when it is in one of the parts of its kind (``_PARTS``) or, failing that,
+    anywhere in the proposal with white space collapsed (``flat``). The ``paths`` and ``commits``
+    parts only hold words of the proposal: they never admit a fact ``flat`` would refuse.
+    """
 
     def __init__(self, proposal: str) -> None:
-        proposal = strip_ansi(proposal)
-        self.flat = normalize(proposal)
-        self.lines: set[str] = set()
-        self.locations: set[str] = set()
-        # Sufficient signs that a fact is in ``flat`` (each is a word of the proposal).
-        self.paths: set[str] = set()
-        self.commits: set[str] = set()
+        self.proposal = strip_ansi(proposal)
+        self._parts: dict[str, set[str]] = {}
+        self._flat: str | None = None
+
+    @property
+    def flat(self) -> str:
+        """The whole proposal, white space collapsed."""
+        if self._flat is None:
+            self._flat = normalize(self.proposal)
+        return self._flat
+
+    def part(self, name: str) -> set[str]:
+        """One part of the index (see ``_PARTS``), built on first need."""
+        found = self._parts.get(name)
+        if found is None:
+            if name.startswith("group"):
+                self._parts["group_lines"], self._parts["group_locations"] = self._groups()
+            else:
+                self._parts[name] = _PART_BUILDERS[name](self.proposal)
+            found = self._parts[name]
+        return found
+
+    def _groups(self) -> tuple[set[str], set[str]]:
+        lines: set[str] = set()
+        locations: set[str] = set()
         header: str | None = None
-        for chunk in _chunks(proposal):
-            self.lines.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
-            self.lines.update(map(str.strip, map(str.strip, _bare_lines(chunk)), repeat(_TRIM)))
-            urlfree = _without_urls(chunk)
-            for _, _, path, row, col in _iter_text_locations(urlfree):
-                self.locations.add(f"{path}:{row}")
-                if col:
-                    self.locations.add(f"{path}:{row}:{col}")
-            if "/" in urlfree or "." in urlfree:
-                words = set(_PATH_CANDIDATE.findall(urlfree))
-                self.paths.update(path for path in map(_word_path, words) if path is not None)
-            self.commits.update(_COMMIT.findall(chunk))
-            header = self._groups(chunk, header)
-
-    def _groups(self, chunk: str, header: str | None) -> str | None:
-        """Read the grouped entries of ``chunk`` under ``header``; the header in force after."""
-        pending = -1  # the last line that is not indented (it decides the header) not yet read
-        end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
-        for match in _ENTRY_OR_TOP.finditer(chunk, 0, end):
-            if match["entry"] is None:
-                pending = match.start()
-                continue
-            if pending >= 0:
-                header, pending = _group_header(_line_at(chunk, pending)), -1
-            if header is not None:
-                self._entry(_line_at(chunk, match.start()), header)
-        if pending >= 0:
-            header = _group_header(_line_at(chunk, pending))
-        return header
-
-    def _entry(self, raw: str, header: str) -> None:
-        end = 0
-        while located := _ENTRY_LOCATION.match(raw, end):
-            self.locations.add(f"{header}:{located['line']}")
-            if located["col"]:
-                self.locations.add(f"{header}:{located['line']}:{located['col']}")
-            end = located.end()
-        self.lines.add(normalize(raw[end:]).strip(_TRIM))
+        for chunk in _chunks(self.proposal):
+            header = _read_groups(chunk, header, lines, locations)
+        return lines, locations
 
     def has(self, fact: Fact) -> bool:
         """Whether the proposal keeps ``fact``."""
@@ -562,13 +556,90 @@ class _Index:
 
     def holds(self, kind: str, text: str) -> bool:
         """Whether the proposal keeps the fact of ``kind`` written ``text``."""
-        if kind == "location":
-            return text in self.locations or text in self.flat
-        if text in self.lines:
-            return True
-        if (kind == "path" and text in self.paths) or (kind == "commit" and text in self.commits):
-            return True
-        return text in self.flat
+        return any(text in self.part(name) for name in _PARTS.get(kind, _LINE_PARTS)) or (
+            text in self.flat
+        )
+
+
+def _plain_lines(proposal: str) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        found.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
+    return found
+
+
+def _bare_line_set(proposal: str) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        found.update(map(str.strip, map(str.strip, _bare_lines(chunk)), repeat(_TRIM)))
+    return found
+
+
+def _location_set(proposal: str) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        for _, _, path, row, col in _iter_text_locations(_without_urls(chunk)):
+            found.add(f"{path}:{row}")
+            if col:
+                found.add(f"{path}:{row}:{col}")
+    return found
+
+
+def _path_set(proposal: str) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        urlfree = _without_urls(chunk)
+        if "/" in urlfree or "." in urlfree:
+            words = set(_PATH_CANDIDATE.findall(urlfree))
+            found.update(path for path in map(_word_path, words) if path is not None)
+    return found
+
+
+def _commit_set(proposal: str) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        found.update(_COMMIT.findall(chunk))
+    return found
+
+
+_PART_BUILDERS = {
+    "lines": _plain_lines, "bare": _bare_line_set, "locations": _location_set,
+    "paths": _path_set, "commits": _commit_set,
+}  # fmt: skip
+# The parts that may hold a fact of each kind, likeliest first.
+_LINE_PARTS = ("lines", "bare", "group_lines")
+_PARTS = {
+    "location": ("locations", "group_locations"),
+    "path": ("paths", *_LINE_PARTS),
+    "commit": ("commits", *_LINE_PARTS),
+}
+
+
+def _read_groups(chunk: str, header: str | None, lines: set[str], locations: set[str]) -> str | None:
+    """Read the grouped entries of ``chunk`` under ``header``; the header in force after."""
+    pending = -1  # the last line that is not indented (it decides the header) not yet read
+    end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
+    for match in _ENTRY_OR_TOP.finditer(chunk, 0, end):
+        if match["entry"] is None:
+            pending = match.start()
+            continue
+        if pending >= 0:
+            header, pending = _group_header(_line_at(chunk, pending)), -1
+        if header is not None:
+            _read_entry(_line_at(chunk, match.start()), header, lines, locations)
+    if pending >= 0:
+        header = _group_header(_line_at(chunk, pending))
+    return header
+
+
+def _read_entry(raw: str, header: str, lines: set[str], locations: set[str]) -> None:
+    end = 0
+    while located := _ENTRY_LOCATION.match(raw, end):
+        locations.add(f"{header}:{located['line']}")
+        if located["col"]:
+            locations.add(f"{header}:{located['line']}:{located['col']}")
+        end = located.end()
+    lines.add(normalize(raw[end:]).strip(_TRIM))
 
 
 def _line_at(chunk: str, start: int) -> str:
@@ -591,11 +662,15 @@ def missing_facts(source: str, proposal: str, inv: Invocation | None = None) -> 
     facts = _Facts(strip_ansi(source), inv)
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
-        quick = index.locations if kind == "location" else index.lines
-        unsure = sorted((key, text) for text, key in found.items() if text not in quick)
+        unsure = list(found)
+        for name in _PARTS.get(kind, _LINE_PARTS):
+            if not unsure:
+                break
+            part = index.part(name)
+            unsure = [text for text in unsure if text not in part]
         lost = 0
-        for key, text in unsure:
-            if not index.holds(kind, text):
+        for key, text in sorted((found[text], text) for text in unsure):
+            if text not in index.flat:
                 missing.append((key, kind, text))
                 lost += 1
                 if lost >= MAX_REPORTED:
@@ -615,10 +690,24 @@ _FAILURE_CLAIM = re.compile(
 )
 
 
+# Every claim match holds one of these, lower-cased (see _SEVERITY_STEMS).
+_SUCCESS_STEMS = (
+    "all ", "no errors", "no failures", "no problems", "no issues", "0 error", "0 failure",
+    "0 failed", "no tests ", "succe", "build ok",
+)  # fmt: skip
+_FAILURE_STEMS = ("fail", "error")
+
+
 def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
     """A reason when the text a rule wrote itself reads against the exit code, else None."""
-    claim = _SUCCESS_CLAIM if exit_code != 0 else _FAILURE_CLAIM
-    claims = [line for line in proposal.splitlines() if claim.search(line)]
+    claim, stems = (_SUCCESS_CLAIM, _SUCCESS_STEMS) if exit_code != 0 else (_FAILURE_CLAIM, _FAILURE_STEMS)
+    claims: list[str] = []
+    for chunk in _chunks(proposal):
+        starts = _stem_line_starts(chunk, stems)
+        if starts is None:
+            starts = _line_starts_of(chunk, (match.start() for match in claim.finditer(chunk)))
+        lines = (chunk[slice(*_line_bounds(chunk, start))] for start in starts)
+        claims.extend(line for line in lines if claim.search(line))
     if not claims or (exit_code == 0 and _has_severity_line(source)):
         return None
     source_lines = _normalized_lines(source)
