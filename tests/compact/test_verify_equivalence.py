@@ -1,0 +1,149 @@
+"""The verifier's fast paths give what its plain per-line definitions give.
+
+The verifier reads large texts a chunk at a time with whole-text scans and cheap literal
+pre-tests; these properties hold the results to the slow, obvious forms (one line at a time,
+one regex per line), on real outputs cut into tiny chunks and on generated text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compact import _diag, verify
+from tersh.compact.clean import clean
+from tests import corpus
+
+TEXTS = [clean(case.combined) for case in corpus.cases()]
+LINES = sorted({line for text in TEXTS for line in text.splitlines()[:300]})
+# Characters that make the fast paths take their other branches: every kind of line break,
+# folded letters, URLs, locations, severity words, hex runs, white space of all kinds.
+ALPHABET = st.sampled_from(
+    [*"ab/.:(),-_~+@ 0179fe\t\"", "\n", "\r", "\r\n", "\x0c", "\x1c", "\x85", "\u2028", "\u00a0",
+       "\u017f", "\u212a", "\u0130", "\u2713", "ERROR", "error", "Warning", "FAILED", "PASSED", "ok",
+       "File \"", "\", line ", "https://x.io/a.py:1", "x.py:12:3", "f.ts(4,5)", "deadbee1",
+       "segmentation fault", "all tests passed", "0 errors", "1 failed", "  12:4 ", "src/a.py (3)\n"]
+)  # fmt: skip
+GENERATED = st.lists(ALPHABET, max_size=120).map("".join)
+
+
+def _plain_facts(source: str, inv: object = None) -> list[verify.Fact]:
+    """extract_facts written one line at a time, as the verifier first defined it."""
+    lines = source.splitlines()
+    facts: dict[tuple[str, str], verify.Fact] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        found: list[tuple[str, str]] = []
+        located = False
+        for path, row, col in verify.iter_locations(line):
+            located = True
+            found.append(("location", f"{path}:{row}:{col}" if col else f"{path}:{row}"))
+        if located or verify.is_diagnostic(line):
+            message = verify._without_locations(line)
+            if len(message) >= 3:
+                found.append(("diagnostic", message))
+        found += [("path", path) for path in verify.iter_paths(line)]
+        found += [("commit", commit) for commit in verify.iter_commits(line)]
+        for kind, text in found:
+            facts.setdefault((kind, text), verify.Fact(kind, text, number))
+    return list(facts.values())
+
+
+@pytest.fixture
+def tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verify, "CHUNK_CHARS", 64)
+    monkeypatch.setattr(_diag, "CHUNK_CHARS", 64)
+
+
+@pytest.mark.parametrize("index", range(0, len(TEXTS), 3))
+def test_facts_of_real_outputs_cut_in_tiny_chunks(index: int, tiny_chunks: None) -> None:
+    text = TEXTS[index]
+    assert verify.extract_facts(text) == _plain_facts(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED)
+def test_facts_of_generated_text(text: str) -> None:
+    assert verify.extract_facts(text) == _plain_facts(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED, cut=st.integers(0, 100), drop=st.integers(0, 5))
+def test_missing_facts_agree_with_the_plain_check(text: str, cut: int, drop: int) -> None:
+    lines = text.splitlines()
+    proposal = "\n".join(lines[:cut] + lines[cut + drop :])
+    index = verify._Index(proposal)
+    expected = [f for f in _plain_facts(text) if not index.holds(f.kind, f.text)]
+    assert verify.missing_facts(text, proposal) == expected[: verify.MAX_REPORTED]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=GENERATED)
+def test_lines_of_is_splitlines(text: str) -> None:
+    assert list(_diag.lines_of(text)) == text.splitlines()
+
+
+def test_lines_of_small_chunks(tiny_chunks: None) -> None:
+    for text in TEXTS[::4]:
+        assert list(_diag.lines_of(text)) == text.splitlines()
+
+
+_OLD_SPACE = re.compile(r"\s+")
+
+
+@given(text=GENERATED)
+def test_normalize_is_the_regex_form(text: str) -> None:
+    assert verify.normalize(text) == _OLD_SPACE.sub(" ", text).strip()
+    assert verify.normalize(text * 500) == _OLD_SPACE.sub(" ", text * 500).strip()
+
+
+def _plain_paths(line: str) -> list[str]:
+    line = verify._strip_urls(line)
+    paths = (m.group(0).rstrip(".") for m in verify._PATH.finditer(line))
+    return [verify._norm_path(p) for p in paths if verify._is_path(p)]
+
+
+@given(line=GENERATED.map(lambda t: t.replace("\n", " ").replace("\r", " ")))
+def test_paths_found_from_candidate_words_only(line: str) -> None:
+    assert list(verify.iter_paths(line)) == _plain_paths(line)
+
+
+def test_paths_on_real_lines() -> None:
+    assert [list(verify.iter_paths(x)) for x in LINES] == [_plain_paths(x) for x in LINES]
+
+
+@given(text=GENERATED)
+def test_severity_pre_test_misses_no_line(text: str) -> None:
+    chunk = next(verify._chunks(text), "")
+    starts = verify._severity_line_starts(chunk)
+    if starts is None:  # the regex reads that chunk itself
+        return
+    for match in verify._SEVERITY.finditer(chunk):
+        assert chunk.rfind("\n", 0, match.start()) + 1 in starts
+
+
+def test_passing_pre_test_misses_no_line() -> None:
+    assert all(verify._may_pass(x) for x in LINES if verify._PASSING.search(x))
+
+
+@settings(max_examples=200, deadline=None)
+@given(source=GENERATED, proposal=GENERATED, exit_code=st.sampled_from([0, 1]))
+def test_contradiction_agrees_with_the_per_line_form(source: str, proposal: str, exit_code: int) -> None:
+    source_lines = {verify.normalize(line) for line in source.splitlines()}
+    authored = [
+        line for line in proposal.splitlines()
+        if verify.normalize(line) and verify.normalize(line) not in source_lines
+    ]  # fmt: skip
+    claim = verify._SUCCESS_CLAIM if exit_code else verify._FAILURE_CLAIM
+    blocked = exit_code == 0 and any(verify._SEVERITY.search(line) for line in source_lines)
+    claims = [] if blocked else [line for line in authored if claim.search(line)]
+    reason = verify.contradiction(source, proposal, exit_code)
+    if reason is not None:
+        assert claims
+    elif claims:  # every claim only quotes a tool message of the source
+        rests = (verify._LEADING_ENTRY_LOCATIONS.sub("", verify._without_locations(x)) for x in claims)
+        assert all(len(rest) >= 12 and rest in verify.normalize(source) for rest in rests)
