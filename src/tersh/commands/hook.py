@@ -100,7 +100,7 @@ def quick_enabled() -> bool | None:
         return None
     value = None
     in_tables = False
-    for raw in text.splitlines():
+    for raw in text.split("\n"):  # TOML lines end at \n only (str.splitlines also splits at U+0085)
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
