@@ -89,6 +89,9 @@ _SPACE = re.compile(r"\s+")
 _LINE_SPACE = re.compile(r"[^\S\n]+")
 # What every colon or parenthesised location holds (cheap to find: a literal comes first).
 _COLON_DIGIT = re.compile(r":\d")
+# Every ASCII character as "x" when a commit id may hold it, else as a space.
+_HEX_MARKS = str.maketrans({chr(c): "x" if chr(c) in "0123456789abcdef" else " " for c in range(128)})
+_SEVEN_HEX = "x" * 7
 _PAREN_DIGIT = re.compile(r"\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -358,6 +361,19 @@ def _bare_lines(chunk: str) -> list[str]:
     return _LINE_SPACE.sub(" ", chunk).split("\n")
 
 
+def _commit_matches(text: str) -> Iterator[re.Match[str]]:
+    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
+    if not text.isascii():
+        yield from _COMMIT.finditer(text)
+        return
+    marked = text.translate(_HEX_MARKS)  # ASCII to ASCII: a fast copy, then fast finds
+    position = marked.find(_SEVEN_HEX)
+    while position >= 0:
+        start, end = _line_bounds(text, text.rfind("\n", 0, position) + 1)
+        yield from _COMMIT.finditer(text, start, end)
+        position = marked.find(_SEVEN_HEX, end)
+
+
 def _scan(
     text: str, pattern: re.Pattern[str], hint: re.Pattern[str], after_word: bool = False
 ) -> Iterator[re.Match[str]]:
@@ -486,7 +502,7 @@ class _Facts:
         found = self.by_kind["commit"]
         rank = _RANK["commit"]
         index = last = 0
-        for match in _COMMIT.finditer(chunk):
+        for match in _commit_matches(chunk):
             word = match.group()
             if word in found or word.isdigit() or word.isalpha():
                 continue
@@ -598,7 +614,7 @@ def _path_set(proposal: str) -> set[str]:
 def _commit_set(proposal: str) -> set[str]:
     found: set[str] = set()
     for chunk in _chunks(proposal):
-        found.update(_COMMIT.findall(chunk))
+        found.update(match.group() for match in _commit_matches(chunk))
     return found
 
 
