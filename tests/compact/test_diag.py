@@ -112,3 +112,11 @@ def test_every_rule_meets_the_contract() -> None:
         assert all(p == p.lower() for p in rule.PROGRAMS)
         assert rule.sniff("") == 0.0
         assert rule.compact("", detect.invocation(rule.PROGRAMS[0], 0)) is None
+
+
+@given(path=st.text(alphabet="ab./_-~+@:1 \u00e9\u00b2", max_size=12))
+def test_a_group_header_is_a_path_the_verifier_reads_whole(path: str) -> None:
+    expected = bool(path) and " " not in path and not path.endswith(":") and list(
+        verify.iter_paths(path)
+    ) == [path[2:] if path.startswith("./") else path]
+    assert _diag._heads_group(path, strict=True) is expected

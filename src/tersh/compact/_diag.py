@@ -52,6 +52,8 @@ _GUTTER = re.compile(r"^\s*[|│]")
 _GUTTER_DRAWING = re.compile(r"^\s*[|│][\s|│^~_/\\+-]*")
 _ELLIPSIS = re.compile(r"^\s*\.\.\.\s*$")
 _ANY_FRAME = re.compile(r"\s*(?:\d+\s*[|│+~-](?:\s|$)|[|│]|\.\.\.\s*$)")
+# A word made only of the characters a path may hold (see verify._PATH).
+_PATH_WORD = re.compile(r"[\w.@+~/-]+")
 # Markers only: "  ^~~~~~", "   ------ ^^^^".
 _MARKERS_ONLY = re.compile(r"^[\s^~_|-]*$")
 
@@ -248,6 +250,8 @@ def _heads_group(path: str, strict: bool) -> bool:
         return False
     if not strict:
         return True
+    if _PATH_WORD.fullmatch(path):  # one word of path characters: the verifier reads it whole
+        return ("/" in path or "." in path) and not path.endswith(".") and verify._is_path(path)
     found = list(verify.iter_paths(path))
     return found == [path[2:] if path.startswith("./") else path]
 

@@ -46,7 +46,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         if finding is not None:
             close()
             current, recognised = finding, True
-        elif _CHATTER.match(line):
+        elif line.startswith("go: ") and _CHATTER.match(line):
             dropped["download line"] += 1
             paths.update(dict.fromkeys(verify.iter_paths(line)))
         elif current is not None and (line.startswith("\t") or _CARET.match(line)):
@@ -60,8 +60,10 @@ def compact(text: str, inv: Invocation) -> str | None:
     close()
     if not recognised and not dropped["download line"]:
         return None
-    kept = "\n".join(item if isinstance(item, str) else item.source_line for item in items)
-    missing = [path for path in paths if path not in kept]
+    missing: list[str] = []
+    if paths:
+        kept = "\n".join(item if isinstance(item, str) else item.source_line for item in items)
+        missing = [path for path in paths if path not in kept]
     summary = f"paths named by omitted lines: {' '.join(missing)}" if missing else ""
     return _diag.render(text, items, dropped, summary)
 
