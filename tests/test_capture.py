@@ -118,3 +118,39 @@ def test_byte_pages_never_split_a_character() -> None:
     for start in range(0, 12):
         page = retrieval.retrieve(cap.id, offset=start - start % 2, limit=5, by_bytes=True)
         assert "\ufffd" not in page.text
+
+
+def _write_interleaved(writer: capture.CaptureWriter, parts: list[tuple[str, bytes]]) -> None:
+    for stream, data in parts:
+        writer.write(stream, data)
+
+
+def test_stream_files_are_derived_from_combined_in_arrival_order() -> None:
+    parts = [("stdout", b"a1\n"), ("stdout", b"a2\n"), ("stderr", b"e1\n"), ("stdout", b"a3\n"),
+             ("stderr", b"e2\n")]
+    writer = capture.start("mixed")
+    _write_interleaved(writer, parts)
+    cap = writer.finish(0)
+    assert cap.path().read_bytes() == b"a1\na2\ne1\na3\ne2\n"
+    assert cap.path("stdout").read_bytes() == b"a1\na2\na3\n"
+    assert cap.path("stderr").read_bytes() == b"e1\ne2\n"
+
+
+def test_a_single_stream_is_a_hard_link_to_combined_and_not_listed() -> None:
+    writer = capture.start("only stdout")
+    _write_interleaved(writer, [("stdout", b"x" * 5000)])
+    cap = writer.finish(0)
+    assert os.path.samefile(cap.path("stdout"), cap.path())
+    assert cap.path("stderr").read_bytes() == b""
+    assert [ref.stream for ref in cap.refs()] == ["combined"]
+
+
+def test_many_stream_switches_fall_back_to_writing_each_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(capture.CaptureWriter, "MAX_SEGMENTS", 10)
+    parts = [("stdout" if i % 2 else "stderr", f"{i}\n".encode()) for i in range(100)]
+    writer = capture.start("chatty")
+    _write_interleaved(writer, parts)
+    cap = writer.finish(0)
+    assert cap.path("stdout").read_bytes() == b"".join(d for s, d in parts if s == "stdout")
+    assert cap.path("stderr").read_bytes() == b"".join(d for s, d in parts if s == "stderr")
+    assert cap.path().read_bytes() == b"".join(d for _, d in parts)

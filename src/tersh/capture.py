@@ -168,7 +168,10 @@ def _create_schema(db: sqlite3.Connection) -> None:
 class CaptureWriter:
     """Streams one command's output into a new capture (temp folder until ``finish``)."""
 
-    __slots__ = ("command", "cwd", "fds", "folder", "id", "root", "sizes")
+    __slots__ = ("command", "cwd", "fds", "folder", "id", "root", "segments", "sizes", "split")
+
+    #: Above this many stream switches, the stream files are written as output arrives.
+    MAX_SEGMENTS = 65536
 
     def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str) -> None:
         self.root = os.fspath(root)
@@ -185,13 +188,57 @@ class CaptureWriter:
             self.abandon()
             raise
         self.sizes = dict.fromkeys(STREAMS, 0)
+        # While output arrives only the combined file is written, with a run-length map of
+        # which stream each byte came from; `finish` derives the stream files from it (a hard
+        # link when one stream is empty, the common case), so big outputs are written once.
+        self.segments: list[tuple[str, int]] = []
+        self.split = False
 
     def write(self, stream: str, data: bytes) -> None:
-        """Append ``data`` from ``stream`` (stdout or stderr) to its file and to combined."""
-        _write_all(self.fds[stream], data)
-        self.sizes[stream] += len(data)
+        """Append ``data`` from ``stream`` (stdout or stderr) to combined (and its own file)."""
         _write_all(self.fds["combined"], data)
         self.sizes["combined"] += len(data)
+        self.sizes[stream] += len(data)
+        if self.split:
+            _write_all(self.fds[stream], data)
+            return
+        if self.segments and self.segments[-1][0] == stream:
+            self.segments[-1] = (stream, self.segments[-1][1] + len(data))
+        else:
+            self.segments.append((stream, len(data)))
+            if len(self.segments) > self.MAX_SEGMENTS:
+                self._split_streams()
+                self.split = True
+
+    def _split_streams(self) -> None:
+        """Copy each segment of the combined file into its stream file."""
+        with open(os.path.join(self.folder, "combined"), "rb") as combined:
+            for stream, length in self.segments:
+                left = length
+                while left > 0:
+                    chunk = combined.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    _write_all(self.fds[stream], chunk)
+                    left -= len(chunk)
+        self.segments = []
+
+    def _derive_streams(self) -> None:
+        """Stream files from the combined file: a hard link when the other stream is empty."""
+        if self.split or not self.segments:
+            return
+        streams = {stream for stream, _ in self.segments}
+        if len(streams) == 1:
+            only = streams.pop()
+            target = os.path.join(self.folder, only)
+            os.close(self.fds.pop(only))
+            os.unlink(target)
+            try:
+                os.link(os.path.join(self.folder, "combined"), target)
+                return
+            except OSError:  # no hard links here: write the copy
+                self.fds[only] = open_private(target)
+        self._split_streams()
 
     def write_only(self, stream: str, data: bytes) -> None:
         """Append ``data`` to one stream file alone (recorded output given stream by stream)."""
@@ -216,6 +263,7 @@ class CaptureWriter:
         A capture whose index row cannot be written is still returned (and readable by id);
         the failure is reported on stderr, since the output itself must reach the caller.
         """
+        self._derive_streams()
         self.close()
         final = os.path.join(self.root, self.id)
         os.rename(self.folder, final)
