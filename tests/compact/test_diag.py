@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tersh.compact import (
@@ -115,6 +115,12 @@ def test_every_rule_meets_the_contract() -> None:
 
 
 @given(path=st.text(alphabet="ab./_-~+@:1 \u00e9\u00b2", max_size=12))
+@example(path="a/b.")
+@example(path="./a.py")
+@example(path="1/2")
+@example(path="\u00e9/x")
+@example(path="-a/b")
+@example(path="kB/s")
 def test_a_group_header_is_a_path_the_verifier_reads_whole(path: str) -> None:
     expected = bool(path) and " " not in path and not path.endswith(":") and list(
         verify.iter_paths(path)
