@@ -152,8 +152,9 @@ def test_run_text_is_exactly_what_tersh_run_prints(tmp_path: Path) -> None:
         "def test_broken():\n    assert 2 + 2 == 5, 'arithmetic is off'\n",
         encoding="utf-8",
     )
-    # COLUMNS fixes pytest's line width: the two runs must not depend on the caller's terminal.
-    command = f"COLUMNS=80 {sys.executable} -m pytest -p no:cacheprovider {tests_file}"
+    # COLUMNS and CI fix pytest's line width and summary style (pytest does not shorten the
+    # summary under CI): the two runs must not depend on the caller's terminal or environment.
+    command = f"CI=true COLUMNS=80 {sys.executable} -m pytest -p no:cacheprovider {tests_file}"
     enable()
     cli = tersh(["run", "-c", command]).stdout.decode()
     result = run_tool(command=command)
