@@ -92,7 +92,7 @@ def _rewrite(requested: str, decision: policy.Decision, conf: Settings) -> tuple
     except ImportError:
         return requested, {}
     try:
-        answer = rewrite.rewrite(requested, conf)
+        answer = rewrite.rewrite(requested, conf, decision=decision)
     except Exception as exc:  # any provider failure: the original command runs
         return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}
     info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason,
@@ -110,7 +110,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
 
     conf = conf or settings_mod.load()
     requested = command if isinstance(command, str) else shell_join(command)
-    decision = policy.decide(requested)
+    decision = policy.decide(requested, settings=conf)  # one analysis serves both stages
     executed, details = _rewrite(requested, decision, conf)
     argv = _argv_for(command, executed, executed != requested)
     try:

@@ -81,17 +81,23 @@ def rewrite(
     *,
     platform: str | None = None,
     provider: Provider | None = None,
+    decision: policy.Decision | None = None,
 ) -> Rewrite:
-    """Ask the provider for an equivalent of ``command`` when the policy and switches allow it."""
+    """Ask the provider for an equivalent of ``command`` when the policy and switches allow it.
+
+    ``decision`` is the policy's answer for ``command`` under ``settings`` when the caller has
+    it already (the run path), so the command is not analysed twice.
+    """
     try:
-        return _rewrite(command, settings, platform, provider)
+        return _rewrite(command, settings, platform, provider, decision)
     except Exception as exc:  # fail open: a bug in tersh must never change what runs
         return _unchanged(command, "failed", f"internal error: {type(exc).__name__}", ())
 
 
 def _rewrite(command: str, settings: Settings, platform: str | None,
-             provider: Provider | None) -> Rewrite:
-    decision = policy.decide(command, settings=settings, platform=platform)
+             provider: Provider | None, decision: policy.Decision | None) -> Rewrite:
+    if decision is None:
+        decision = policy.decide(command, settings=settings, platform=platform)
     if not decision.rewritable:
         return _unchanged(command, "skipped", decision.reason, decision.classes)
     chosen = provider if provider is not None else load_provider()
