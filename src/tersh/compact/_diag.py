@@ -68,6 +68,25 @@ class Finding(NamedTuple):
     extra: tuple[str, ...] = ()
 
 
+class FindingRun:
+    """The finding being read and the lines that belong to it, closed into ``items`` in order."""
+
+    __slots__ = ("current", "extra", "items")
+
+    def __init__(self, items: list[Finding | str]) -> None:
+        self.items = items
+        self.current: Finding | None = None
+        self.extra: list[str] = []
+
+    def close(self) -> None:
+        """Append the current finding (with the lines gathered under it) to ``items``."""
+        if self.current is not None:
+            finding = self.current
+            self.items.append(finding._replace(extra=tuple(self.extra)) if self.extra else finding)
+            self.extra.clear()
+            self.current = None
+
+
 @lru_cache(maxsize=1 << 14)
 def carries_fact(line: str) -> bool:
     """Whether ``line`` holds a protected fact (a diagnostic, location, path or commit id)."""

@@ -30,34 +30,26 @@ def compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or caret line": 0, "download line": 0}
     paths: dict[str, None] = {}
-    current: _diag.Finding | None = None
-    extra: list[str] = []
+    run = _diag.FindingRun(items)
     recognised = False
-
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            items.append(current._replace(extra=tuple(extra)) if extra else current)
-            extra.clear()
-            current = None
 
     for line in _diag.lines_of(text):
         finding = _diag.line_finding(line) if ".go:" in line else None
         if finding is not None:
-            close()
-            current, recognised = finding, True
+            run.close()
+            run.current, recognised = finding, True
         elif line.startswith("go: ") and _CHATTER.match(line):
             dropped["download line"] += 1
             paths.update(dict.fromkeys(verify.iter_paths(line)))
-        elif current is not None and (line.startswith("\t") or _CARET.match(line)):
+        elif run.current is not None and (line.startswith("\t") or _CARET.match(line)):
             if _diag.carries_fact(line) and not _CARET.match(line):
-                extra.append(line)
+                run.extra.append(line)
             else:
                 dropped["quoted source or caret line"] += 1
         elif line.strip():
-            close()
+            run.close()
             items.append(line)
-    close()
+    run.close()
     if not recognised and not dropped["download line"]:
         return None
     missing: list[str] = []

@@ -47,48 +47,40 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Join wrapped messages, drop quoted source; None when nothing is gained."""
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or caret line": 0, "file heading or start-up line": 0}
-    current: _diag.Finding | None = None
-    extra: list[str] = []
+    run = _diag.FindingRun(items)
     recognised = False
-
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            items.append(current._replace(extra=tuple(extra)) if extra else current)
-            extra.clear()
-            current = None
 
     for line in _diag.lines_of(text):
         finding = _finding(line)
-        if finding is not None and current is not None and _is_note_on(finding, current):
-            extra.append(line)  # a note on the finding above (overload variants, hints)
+        if finding is not None and run.current is not None and _is_note_on(finding, run.current):
+            run.extra.append(line)  # a note on the finding above (overload variants, hints)
             continue
         if finding is not None:
-            close()
-            current, recognised = finding, True
+            run.close()
+            run.current, recognised = finding, True
             continue
         if not line.strip():
             continue
         if _SUMMARY.match(line):
-            close()
+            run.close()
             recognised = True
             items.append(line)
-        elif current is not None and line.startswith("    ") and current.source_line[:1].isspace():
-            extra.append(line)  # pyright's continuation lines
-        elif current is not None and (line.startswith("    ") or _CARETS.match(line)):
+        elif run.current is not None and line.startswith("    ") and run.current.source_line[:1].isspace():
+            run.extra.append(line)  # pyright's continuation lines
+        elif run.current is not None and (line.startswith("    ") or _CARETS.match(line)):
             if _diag.carries_fact(line) and not _CARETS.match(line):
-                extra.append(line)
+                run.extra.append(line)
             else:
                 dropped["quoted source or caret line"] += 1
-        elif current is not None and not line[:1].isspace() and not extra:
-            current = _joined(current, line)  # mypy --pretty wrapped the message
+        elif run.current is not None and not line[:1].isspace() and not run.extra:
+            run.current = _joined(run.current, line)  # mypy --pretty wrapped the message
         elif _is_heading(line):
-            close()
+            run.close()
             dropped["file heading or start-up line"] += 1
         else:
-            close()
+            run.close()
             items.append(line)
-    close()
+    run.close()
     if not recognised:
         return None
     return _diag.render(text, items, dropped)

@@ -47,15 +47,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return _statistics(text, lines)
     items: list[_diag.Finding | str] = []
     dropped = {_FRAME: 0}
-    current: _diag.Finding | None = None
-    extra: list[str] = []
-
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            items.append(current._replace(extra=tuple(extra)) if extra else current)
-            extra.clear()
-            current = None
+    run = _diag.FindingRun(items)
 
     index = 0
     while index < len(lines):
@@ -63,27 +55,27 @@ def compact(text: str, inv: Invocation) -> str | None:
         following = lines[index + 1] if index + 1 < len(lines) else ""
         arrow = _ARROW.match(following) if "-->" in following else None
         if arrow and _HEADER.match(line):
-            close()
+            run.close()
             location = f"{arrow['line']}:{arrow['col']}"
             concise = f"{arrow['path']}:{location}: {line}"
-            current = _diag.Finding(arrow["path"], location, line, concise)
+            run.current = _diag.Finding(arrow["path"], location, line, concise)
             index += 2
             continue
         finding = _diag.line_finding(line)
         if finding is not None and _CODE.match(finding.text):
-            close()
-            current = finding
-        elif current is not None and _in_block(line):
+            run.close()
+            run.current = finding
+        elif run.current is not None and _in_block(line):
             if line.strip() and _diag.carries_fact(line):
-                extra.append(line)
+                run.extra.append(line)
             elif line.strip():
                 dropped[_FRAME] += 1
         else:
-            close()
+            run.close()
             if line.strip():
                 items.append(line)
         index += 1
-    close()
+    run.close()
     return _diag.render(text, items, dropped)
 
 

@@ -34,38 +34,30 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source, group errors by file when many; None if nothing is gained."""
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or marker line": 0}
-    current: _diag.Finding | None = None
-    extra: list[str] = []
+    run = _diag.FindingRun(items)
     recognised = False
-
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            items.append(current._replace(extra=tuple(extra)) if extra else current)
-            extra.clear()
-            current = None
 
     for line in _diag.lines_of(text):
         match = _PLAIN.match(line) or _PRETTY.match(line)
         if match:
-            close()
+            run.close()
             location = f"{match['line']}:{match['col']}"
             path, message = sys.intern(match["path"]), sys.intern(match["text"])
-            current, recognised = _diag.Finding(path, location, message, line), True
+            run.current, recognised = _diag.Finding(path, location, message, line), True
             continue
         if not line.strip():
             continue
-        if current is not None and _PRETTY.match(current.source_line) and _QUOTED.match(line):
+        if run.current is not None and _PRETTY.match(run.current.source_line) and _QUOTED.match(line):
             if _diag.carries_fact(line) and "~" not in line:
-                extra.append(line)
+                run.extra.append(line)
             else:
                 dropped["quoted source or marker line"] += 1
-        elif current is not None and line[:1].isspace():
-            extra.append(line)
+        elif run.current is not None and line[:1].isspace():
+            run.extra.append(line)
         else:
-            close()
+            run.close()
             items.append(line)
-    close()
+    run.close()
     if not recognised:
         return None
     return _diag.render(text, items, dropped)
