@@ -148,3 +148,17 @@ def test_requested_and_executed_commands_are_both_recorded() -> None:
     assert result.requested_command == "git status"
     assert result.executed_command == "rtk git status"
     assert "rtk" not in result.text
+
+
+def test_an_ansi_storm_is_cleaned_bounded_and_kept_exact() -> None:
+    frames = b"".join(
+        b"\x1b[2K\r\x1b[36m[%3d%%]\x1b[0m \x1b[1mbuilding\x1b[0m \x1b]8;;file:///x\x07link\x1b]8;;\x07"
+        % (i % 101)
+        for i in range(60000)
+    )
+    raw = frames + b"\n\x1b[31merror\x1b[0m: src/main.c:3:1: expected ';'\n"
+    result = pipeline.compact("make -j8", 2, combined=raw, conf=CONF)
+    assert "\x1b" not in result.text
+    assert "error: src/main.c:3:1: expected ';'" in result.text
+    assert len(result.text.encode()) <= 50 * 1024
+    assert Path(result.captures[0].path).read_bytes() == raw
