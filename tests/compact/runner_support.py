@@ -86,6 +86,12 @@ def check_corpus_case(rule: Rule, case: corpus.Case, floor: float, applied: bool
     return outcome.text
 
 
+def fixture_outcome(rule: Rule, tool: str, name: str) -> str:
+    """The gate's text for the recorded fixture ``name`` of ``tool``."""
+    fixture = next(f for f in fixtures(tool) if f.name == name)
+    return run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+
+
 def check_fixture(rule: Rule, fixture: Fixture, floor: float) -> str:
     """Gate one fixture; assert the rule's own proposal is lossless and the floor is met."""
     text, inv, outcome = run(rule, fixture.text, fixture.cmd, fixture.exit_code)

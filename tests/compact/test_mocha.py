@@ -20,20 +20,17 @@ FIXTURE_FLOORS: dict[str, float] = {"spec-failure": 0.6, "spec-pass": 0.8}
 
 @pytest.mark.parametrize("case", support.corpus_cases("test__mocha"), ids=lambda c: c.name)
 def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    applied = case.name in APPLIED
-    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=applied)
-    assert text == snapshot
+    floor = FLOORS.get(case.name, 0.0)
+    assert support.check_corpus_case(rule, case, floor, case.name in APPLIED) == snapshot
 
 
 @pytest.mark.parametrize("fixture", support.fixtures("mocha"), ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
-    assert text == snapshot
+    assert support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0)) == snapshot
 
 
 def _outcome(name: str) -> str:
-    fixture = next(f for f in support.fixtures("mocha") if f.name == name)
-    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+    return support.fixture_outcome(rule, "mocha", name)
 
 
 def test_empty_input_is_declined() -> None:

@@ -34,13 +34,11 @@ def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
 
 @pytest.mark.parametrize("fixture", support.fixtures("pytest"), ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    text = support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0))
-    assert text == snapshot
+    assert support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0)) == snapshot
 
 
 def _outcome(name: str) -> str:
-    fixture = next(f for f in support.fixtures("pytest") if f.name == name)
-    return support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)[2].text
+    return support.fixture_outcome(rule, "pytest", name)
 
 
 def test_collection_error_is_never_summarised_as_green() -> None:
