@@ -218,7 +218,8 @@ def _create(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction, taken at once (BEGIN IMMEDIATE); rolled back on any exception."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
@@ -295,7 +296,7 @@ def record(result: Result, *, session: str, host: str, program: str, klass: str)
         with_arguments = conf.flag("ledger.record_arguments")
         arguments = result.requested_command if with_arguments else None
         with contextlib.closing(connect(durable=False)) as db:
-            with _transaction(db):
+            with transaction(db):
                 call_id = _insert_call(db, result, session, host, program, klass, arguments)
                 _note_executed(db, call_id, result, program, with_arguments)
             figures = totals(db, session=session)
@@ -367,7 +368,7 @@ def record_retrieval(capture_id: str, bytes_returned: int) -> None:
                 "SELECT id, session FROM calls WHERE capture_id = ? ORDER BY id DESC LIMIT 1",
                 (capture_id,),
             ).fetchone()
-            with _transaction(db):
+            with transaction(db):
                 db.execute(
                     "INSERT INTO retrievals (ts, capture_id, call_id, bytes_returned) "
                     "VALUES (?, ?, ?, ?)",
@@ -556,7 +557,7 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None) -> int:
         row = db.execute("SELECT text FROM pending_texts WHERE call_id = ?", (call_id,)).fetchone()
         source = _read_capture(capture_path)
         shown = row[0] if row else None
-        with _transaction(db):
+        with transaction(db):
             in_tokens = tokens.count(source) if source is not None else None
             out_tokens = tokens.count(shown) if shown is not None else None
             if source is not None and shown is not None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tersh import fsutil, settings
+from tersh.ledger import transaction
 
 INDEX_FOLDER = "search"
 INDEX_FILE = "index.db"
@@ -188,17 +189,6 @@ def connect() -> sqlite3.Connection:
     return db
 
 
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
 def capture_lines(data: bytes) -> list[str]:
     """The lines of a capture as ``retrieve`` numbers them, cleaned of escapes and redraws."""
     from tersh.compact.clean import clean
@@ -219,7 +209,7 @@ def index_capture(db: sqlite3.Connection, source: Source, path: Path) -> None:
     """Add one row per line of ``source`` (once: a second call, even concurrent, adds nothing)."""
     data = path.read_bytes()
     lines = capture_lines(data)
-    with _transaction(db):
+    with transaction(db):
         if is_indexed(db, source.capture_id):  # another search indexed it meanwhile
             return
         first = int(db.execute("SELECT COALESCE(MAX(first_rowid + line_count), 1) FROM docs")
@@ -247,7 +237,7 @@ def prune(db: sqlite3.Connection) -> int:
         if not (root / str(capture_id) / "combined").is_file()
     ]
     if gone:
-        with _transaction(db):
+        with transaction(db):
             for capture_id, first, count in gone:
                 if count:
                     db.execute(

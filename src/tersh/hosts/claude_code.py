@@ -181,21 +181,16 @@ def hook_specs(tersh: str) -> list[HookSpec]:
 
 def install(scope: str, tersh: str, dry_run: bool) -> list[str]:
     """Add tersh's hooks to Claude Code's settings (idempotent)."""
-    from tersh.hosts import hookconfig, jsonedit
+    from tersh.hosts import hookconfig
 
-    specs = hook_specs(tersh)
-    return jsonedit.edit_json(
-        settings_path(scope), lambda data: hookconfig.with_tersh(data, NAME, specs), dry_run, "add"
-    )
+    return hookconfig.install(settings_path(scope), NAME, hook_specs(tersh), dry_run)
 
 
 def uninstall(scope: str, dry_run: bool) -> list[str]:
     """Remove tersh's hooks from Claude Code's settings; everything else stays."""
-    from tersh.hosts import hookconfig, jsonedit
+    from tersh.hosts import hookconfig
 
-    return jsonedit.edit_json(
-        settings_path(scope), lambda data: hookconfig.without_tersh(data, NAME), dry_run, "remove"
-    )
+    return hookconfig.uninstall(settings_path(scope), NAME, dry_run)
 
 
 def show() -> list[str]:

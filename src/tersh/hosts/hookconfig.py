@@ -8,6 +8,7 @@ their command (``… tersh… hook HOST``); everything else in the table is left
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any, NamedTuple
 
 
@@ -107,3 +108,17 @@ def _installed_specs(settings: dict[str, Any], host: str) -> list[HookSpec]:
 def installed_commands(settings: dict[str, Any], host: str) -> list[str]:
     """``EVENT [matcher]`` for each tersh handler present (for ``init --show``)."""
     return [f"{spec.event} [{spec.matcher}]" for spec in _installed_specs(settings, host)]
+
+
+def install(path: Path, host: str, specs: list[HookSpec], dry_run: bool) -> list[str]:
+    """Add ``specs`` to the JSON settings file at ``path`` (idempotent); say what changed."""
+    from tersh.hosts import jsonedit
+
+    return jsonedit.edit_json(path, lambda data: with_tersh(data, host, specs), dry_run, "add")
+
+
+def uninstall(path: Path, host: str, dry_run: bool) -> list[str]:
+    """Remove ``host``'s tersh hooks from the JSON settings file at ``path``; keep the rest."""
+    from tersh.hosts import jsonedit
+
+    return jsonedit.edit_json(path, lambda data: without_tersh(data, host), dry_run, "remove")
