@@ -14,7 +14,7 @@ from tersh.errors import TershError, warn
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
 if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import NamedTuple
 else:  # neither typing nor collections: both cost milliseconds at start-up
     from tersh.lean import NamedTuple
@@ -88,16 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = __import__(f"tersh.commands.{command.module}", fromlist=["main"])  # no importlib
     quick = getattr(module, "quick_main", None)  # plain argv a command parses without argparse
     if quick is not None:
-        try:
-            code = quick(rest, name)
-        except TershError as exc:
-            warn(str(exc))
-            return 2
-        except KeyboardInterrupt:
-            return 130
-        except BrokenPipeError:
-            _silence_stdout()
-            return 141
+        code = _guarded(lambda: quick(rest, name))
         if code is not None:
             return int(code)
     import argparse
@@ -105,8 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"tersh {name}", description=command.help)
     module.add_arguments(parser, name)
     namespace = parser.parse_args(rest)
+    code = _guarded(lambda: int(module.main(namespace, name)))
+    return 0 if code is None else int(code)
+
+
+def _guarded(body: Callable[[], int | None]) -> int | None:
+    """Run a command's body; a TershError, ^C or a closed pipe becomes an exit code."""
     try:
-        return int(module.main(namespace, name))
+        return body()
     except TershError as exc:
         warn(str(exc))
         return 2
