@@ -147,14 +147,16 @@ def test_run_text_is_exactly_what_tersh_run_prints(tmp_path: Path) -> None:
     tests_file = tmp_path / "test_sample.py"
     tests_file.write_text(
         "import pytest\n\n"
-        "@pytest.mark.parametrize('n', range(300))\n"
+        "@pytest.mark.parametrize('n', range(3000))\n"
         "def test_many(n):\n    assert n >= 0\n\n"
         "def test_broken():\n    assert 2 + 2 == 5, 'arithmetic is off'\n",
         encoding="utf-8",
     )
     # COLUMNS and CI fix pytest's line width and summary style (pytest does not shorten the
     # summary under CI): the two runs must not depend on the caller's terminal or environment.
-    command = f"CI=true COLUMNS=80 {sys.executable} -m pytest -p no:cacheprovider {tests_file}"
+    # Both runs start in the same folder, so pytest prints the same relative paths.
+    command = (f"cd {tmp_path} && CI=true COLUMNS=80 {sys.executable} -m pytest"
+               f" -p no:cacheprovider --rootdir={tmp_path} {tests_file.name}")
     enable()
     cli = tersh(["run", "-c", command]).stdout.decode()
     result = run_tool(command=command)
