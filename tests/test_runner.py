@@ -144,3 +144,25 @@ def test_pipe_ends_never_land_on_stdio(tmp_path: Path) -> None:
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def test_shell_strings_run_in_bash_unless_the_user_shell_is_bash_or_zsh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_bash = _script(tmp_path, "bash", "exit 0")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("SHELL", "/bin/sh")  # a plain sh does not know $'..' that agents write
+    assert runner.shell_argv("true") == [str(fake_bash), "-c", "true"]
+    zsh = _script(tmp_path, "zsh", "exit 0")
+    monkeypatch.setenv("SHELL", str(zsh))
+    assert runner.shell_argv("true") == [str(zsh), "-c", "true"]
+    fake_bash.unlink()
+    monkeypatch.setenv("SHELL", "/bin/sh")
+    assert runner.shell_argv("true") == ["/bin/sh", "-c", "true"]
+    monkeypatch.setenv("SHELL", "relative/sh")
+    assert runner.shell_argv("true") == ["/bin/sh", "-c", "true"]
+
+
+def test_ansi_c_quoting_works_when_shell_is_plain_sh(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHELL", "/bin/sh")
+    done, chunks = _collect(runner.shell_argv("printf '%s|' $'tab\\there'"))
+    assert done.code == 0 and _joined(chunks, "stdout") == b"tab\there|"

@@ -78,14 +78,26 @@ class SinkFailed(Exception):
         self.exit_code = exit_code
 
 
+# Shells that understand what hosts' shell tools write (bash syntax such as $'..', [[ ]], arrays).
+_HOST_SHELLS = frozenset({"bash", "zsh"})
+
+
 def shell_argv(command: str) -> list[str]:
-    """The argv that runs ``command`` through the user's shell (POSIX: $SHELL -c, else sh)."""
+    """The argv that runs ``command`` through the user's shell, as coding hosts pick it.
+
+    POSIX: ``$SHELL`` when it is bash or zsh, else ``bash`` from ``PATH`` (agents write bash),
+    else ``$SHELL`` when it is an executable path, else ``/bin/sh``. Windows: ``%COMSPEC%``.
+    """
     if sys.platform == "win32":
         return [os.environ.get("COMSPEC", "cmd.exe"), "/d", "/s", "/c", command]
-    shell = os.environ.get("SHELL") or "/bin/sh"
-    if not os.path.isabs(shell) or not os.access(shell, os.X_OK):
-        shell = "/bin/sh"
-    return [shell, "-c", command]
+    user_shell = os.environ.get("SHELL", "")
+    usable = os.path.isabs(user_shell) and os.access(user_shell, os.X_OK)
+    if usable and os.path.basename(user_shell) in _HOST_SHELLS:
+        return [user_shell, "-c", command]
+    try:
+        return [find_program("bash"), "-c", command]
+    except NotRunnable:
+        return [user_shell if usable else "/bin/sh", "-c", command]
 
 
 def exit_code_of(returncode: int) -> int:
