@@ -13,9 +13,13 @@ from tests import corpus
 from tests.compact import runner_support as support
 
 # Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__vitest-ufo-failures": 0.5}
-APPLIED = {"test__vitest-ufo-failures"}
-FIXTURE_FLOORS: dict[str, float] = {"jest-pass": 0.6, "jest-verbose-failure": 0.5, "vitest-failure": 0.6}
+FLOORS: dict[str, float] = {"test__vitest-ufo-failures": 0.5, "test__jest-dayjs-injected-failures": 0.3}
+APPLIED = {"test__vitest-ufo-failures", "test__jest-dayjs-injected-failures"}
+FIXTURE_FLOORS: dict[str, float] = {
+    "jest-pass": 0.6, "jest-verbose-failure": 0.5, "vitest-failure": 0.6, "jest-mixed-console": 0.3,
+    "jest-verbose-mixed": 0.5, "jest-pass-verbose-console": 0.75, "vitest-mixed-import-error": 0.5,
+    "vitest-verbose-mixed": 0.8, "vitest-pass-verbose": 0.9,
+}
 
 
 @pytest.mark.parametrize(

@@ -230,8 +230,9 @@ class Output:
         lines.extend(back.get(len(self.kept), ()))
         return lines
 
-    def render(self, describe: Callable[[int], str], source: str) -> str | None:
-        """The compact text, with ``[tersh] describe(omitted line count)`` at the first omission.
+    def render(self, describe: Callable[[int], str], source: str, at_top: bool = False) -> str | None:
+        """The compact text, with ``[tersh] describe(omitted line count)`` at the first omission
+        (or first of all, ``at_top``).
 
         None when nothing was left out or the saving would not pay for the capture report.
         """
@@ -240,7 +241,7 @@ class Output:
             starts.append(self._marks_at)
         if not starts:
             return None
-        note_at = min(starts)
+        note_at = 0 if at_top else min(starts)
         rescued = self._rescued() if self._dropped else set()
         self._collect_words(rescued)
         self.omitted_lines = len(self._dropped) - len(rescued) + self._marks_lines
