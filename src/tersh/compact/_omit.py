@@ -51,8 +51,9 @@ _MAYBE_SEVERITY = re.compile(_SEVERITY_HINT)
 # A location's path holds a "." or a "/" ("eta 0:00:00" has neither).
 _MAYBE_LOCATION = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 _MAYBE_COMMIT = re.compile(r"[0-9a-f]{7}")
-# A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths), or a source extension.
-_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|/(?!s\b)[a-z_.~]")
+# A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths, "kb/27.3" is to the
+# verifier), or a source extension.
+_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
 _MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
 # Literal-led marks for scanning many lines at once (a location, a path).
 _LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
@@ -148,8 +149,7 @@ class Omissions:
 
     def drop(self, label: str, line: str) -> bool:
         """Record ``line`` as dropped under ``label``; False (keep it) when it carries a fact."""
-        # Chatter shapes never hold commit ids; should one ever do, the gate refuses (safe).
-        if maybe_diagnostic(line) or maybe_location(line):
+        if carries_fact(line):
             return False
         for path in paths_in(line):
             self.paths[path] = None
@@ -303,6 +303,12 @@ def _check_dropped(dropped: list[str], omissions: Omissions) -> set[int]:
         | _suspects(blob, _LOCATION_MARK, starts)
         if maybe_diagnostic(dropped[index]) or maybe_location(dropped[index])
     }
+    # A commit-id-shaped word ("1.2~git20170615.f752187-5" in a version) keeps its line too.
+    restore.update(
+        index
+        for index in _suspects(blob, _MAYBE_COMMIT, starts) - restore
+        if next(verify.iter_commits(dropped[index]), None) is not None
+    )
     for index in sorted(_suspects(blob, _PATH_MARK, starts) - restore):
         for path in paths_in(dropped[index]):
             omissions.paths[path] = None

@@ -1,11 +1,11 @@
 """Compact ``pip install`` / ``pip download`` / ``pip uninstall``: the outcome, every problem.
 
 Dropped: ``Collecting``, ``Downloading``/``Using cached``, progress bars, ``Requirement already
-satisfied``, ``Installing collected packages``, build-step chatter (``Preparing metadata … done``)
-and pip's upgrade ``[notice]``. Kept as written: ``Successfully installed …``, every ERROR /
-WARNING / DEPRECATION line and whatever follows them, resolver conflicts, build failures, and any
-line this rule does not know. ``pip list``/``freeze`` lose only column padding; ``pip show`` is
-data and passes unchanged.
+satisfied``, ``Installing collected packages``, build-step chatter (``Preparing metadata … done``),
+the caret marks under a build traceback's source lines and pip's upgrade ``[notice]``. Kept as
+written: ``Successfully installed …``, every ERROR / WARNING / DEPRECATION line and whatever
+follows them, resolver conflicts, build failures, and any line this rule does not know. ``pip
+list``/``freeze`` lose only column padding; ``pip show`` is data and passes unchanged.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ _CHATTER = Chatter({
         r"|Found existing installation: |Uninstalling [^:]+:$)"
     ),
     "pip notice": r"\[notice\] ",
+    # The ^^^^ / ~~~^^^ marks under a traceback's source lines (its File "…" lines all stay).
+    "traceback caret line": r"\s*~*\^+[~^]*\s*$",
 })
 _LIST_HEADER = re.compile(r"^Package +Version(?: +.*)?$")
 _LIST_RULE = re.compile(r"^-+(?: -+)+$")

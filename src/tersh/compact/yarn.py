@@ -3,7 +3,7 @@
 Classic: the ``[1/4] Resolving packages...`` steps go; berry: the ``┌ … step`` / ``└ Completed``
 frames and the per-package ``YN0013`` cache-miss lines go. Kept as written: ``success …``,
 ``Done in …``, every ``warning``/``error``/``YN`` code other than plain info. The dependency
-trees yarn prints keep every package; their glyphs become indentation. Output that is not
+trees yarn prints keep every package, one indented line per tree. Output that is not
 yarn's own (``yarn test`` running jest) is left to other rules.
 """
 
@@ -38,11 +38,26 @@ def compact(text: str, inv: Invocation) -> str | None:
     if not _is_yarn_output(text):
         return None
     omissions = Omissions()
-    kept = drop_lines(text, _CHATTER, omissions)
-    kept = [f"  {line[3:]}" if _TREE.match(line) else line for line in kept]
+    kept = _join_trees(drop_lines(text, _CHATTER, omissions))
     if not omissions.total:
         return None
     return finish(kept, omissions, text)
+
+
+def _join_trees(lines: list[str]) -> list[str]:
+    """Each run of top-level tree entries (``├─ a@1`` ``└─ b@2``) as one line: ``  a@1 b@2``."""
+    joined: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if _TREE.match(line):
+            run.append(line[3:])
+            continue
+        if run:
+            joined.append("  " + " ".join(run))
+            run = []
+        joined.append(line)
+    joined.pop()
+    return joined
 
 
 def sniff(text: str) -> float:
