@@ -51,8 +51,8 @@ SAMPLES = {
     "uv": ("uv add requests rich", "fixtures/uv/add"),
     "poetry": ("poetry install", "fixtures/poetry/install-tty"),
     "npm": ("npm install", "pkg__npm-install-legacy-deps"),
-    "yarn": ("yarn install", "fixtures/yarn/berry-install"),
-    "apt": ("apt-get install -y tree figlet", "pkg__apt-get-install"),
+    "yarn": ("yarn add express@4 request", "fixtures/yarn/yarn-add-many"),
+    "apt": ("apt-get install -y jq cowsay sl", "fixtures/apt/install-upgrade-suggested"),
     "cargo_deps": ("cargo install ripgrep", "fixtures/cargo_deps/install-ripgrep"),
 }
 

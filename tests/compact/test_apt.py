@@ -79,3 +79,22 @@ def test_sniff() -> None:
     case = next(c for c in CASES if c.name == "pkg__apt-get-install")
     assert rule.sniff(support.clean(case.combined)) >= 0.9
     assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+
+
+def test_simulation_keeps_each_inst_line_without_its_archive_and_drops_conf() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "upgrade-simulate")
+    text = gp.check_fixture(rule, fixture, 0.4)
+    assert "\nInst bash [5.2.15-2+b8] (5.2.15-2+b13)\n" in text
+    assert "\nInst liblzma-dev [5.4.1-1] (5.4.1-1+deb12u2) []\n" in text  # what it breaks stays
+    assert "Conf " not in text and "oldstable" not in text
+    assert text.count("\nInst ") == support.clean(fixture.text).count("\nInst ")
+    assert "124 upgraded, 0 newly installed, 0 to remove and 0 not upgraded." in text
+
+
+def test_unchosen_lists_go_and_a_commit_shaped_version_keeps_its_line() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "download-only")
+    text = gp.check_fixture(rule, fixture, 0.3)
+    assert "Suggested packages:" not in text and "inkscape" not in text
+    assert "libjxr-tools amd64 1.2~git20170615.f752187-5 [17.3 kB]" in text
+    assert "Need to get 7009 kB/27.3 MB of archives." in text  # "kB/27.3" reads as a path
+    assert "Download complete and in download only mode" in text

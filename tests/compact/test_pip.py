@@ -64,6 +64,24 @@ def test_conflicts_and_build_failures_keep_every_line_of_explanation() -> None:
     assert "× Getting requirements to build wheel did not run successfully." in build
 
 
+def test_a_build_traceback_keeps_every_frame_but_not_its_carets() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "build-traceback")
+    source = support.clean(fixture.text)
+    text = gp.check_fixture(rule, fixture, 0.1)
+    assert "^^^^" not in text and "[notice]" not in text
+    assert [line for line in source.splitlines() if 'File "' in line] == [
+        line for line in text.splitlines() if 'File "' in line
+    ]
+    assert "RuntimeError: native extension requires libfoo >= 2.0 (not found)" in text
+
+
+def test_a_conflict_found_after_installing_is_kept_with_the_outcome() -> None:
+    text = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "conflict-after-install"))
+    assert "ERROR: pip's dependency resolver does not currently take into account" in text
+    assert "flask 3.1.3 requires werkzeug>=3.1.0, but you have werkzeug 2.0.0 which is incompatible." in text
+    assert text.rstrip().endswith("Successfully installed werkzeug-2.0.0")
+
+
 def test_requested_packages_already_there_are_the_answer() -> None:
     fixture = next(f for f in FIXTURES if f.name == "install-already-satisfied")
     text = gp.outcome_text(rule, fixture)

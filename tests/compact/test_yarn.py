@@ -36,3 +36,13 @@ def test_sniff() -> None:
     add = next(f for f in FIXTURES if f.name == "yarn-add")
     assert rule.sniff(support.clean(add.text)) >= 0.9
     assert gp.foreign_sniffs(rule, set()) == {}
+
+
+def test_a_dependency_tree_becomes_one_line_with_every_package() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "yarn-add-many")
+    text = gp.check_fixture(rule, fixture, 0.15)
+    assert "info Direct dependencies\n  express@4.22.3 request@2.88.2\n" in text
+    assert "├─" not in text and "└─" not in text
+    for line in support.clean(fixture.text).splitlines():
+        if line.startswith(("├─ ", "└─ ")):
+            assert f" {line[3:]} " in text.replace("\n", " ")

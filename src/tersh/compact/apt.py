@@ -34,7 +34,7 @@ _CHATTER = Chatter({
     "download line": r"(?:Get|Hit|Ign):\d+ \S+ ",
     "dpkg progress line": (
         r"(?:Reading package lists\.\.\.|Building dependency tree\.\.\."
-        r"|Reading state information\.\.\."
+        r"|Reading state information\.\.\.|Calculating upgrade\.\.\."
         r"|\(Reading database \.\.\..*|Selecting previously unselected package \S+\."
         r"|Preparing to unpack \S+ \.\.\.|Unpacking \S+ \(.*\)(?: over \(.*\))? \.\.\."
         r"|Processing triggers for \S+ \(.*\) \.\.\.|Progress: \[ *\d+%\].*)(?: Done)?$"
@@ -45,7 +45,7 @@ _CHATTER = Chatter({
         r"|After this operation, [\d.,]+ [kMG]?B (?:of additional )?disk space will be \w+\."
         r"|Fetched [\d.,]+ [kMG]?B in \S+ \([\d.,]+ [kMG]?B/s\))$"
     ),
-    "simulated configure line": r"Conf \S+ \(.*\)$",
+    "simulated configure line": r"Conf \S+ \([^()]*\)(?: \[[^\]]*\])*$",
     "debconf note": (
         r"debconf: (?:delaying package configuration, since apt-utils is not installed"
         r"|unable to initialize frontend: \w+|\(.*\)|falling back to frontend: \w+)$"
