@@ -49,7 +49,7 @@ def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) ->
 def test_spinner_frames_go_and_the_outcome_stays() -> None:
     case = next(c for c in CASES if c.name == "pkg__npm-install-ansi")
     text = gp.check_case(rule, case, 0.95, applied=True)
-    assert text == "added 406 packages in 18s\n[tersh] blank lines omitted\n"
+    assert text == "added 406 packages in 18s\n[tersh] 2 spinner lines omitted\n"
 
 
 def test_repeated_warnings_are_written_once_with_a_count() -> None:
@@ -103,3 +103,10 @@ def test_sniff_claims_only_install_output() -> None:
     legacy = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
     assert rule.sniff(support.clean(legacy.combined)) >= 0.9
     assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+
+
+def test_a_short_install_that_is_mostly_spinner_is_still_compacted() -> None:
+    frames = "⠙⠹⠸⠼⠴⠦⠧⠇⠏⠋" * 6
+    text = f"{frames}\nadded 133 packages in 7s\n⠸"
+    proposal = rule.compact(text, detect.invocation("npm install express@4 webpack@5", 0))
+    assert proposal == "added 133 packages in 7s\n[tersh] 2 spinner lines omitted\n"

@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from tersh.compact import verify
-from tersh.compact._omit import MIN_SQUEEZED_BYTES, SNIFF_CHARS, Omissions, finish
+from tersh.compact._omit import (
+    MIN_SAVED_BYTES,
+    MIN_SQUEEZED_BYTES,
+    SNIFF_CHARS,
+    Omissions,
+    finish,
+)
 from tersh.compact.base import Invocation
 
 NAME = "npm"
@@ -25,6 +31,8 @@ PROGRAMS = (
     "pnpm ls", "pnpm list", "bun install", "bun i", "bun add", "bun remove", "bun update",
 )
 
+#: How dropped spinner lines are counted in the note.
+SPINNER_LABEL = "spinner line"
 _SPINNER = re.compile(r"^[\u2800-\u28ff|/\\\- ]+$")
 _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("funding line", re.compile(
@@ -75,8 +83,11 @@ def drop_chatter(lines: list[str], chatter: tuple[tuple[str, re.Pattern[str]], .
     seen: dict[str, int] = {}
     repeats: dict[int, int] = {}
     for line in lines:
-        if not line.strip() or _SPINNER.match(line):
+        if not line.strip():
             omissions.blank += 1
+            continue
+        if _SPINNER.match(line):
+            omissions.count(SPINNER_LABEL)
             continue
         label = next((label for label, pattern in chatter if pattern.match(line)), None)
         if label and omissions.drop(label, line):
@@ -101,7 +112,10 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept, omissions = drop_chatter(lines, _CHATTER)
     if not omissions.total:
         return None
-    return finish(kept, omissions, text)
+    # A braille spinner frame costs about a token per byte, four times an ASCII byte: the byte
+    # floor would keep a short install that is mostly spinner.
+    floor = MIN_SAVED_BYTES // 2 if SPINNER_LABEL in omissions.counts else MIN_SAVED_BYTES
+    return finish(kept, omissions, text, floor)
 
 
 def sniff(text: str) -> float:
