@@ -92,11 +92,14 @@ def _baseline(text: str, inv: object) -> str:
     return "\n".join(line for line in text.split("\n") if not shape.match(line))
 
 
-def throughput(megabytes: float, runs: int) -> list[Speed]:
-    """One Speed row per rule, after a ``baseline`` row (a one-regex line filter)."""
+def throughput(megabytes: float, runs: int, only: frozenset[str] = frozenset()) -> list[Speed]:
+    """One Speed row per rule (or per rule of ``only``), after a ``baseline`` row (a one-regex
+    line filter)."""
     rows = [_speed("baseline", _baseline, synthetic(sample_text(SAMPLES["pip"][1]), megabytes),
                    detect.invocation("pip install x", 0), runs)]  # fmt: skip
     for name, (command, source) in SAMPLES.items():
+        if only and name not in only:
+            continue
         rule = importlib.import_module(f"tersh.compact.{name}")
         text = synthetic(sample_text(source), megabytes)
         rows.append(_speed(name, rule.compact, text, detect.invocation(command, 0), runs))
@@ -157,11 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--floor", type=float, default=20.0, help="minimum MB/s per rule")
+    parser.add_argument("--rules", default="", help="comma-separated rule names (default: all)")
     args = parser.parse_args(argv)
+    only = frozenset(name for name in args.rules.split(",") if name)
     failed = False
     print(f"{'rule':<13} {'wall MB/s':>9} {'CPU MB/s':>9} {'/base':>6} {'peak/input':>10}"
           f" {'out bytes':>12}   ({args.mb:g} MB input)")  # fmt: skip
-    speeds = throughput(args.mb, args.runs)
+    speeds = throughput(args.mb, args.runs, only)
     for row in speeds:
         flag = "" if row.cpu_mb_per_s >= args.floor else "  < floor"
         failed |= bool(flag) and row.rule != "baseline"

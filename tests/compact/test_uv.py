@@ -24,10 +24,20 @@ def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) ->
 
 def test_small_real_outputs_are_left_alone() -> None:
     for fixture in FIXTURES:  # uv is terse: most of these are not worth a note and a report
-        if fixture.name != "add-many":
+        if fixture.name not in {"add-many", "add-new-project"}:
             assert gp.outcome_text(rule, fixture) == support.clean(fixture.text)
     many = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "add-many"))
     assert " + alabaster==1.0.0, babel==2.19.0\n ~ demo==0.1.0 (from file:///tmp/uvp)\n" in many
+
+
+def test_a_new_project_keeps_every_installed_version_and_drops_downloads() -> None:
+    fixture = next(f for f in FIXTURES if f.name == "add-new-project")
+    text = gp.check_fixture(rule, fixture, 0.2)
+    assert "Downloading numpy" not in text and "Built uvproj" not in text
+    assert "Installed 16 packages in 126ms" in text
+    for line in support.clean(fixture.text).splitlines():
+        if line.startswith(" + "):
+            assert line[3:] in text
 
 
 def test_changes_are_joined_and_every_package_kept() -> None:

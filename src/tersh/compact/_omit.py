@@ -57,6 +57,8 @@ _MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.
 _MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
 # Literal-led marks for scanning many lines at once (a location, a path).
 _LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+# What every _LOCATION_MARK match holds, literal first (scans a large text fast).
+_LOCATION_HINT = re.compile(r":\d|\(\d|File \"")
 _PATH_MARK = re.compile(rf"/|\.{verify._EXT}\b")
 # A word (between characters no path holds) with a slash or a source extension in it.
 _PATH_CANDIDATE = re.compile(
@@ -279,10 +281,33 @@ def drop_lines(text: str, chatter: Chatter, omissions: Omissions) -> list[str]:
 
 
 def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int]:
-    """Indexes of the joined lines (starting at ``starts``) in which ``pattern`` matches."""
+    """Indexes of the joined lines (starting at ``starts``) in which ``pattern`` matches.
+
+    After a hit the search resumes at the next line: a line with many hits costs one.
+    """
     found: set[int] = set()
-    for match in pattern.finditer(blob):
-        found.add(bisect.bisect_right(starts, match.start()) - 1)  # the line holding the match
+    search, count, size = pattern.search, len(starts), len(blob)
+    position = 0
+    while position < size and (match := search(blob, position)) is not None:
+        index = bisect.bisect_right(starts, match.start()) - 1  # the line holding the match
+        found.add(index)
+        position = starts[index + 1] if index + 1 < count else size
+    return found
+
+
+def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
+    """Indexes of the joined lines with seven hex digits in a row (found as the verifier does:
+    an ASCII copy marking hex digits, then plain ``find``)."""
+    if not blob.isascii():
+        return _suspects(blob, _MAYBE_COMMIT, starts)
+    marked = blob.translate(verify._HEX_MARKS)
+    found: set[int] = set()
+    position = marked.find(verify._SEVEN_HEX)
+    while position >= 0:
+        index = bisect.bisect_right(starts, position) - 1
+        found.add(index)
+        following = starts[index + 1] if index + 1 < len(starts) else len(blob)
+        position = marked.find(verify._SEVEN_HEX, following)
     return found
 
 
@@ -300,13 +325,17 @@ def _check_dropped(dropped: list[str], omissions: Omissions) -> set[int]:
     restore = {
         index
         for index in _suspects(blob.lower(), _MAYBE_SEVERITY, starts)
-        | _suspects(blob, _LOCATION_MARK, starts)
+        | {
+            index
+            for index in _suspects(blob, _LOCATION_HINT, starts)
+            if _LOCATION_MARK.search(dropped[index])
+        }
         if maybe_diagnostic(dropped[index]) or maybe_location(dropped[index])
     }
     # A commit-id-shaped word ("1.2~git20170615.f752187-5" in a version) keeps its line too.
     restore.update(
         index
-        for index in _suspects(blob, _MAYBE_COMMIT, starts) - restore
+        for index in _commit_suspects(blob, starts) - restore
         if next(verify.iter_commits(dropped[index]), None) is not None
     )
     for index in sorted(_suspects(blob, _PATH_MARK, starts) - restore):

@@ -51,7 +51,8 @@ _CHATTER = Chatter({
         r"|unable to initialize frontend: \w+|\(.*\)|falling back to frontend: \w+)$"
     ),
 })
-_UNCHOSEN = frozenset({"Suggested packages:", "Recommended packages:"})
+# A "Suggested packages:" / "Recommended packages:" header and its indented lines.
+_UNCHOSEN = re.compile(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", re.MULTILINE)
 _STEPS = ("Setting up ", "Removing ", "Purging configuration files for ")
 # "Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian:12.15/oldstable [amd64])"
 # (a trailing "[]" or "[pkg ...]" names what the step breaks: it stays)
@@ -75,17 +76,9 @@ def _without_unchosen(text: str, omissions: Omissions) -> str:
     """``text`` without the ``Suggested``/``Recommended packages:`` lists (none is installed)."""
     if "Suggested packages:\n" not in text and "Recommended packages:\n" not in text:
         return text
-    kept: list[str] = []
-    skipping = False
-    for line in text.split("\n"):
-        if skipping and line.startswith("  "):
-            continue
-        skipping = line in _UNCHOSEN
-        if skipping:
-            omissions.count("suggested/recommended package list")
-        else:
-            kept.append(line)
-    return "\n".join(kept)
+    text, number = _UNCHOSEN.subn("", text)
+    omissions.count("suggested/recommended package list", number)
+    return text
 
 
 def _tidy(line: str, omissions: Omissions) -> str:
