@@ -4,7 +4,8 @@ TAP (the default when stdout is not a terminal): ``# Subtest: name`` announces a
 ``ok N - name`` or ``not ok N - name`` closes it, each followed by a YAML block (``---`` …
 ``...``). Passing and skipped tests are left out with their YAML block; the subtest
 announcements and plan lines (``1..N``) go too. Every ``not ok`` with its YAML (error, expected,
-actual, stack) and the ``# tests``/``# pass``/``# fail`` totals are kept.
+actual, stack) and the ``# tests``/``# pass``/``# fail`` totals are kept (zero counts of the other totals and
+the duration go).
 
 spec: ``▶ suite`` titles, ``✔ name (1ms)`` rows, ``✖ name`` rows with the error below, ``ℹ`` totals
 and a ``✖ failing tests:`` section. Passing/skipped rows and the suite titles leading only to them
@@ -33,6 +34,8 @@ _SPEC_PASS = re.compile(r"^\s*(?:✔|﹣) ")
 _SPEC_FAIL = re.compile(r"^\s*✖ ")
 _SPEC_SUITE = re.compile(r"^\s*▶ ")
 _SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
+# Totals that say nothing: a zero count besides tests/pass/fail, and the run's duration.
+_IDLE_TOTAL = re.compile(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
 _TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
 _SPEC_TOTALS = re.compile(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
 
@@ -84,7 +87,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             in_ok_yaml = True
             out.omit(line)
             continue
-        if _TAP_CHATTER.match(line):
+        if _TAP_CHATTER.match(line) or _IDLE_TOTAL.match(line):
             out.omit(line)
             continue
         if _SPEC_PASS.match(line) or _SPEC_SUITE_DONE.match(line):
