@@ -5,7 +5,8 @@ Default mode prints a row of progress marks (``..F.s``); ``-v`` prints one line 
 when there is one. Rows of passing or skipped marks and the lines of passing, skipped and
 expected-failure tests are left out; everything else (every ``FAIL:``/``ERROR:`` block with its
 traceback, printed output, the ``Ran N tests`` line and the ``OK``/``FAILED (...)`` verdict) is
-kept as written.
+kept as written, except that the ``=``/``-`` rules between blocks are shortened and Python's
+``~~^^^`` underlines are left out.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _NAME_LINE = re.compile(r"^\w+ \([\w.]+\)$")
 _PASSING_END = re.compile(
     r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
+_CARETS = re.compile(r"^\s+[~^]+\s*$")
+_RULE = re.compile(r"^(?:={20,}|-{20,})$")
 _RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
 
@@ -55,6 +58,10 @@ def compact(text: str, inv: Invocation) -> str | None:
             pending = None
         if _NAME_LINE.match(line):
             pending = line
+        elif _CARETS.match(line):
+            out.omit_marks(line)  # Python's ~~^^^ underline of the failing expression
+        elif _RULE.match(line):
+            out.keep(line[:3])  # a rule of 70 "=" or "-" between blocks
         elif _MARKS_ROW.match(line):
             for mark, outcome in _MARK_OUTCOMES.items():
                 if mark in line:
