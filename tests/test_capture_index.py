@@ -34,13 +34,19 @@ def test_an_index_from_before_versioning_is_upgraded_in_place() -> None:
     assert ids >= {"c0123456789ab"} and len(ids) == 2
 
 
-def test_an_unusable_index_costs_the_row_not_the_capture(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unusable_index_is_set_aside_and_rebuilt_from_the_folders(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    earlier = capture.store_bytes("earlier", {"stdout": b"one\n"}, 0)
     root = capture.open_store()
     (root / capture.INDEX_FILE).write_bytes(b"this is not a database" * 100)
-    cap = capture.store_bytes("cmd", {"stdout": b"kept\n"}, 3)
+    cap = capture.store_bytes("cmd", {"stdout": b"kept\n"}, 3)  # spooled: the run never notices
     assert cap.path().read_bytes() == b"kept\n"
     assert capture.load(cap.id).sizes["combined"] == 5
-    assert f"capture {cap.id} not indexed" in capsys.readouterr().err
+    rows = {row["id"]: row for row in capture.list_recent()}
+    assert "capture index was unusable" in capsys.readouterr().err
+    assert rows[cap.id]["command"] == "cmd" and rows[cap.id]["exit_code"] == 3
+    assert rows[earlier.id]["combined_bytes"] == 4  # adopted from its folder: eviction reaches it
+    assert [p.name for p in root.glob("index.db.corrupt-*")]
 
 
 def test_capture_records_behave_like_frozen_values() -> None:

@@ -73,18 +73,21 @@ def open_db() -> sqlite3.Connection:
 def test_migrating_a_blank_database_gives_the_exact_schema() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None)
     applied = ledger.migrate(db)
-    assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts", "m004_executed"]
+    assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts", "m004_executed",
+                       "m005_spool_key"]
     shape = schema(db)
     assert [c[0] for c in shape["calls"]] == [  # type: ignore[index]
         "id", "ts", "session", "host", "program", "klass", "arguments", "category", "rule",
         "measured", "complete", "exit_code", "duration_s", "input_bytes", "output_bytes",
         "input_tokens", "output_tokens", "capture_id", "capture_path", "deferred", "executed",
+        "spool_key",
     ]  # fmt: skip
     assert sorted(k for k in shape if k != "indexes") == [
         "_tersh_migrations", "calls", "host_views", "pending_texts", "retrievals",
     ]  # fmt: skip
     assert shape["indexes"] == [
-        "calls_capture", "calls_deferred", "calls_session", "calls_ts", "retrievals_call",
+        "calls_capture", "calls_deferred", "calls_session", "calls_spool_key", "calls_ts",
+        "retrievals_call",
     ]  # fmt: skip
     assert ledger.migrate(db) == []  # a second run changes nothing
 

@@ -44,3 +44,96 @@ def test_recording_a_call_does_not_import_the_compaction_package() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=os.environ, timeout=60, check=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+# --- the per-command path: spooled rows and the session tally ------------------------------
+
+RECORD = (
+    "import sys\n"
+    "from tersh import recording, settings\n"
+    "from tersh.result import Result\n"
+    "for n in range(int(sys.argv[1])):\n"
+    "    text = 'x' * (n % 7)\n"
+    "    recording.record(Result(text, 0, 'pytest -q', 'pytest -q', input_bytes=100,\n"
+    "                            output_bytes=len(text), measured=True), settings.Settings())\n"
+    "print('sqlite3' in sys.modules)\n"
+)
+
+
+def _record(count: int, session: str = "s1") -> subprocess.Popen[str]:
+    env = {**os.environ, "TERSH_SESSION": session}
+    return subprocess.Popen([sys.executable, "-c", RECORD, str(count)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finished(process: subprocess.Popen[str]) -> str:
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and err == "", err
+    return out.strip()
+
+
+def _ledger_totals(session: str) -> dict[str, object]:
+    import contextlib
+
+    from tersh import ledger
+
+    with contextlib.closing(ledger.connect()) as db:
+        return ledger.totals(db, session=session)._asdict()
+
+
+def test_after_the_first_call_recording_needs_no_sqlite_and_the_status_stays_exact() -> None:
+    from tersh import recording, spool, status
+
+    assert _finished(_record(1)) == "True"  # the first call creates the ledger
+    assert _finished(_record(3)) == "False"  # then rows are spooled and the tally is added to
+    assert len(spool.pending(recording.spool_folder())) == 3
+    published = status.read()["savings"]
+    expected = _ledger_totals("s1")  # folds the spool
+    assert spool.pending(recording.spool_folder()) == []
+    assert expected["calls"] == 4 and expected["input_bytes"] == 400
+    assert {key: published[key] for key in expected} == expected
+
+
+def test_another_session_recomputes_from_the_ledger_and_never_double_counts() -> None:
+    from tersh import status
+
+    _finished(_record(2, "s1"))
+    _finished(_record(3, "s2"))
+    _finished(_record(2, "s1"))  # s1 again: its sums come from the ledger, then grow
+    published = status.read()["savings"]
+    assert published["session"] == "s1"
+    assert published["calls"] == 4 == _ledger_totals("s1")["calls"]
+    assert _ledger_totals("s2")["calls"] == 3
+
+
+def test_eight_processes_recording_at_once_lose_and_duplicate_nothing() -> None:
+    from tersh import status
+
+    _finished(_record(1))
+    writers = [_record(25) for _ in range(8)]
+    assert {_finished(writer) for writer in writers} == {"False"}
+    published = status.read()["savings"]
+    expected = _ledger_totals("s1")
+    assert expected["calls"] == 1 + 8 * 25
+    assert {key: published[key] for key in expected} == expected
+
+
+def test_folding_a_spool_twice_adds_each_call_once() -> None:
+    import contextlib
+    import shutil
+    import tempfile
+
+    from tersh import ledger, recording, spool
+
+    _finished(_record(1))
+    _finished(_record(2))
+    folder = recording.spool_folder()
+    with tempfile.TemporaryDirectory() as saved:
+        for name in spool.pending(folder):
+            shutil.copy(os.path.join(folder, name), saved)
+        assert _ledger_totals("s1")["calls"] == 3
+        for name in os.listdir(saved):  # as if a fold crashed between commit and clean-up
+            shutil.copy(os.path.join(saved, name), folder)
+    with contextlib.closing(ledger.connect()) as db:
+        assert db.execute("SELECT COUNT(*) FROM calls").fetchone()[0] == 3
+    assert spool.pending(folder) == []

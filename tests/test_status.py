@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tersh import status
 from tersh.errors import TershError
@@ -122,3 +124,27 @@ def test_sixteen_processes_two_hundred_writes_each_lose_nothing() -> None:
         assert section[f"w{index}"] == rounds - 1
         for n in range(rounds):
             assert section[f"w{index}_{n}"] == n
+
+
+flat_values = (st.none() | st.booleans() | st.integers()
+               | st.floats(allow_nan=False, allow_infinity=False) | st.text())
+
+
+@given(st.dictionaries(st.text(min_size=1), flat_values, max_size=8))
+def test_json_object_written_without_the_json_module_parses_back(values: dict[str, object]) -> None:
+    text = status.json_object(values)  # type: ignore[arg-type]
+    assert json.loads(text) == values
+
+
+def test_a_status_file_in_another_layout_keeps_its_sections(tersh_home: Path) -> None:
+    path = status.status_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"rtk": {"found": true}, "savings": {"calls": 2}, "Bad Name": {}}')
+    status.update("savings", {"calls": 3})
+    assert status.read() == {"rtk": {"found": True},
+                             "savings": {"calls": 3, "updated_at": status.read()["savings"]["updated_at"]}}
+
+
+def test_section_names_are_plain_words() -> None:
+    with pytest.raises(ValueError):
+        status.update("../escape", {"a": 1})

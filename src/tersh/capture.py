@@ -19,12 +19,11 @@ an unsynced SQLite write survives any crash of tersh itself (only an OS crash ca
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
 import time
 
 from tersh import settings as settings_mod
+from tersh import spool
 from tersh.errors import TershError, warn
 from tersh.fsutil import TEMP_PREFIX, open_private
 from tersh.result import CaptureRef
@@ -36,10 +35,11 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import BinaryIO
 
-ID_PATTERN = re.compile(r"^c[0-9a-f]{12}$")
 STREAMS = ("combined", "stdout", "stderr")
 STALE_TEMP_SECONDS = 24 * 3600
 INDEX_FILE = "index.db"
+#: Index rows written by `tersh run` wait here until the index is next opened (tersh.spool).
+INDEX_SPOOL = "index.spool"
 _HEX = frozenset("0123456789abcdef")
 _SCHEMA_VERSION = 1
 
@@ -112,17 +112,44 @@ class _Index:
     def __enter__(self) -> sqlite3.Connection:
         import sqlite3  # lazy: only once the command has run
 
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as exc:  # not a database (any more): start a new one
+            if isinstance(exc, sqlite3.OperationalError):
+                raise  # locked, unreadable, disk full: not the file's fault
+            self.db = self._rebuild(exc)
+        return self.db
+
+    def _open(self) -> sqlite3.Connection:
+        import sqlite3
+
         path = os.path.join(self.root, INDEX_FILE)
         created = _create_private(path)
-        self.db = db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA synchronous=" + ("NORMAL" if self.durable else "OFF"))
             if created or db.execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
                 _create_schema(db)
+            _fold_spool(db, os.path.join(self.root, INDEX_SPOOL))
+            if created:  # after the spool: a spooled row knows more than a folder does
+                _adopt_orphans(db, self.root)
         except BaseException:
             db.close()
             raise
         return db
+
+    def _rebuild(self, problem: Exception) -> sqlite3.Connection:
+        """Set a corrupt index aside and build a new one from the capture folders."""
+        path = os.path.join(self.root, INDEX_FILE)
+        aside = f"{path}.corrupt-{int(time.time())}"
+        os.replace(path, aside)
+        for suffix in ("-wal", "-shm"):
+            try:
+                os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
+        warn(f"capture index was unusable ({problem}); set aside as {aside} and rebuilt")
+        return self._open()
 
     def __exit__(self, *exc: object) -> None:
         if self.db is not None:
@@ -134,6 +161,66 @@ def _index(root: str | os.PathLike[str], *, durable: bool = True) -> AbstractCon
         sqlite3.Connection]:
     """The capture index of ``root`` as a context manager (closed on exit)."""
     return _Index(os.fspath(root), durable=durable)
+
+
+_ROW_COLUMNS = ("id", "created", "command", "cwd", "exit_code", "combined_bytes", "stdout_bytes",
+                "stderr_bytes", "stdout_same", "stderr_same")
+_INSERT_ROW = (f"INSERT OR IGNORE INTO captures ({', '.join(_ROW_COLUMNS)})"
+               f" VALUES ({', '.join('?' * len(_ROW_COLUMNS))})")
+
+
+def _fold_spool(db: sqlite3.Connection, folder: str) -> None:
+    """Move the index rows spooled by `tersh run` into the index (see tersh.spool)."""
+    while names := spool.pending(folder):
+        rows = [(name, row) for name, row in spool.read(folder, names) if is_id(row.get("id"))]
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(_INSERT_ROW, [tuple(row.get(column) for column in _ROW_COLUMNS)
+                                         for _, row in rows])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        spool.discard(folder, names)
+        if len(names) < spool.FOLD_BATCH:
+            return
+
+
+def open_index() -> AbstractContextManager[sqlite3.Connection]:
+    """The capture index of the current profile, with every spooled row folded in."""
+    return _index(_private_folder(_root()))
+
+
+def index_exists() -> bool:
+    """Whether the current profile has a capture index (a plain file, not a link)."""
+    path = os.path.join(_root(), INDEX_FILE)
+    return os.path.isfile(path) and not os.path.islink(path)
+
+
+def _adopt_orphans(db: sqlite3.Connection, root: str) -> None:
+    """Index the capture folders a new index does not know (an index rebuilt after corruption):
+    their creation time is the folder's, their command unknown, so eviction still reaches them."""
+    rows = []
+    for entry in os.scandir(root):
+        if is_id(entry.name) and entry.is_dir(follow_symlinks=False):
+            sizes = {}
+            for stream in STREAMS:
+                try:
+                    sizes[stream] = os.stat(os.path.join(entry.path, stream),
+                                            follow_symlinks=False).st_size
+                except OSError:
+                    sizes[stream] = 0
+            rows.append((entry.name, entry.stat(follow_symlinks=False).st_mtime, "", "", None,
+                         sizes["combined"], sizes["stdout"], sizes["stderr"],
+                         int(sizes["stderr"] == 0), int(sizes["stdout"] == 0)))
+    if rows:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(_INSERT_ROW, rows)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
 
 def _create_private(path: str) -> bool:
@@ -248,8 +335,10 @@ class CaptureWriter:
     def close(self) -> None:
         """Close the files (idempotent)."""
         for fd in self.fds.values():
-            with contextlib.suppress(OSError):
+            try:
                 os.close(fd)
+            except OSError:
+                pass
         self.fds = {}
 
     def abandon(self) -> None:
@@ -269,19 +358,26 @@ class CaptureWriter:
         os.rename(self.folder, final)
         stdout_same = self.sizes["stderr"] == 0
         stderr_same = self.sizes["stdout"] == 0
+        row: spool.Row = {"id": self.id, "created": time.time(), "command": self.command, "cwd": self.cwd,
+               "exit_code": exit_code, "combined_bytes": self.sizes["combined"],
+               "stdout_bytes": self.sizes["stdout"], "stderr_bytes": self.sizes["stderr"],
+               "stdout_same": int(stdout_same), "stderr_same": int(stderr_same)}
         try:
-            with _index(self.root, durable=False) as db:
-                db.execute(
-                    "INSERT INTO captures (id, created, command, cwd, exit_code, combined_bytes,"
-                    " stdout_bytes, stderr_bytes, stdout_same, stderr_same)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (self.id, time.time(), self.command, self.cwd, exit_code,
-                     self.sizes["combined"], self.sizes["stdout"], self.sizes["stderr"],
-                     int(stdout_same), int(stderr_same)),
-                )
+            _add_row(self.root, row)
         except Exception as exc:  # the capture exists; only its index row is missing
             warn(f"capture {self.id} not indexed ({type(exc).__name__}: {exc})")
         return Capture(self.id, final, dict(self.sizes), stdout_same, stderr_same)
+
+
+def _add_row(root: str, row: spool.Row) -> None:
+    """Index a new capture: spooled when the index exists (no SQLite on this path), else
+    written at once, creating the index."""
+    if os.path.exists(os.path.join(root, INDEX_FILE)):
+        spool.put(os.path.join(root, INDEX_SPOOL), row)
+        return
+    with _index(root, durable=False) as db:  # the real row wins over an adopted folder's
+        db.execute(_INSERT_ROW.replace("OR IGNORE", "OR REPLACE", 1),
+                   tuple(row.get(column) for column in _ROW_COLUMNS))
 
 
 def _rmtree(path: str | os.PathLike[str]) -> None:

@@ -22,21 +22,11 @@ if TYPE_CHECKING:
 
     from tersh.settings import Settings
 
-#: Characters a shell word may hold without quotes (``shlex.quote``'s set, without importing re).
-_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
-
-
 def shell_join(argv: Sequence[str]) -> str:
     """``argv`` as one shell string, exactly as ``shlex.join`` writes it."""
-    return " ".join(_quote(word) for word in argv)
+    from tersh import quoting
 
-
-def _quote(word: str) -> str:
-    if not word:
-        return "''"
-    if _SAFE.issuperset(word):
-        return word
-    return "'" + word.replace("'", "'\"'\"'") + "'"
+    return quoting.join(argv)
 
 
 class CaptureLost(Exception):

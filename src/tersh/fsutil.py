@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from tersh.errors import TershError
@@ -52,8 +51,10 @@ def atomic_write(path: Path, data: bytes) -> None:
         refuse_symlink(path)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
 
 

@@ -27,8 +27,12 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 
-from tersh import fsutil, settings
+from tersh import fsutil, settings, spool, tally
 from tersh.errors import TershError, warn
+from tersh.recording import LEDGER_FILE, SPOOL_SUFFIX, spool_folder
+from tersh.session import session_id as session_id  # re-exported: reports name the session
+from tersh.tally import Savings as Savings
+from tersh.tally import ratio as ratio
 
 TYPE_CHECKING = False  # not `from typing import …`: typing and pathlib stay off `tersh run`
 if TYPE_CHECKING:
@@ -36,18 +40,12 @@ if TYPE_CHECKING:
     from typing import Any, NamedTuple
 
     from tersh.result import Result
+    from tersh.spool import Row
 else:
     from tersh.lean import NamedTuple
 
-LEDGER_FILE = "ledger.db"
 BUSY_TIMEOUT_MS = 5000
 CAPTURE_ID = re.compile(r"^c[0-9a-f]{12}$")
-SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}$")
-#: Processes skipped when looking for the agent behind ``tersh``: shells and thin wrappers.
-WRAPPERS = frozenset(
-    {"sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox", "env",
-     "timeout", "nice", "nohup", "stdbuf", "time", "tersh"}
-)
 
 # --- schema: ordered migrations, each applied once and recorded in _tersh_migrations ----------
 
@@ -168,6 +166,7 @@ def connect(path: Path | str | None = None, *, durable: bool = True) -> sqlite3.
     try:
         if not _is_current(db):
             migrate(db)
+        fold(db, os.fspath(target) + SPOOL_SUFFIX)
     except BaseException:
         db.close()
         raise
@@ -229,130 +228,79 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
-# --- session ids ----------------------------------------------------------------------------
-
-
-def session_id() -> str:
-    """``$TERSH_SESSION`` when set, else an id of the agent process that runs tersh.
-
-    The agent usually starts each command in a fresh shell, so the nearest ancestor that is not a
-    shell or thin wrapper stands for the session; its start time makes the id unique across pid
-    reuse. An env value that is not a plain id is replaced by a hash of it.
-    """
-    given = os.environ.get("TERSH_SESSION", "").strip()
-    if given:
-        if SESSION_ID.match(given):
-            return given
-        import hashlib
-
-        return "h" + hashlib.sha256(given.encode("utf-8", "replace")).hexdigest()[:16]
-    pid, started = _agent_process()
-    return f"p{pid}-{started}" if started else f"p{pid}"
-
-
-def _agent_process() -> tuple[int, str]:
-    pid = os.getppid()
-    for _ in range(16):
-        info = _proc_stat(pid)
-        if info is None:
-            return pid, ""
-        name, parent, started = info
-        if name not in WRAPPERS or parent <= 1:
-            return pid, started
-        pid = parent
-    return pid, ""
-
-
-def _proc_stat(pid: int) -> tuple[str, int, str] | None:
-    """(command name, parent pid, start time in clock ticks) from /proc; None elsewhere."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
-            raw = handle.read()
-    except OSError:
-        return None
-    name = raw[raw.find("(") + 1 : raw.rfind(")")]
-    fields = raw[raw.rfind(")") + 2 :].split()
-    try:
-        return name, int(fields[1]), fields[19]
-    except (IndexError, ValueError):
-        return None
-
-
 @migration
 def m004_executed(db: sqlite3.Connection) -> None:
     """The executed form of a rewritten call, as the provider words it (never a resolved path)."""
     db.execute("ALTER TABLE calls ADD COLUMN executed TEXT")
 
 
-# --- recording (hot path) -------------------------------------------------------------------
+@migration
+def m005_spool_key(db: sqlite3.Connection) -> None:
+    """The spool file a call came from: folding a spool twice never adds a call twice."""
+    db.execute("ALTER TABLE calls ADD COLUMN spool_key TEXT")
+    db.execute("CREATE UNIQUE INDEX calls_spool_key ON calls(spool_key) WHERE spool_key IS NOT NULL")
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+#: The columns of a call row, as ``tersh.recording.call_row`` writes them.
+CALL_COLUMNS = (
+    "ts", "session", "host", "program", "klass", "arguments", "category", "rule", "measured",
+    "complete", "exit_code", "duration_s", "input_bytes", "output_bytes", "input_tokens",
+    "output_tokens", "capture_id", "capture_path", "deferred", "executed", "spool_key",
+)
+_INSERT_CALL = (f"INSERT OR IGNORE INTO calls ({', '.join(CALL_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(CALL_COLUMNS))})")
 
 
 def record(result: Result, *, session: str, host: str, program: str, klass: str) -> None:
-    """Add one row for ``result`` and publish the session's savings; never raises."""
+    """Add one row for ``result`` at once and publish the session's savings; never raises.
+
+    ``tersh run`` goes through :func:`tersh.recording.record`, which spools the row instead
+    whenever it can; this is the direct way (and its way when the ledger does not exist yet).
+    """
     try:
         conf, _ = settings.load_or_defaults()
         if not conf.flag("ledger.enabled"):
             return
-        with_arguments = conf.flag("ledger.record_arguments")
-        arguments = result.requested_command if with_arguments else None
-        with contextlib.closing(connect(durable=False)) as db:
-            with transaction(db):
-                call_id = _insert_call(db, result, session, host, program, klass, arguments)
-                _note_executed(db, call_id, result, program, with_arguments)
-            figures = totals(db, session=session)
-        _publish(session, figures)
+        from tersh import recording
+
+        row = recording.call_row(result, session=session, host=host, program=program,
+                                 klass=klass, with_arguments=conf.flag("ledger.record_arguments"))
+        add_row(row)
     except Exception as exc:  # the ledger must never cost the user their output or exit code
         warn(f"savings not recorded: {type(exc).__name__}: {exc}")
 
 
-def _insert_call(
-    db: sqlite3.Connection,
-    result: Result,
-    session: str,
-    host: str,
-    program: str,
-    klass: str,
-    arguments: str | None,
-) -> int:
-    empty = result.measured and result.input_bytes == 0 and result.output_bytes == 0
-    deferred = 1 if result.measured and not empty else 0
-    tokens = 0 if empty else None
-    now = time.time()
-    cursor = db.execute(
-        """INSERT INTO calls (ts, session, host, program, klass, arguments, category, rule,
-            measured, complete, exit_code, duration_s, input_bytes, output_bytes, input_tokens,
-            output_tokens, capture_id, capture_path, deferred)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        (now, session, host, program, klass, arguments, result.category, result.rule,
-         int(result.measured), int(result.complete), result.exit_code, result.duration_s,
-         result.input_bytes, result.output_bytes, tokens, tokens, result.capture_id,
-         _input_capture(result), deferred),
-    )
-    call_id = int(cursor.lastrowid or 0)
-    if deferred:
-        db.execute("INSERT INTO pending_texts VALUES (?, ?, ?)", (call_id, now, result.text))
-    return call_id
+def add_row(row: Row) -> None:
+    """Insert a call row (see ``tersh.recording.call_row``) and publish its session's savings."""
+    with contextlib.closing(connect(durable=False)) as db:
+        with transaction(db):
+            _insert_rows(db, [row])
+        publish(db, str(row["session"]))
 
 
-def _note_executed(
-    db: sqlite3.Connection, call_id: int, result: Result, program: str, with_arguments: bool
-) -> None:
-    """Keep the executed form of a rewritten call: whole only when arguments may be recorded.
-
-    Without arguments, only the provider's command word and the program stay (``rtk git``).
-    """
-    rewrite = result.details.get("rewrite") or {}
-    recorded = str(rewrite.get("recorded") or "") if rewrite.get("verdict") == "rewritten" else ""
-    if not recorded:
-        return
-    executed = recorded if with_arguments else f"{recorded.split()[0]} {program}"
-    db.execute("UPDATE calls SET executed = ? WHERE id = ?", (executed, call_id))
+def _insert_rows(db: sqlite3.Connection, rows: list[Row]) -> None:
+    for row in rows:
+        cursor = db.execute(_INSERT_CALL, tuple(row.get(column) for column in CALL_COLUMNS))
+        if cursor.rowcount == 1 and row.get("deferred"):
+            db.execute("INSERT INTO pending_texts VALUES (?, ?, ?)",
+                       (cursor.lastrowid, row["ts"], str(row.get("text") or "")))
 
 
-def _input_capture(result: Result) -> str | None:
-    """The capture holding the complete input: the combined stream when there is one."""
-    refs = sorted(result.captures, key=lambda ref: ref.stream != "combined")
-    return refs[0].path if refs else None
+def fold(db: sqlite3.Connection, folder: str) -> int:
+    """Move the calls spooled by `tersh run` into the ledger, oldest first; how many were read."""
+    count = 0
+    while names := spool.pending(folder):
+        rows = [row for _, row in spool.read(folder, names)
+                if isinstance(row.get("session"), str) and isinstance(row.get("spool_key"), str)]
+        with transaction(db):
+            _insert_rows(db, rows)
+        spool.discard(folder, names)
+        count += len(rows)
+        if len(names) < spool.FOLD_BATCH:
+            break
+    return count
 
 
 def record_retrieval(capture_id: str, bytes_returned: int) -> None:
@@ -375,41 +323,28 @@ def record_retrieval(capture_id: str, bytes_returned: int) -> None:
                     (time.time(), capture_id, row[0] if row else None, bytes_returned),
                 )
             if row is not None:
-                _publish(row[1], totals(db, session=row[1]))
+                publish(db, row[1])
     except Exception as exc:
         warn(f"retrieval not recorded: {type(exc).__name__}: {exc}")
 
 
-def _publish(session: str, figures: Savings) -> None:
+def publish(db: sqlite3.Connection, session: str) -> None:
+    """Recompute ``session``'s savings from the ledger and publish them (tally + status file)."""
     from tersh import status
 
-    status.update("savings", {"session": session, **figures._asdict()})
+    with status.lock():
+        fold(db, spool_folder())  # calls spooled meanwhile count too
+        tally.publish(session, totals(db, session=session))
+
+
+def republish(db: sqlite3.Connection) -> None:
+    """Publish the savings of the session the status file shows again (e.g. after counting)."""
+    current = tally.read()
+    if current is not None:
+        publish(db, current[0])
 
 
 # --- savings figures ------------------------------------------------------------------------
-
-
-class Savings(NamedTuple):
-    """Savings over a set of calls (one group of a breakdown, or the total)."""
-
-    key: str
-    calls: int
-    measured_calls: int
-    input_bytes: int
-    output_bytes: int
-    removed_bytes: int
-    saving: float | None
-    retrieved_bytes: int
-    net_saving: float | None
-    counted_calls: int
-    input_tokens: int
-    output_tokens: int
-    token_saving: float | None
-
-    @property
-    def unmeasured_calls(self) -> int:
-        """Calls without a complete capture: excluded from every ratio."""
-        return self.calls - self.measured_calls
 
 
 class HostComparison(NamedTuple):
@@ -494,28 +429,8 @@ def totals_empty() -> Savings:
 
 
 def _savings(row: tuple[Any, ...]) -> Savings:
-    key, calls, measured, in_bytes, out_bytes, retrieved, counted, in_tokens, out_tokens = row
-    removed = in_bytes - out_bytes
-    return Savings(
-        key=str(key),
-        calls=calls,
-        measured_calls=measured,
-        input_bytes=in_bytes,
-        output_bytes=out_bytes,
-        removed_bytes=removed,
-        saving=ratio(removed, in_bytes),
-        retrieved_bytes=retrieved,
-        net_saving=ratio(removed - retrieved, in_bytes),
-        counted_calls=counted,
-        input_tokens=in_tokens,
-        output_tokens=out_tokens,
-        token_saving=ratio(in_tokens - out_tokens, in_tokens),
-    )
-
-
-def ratio(part: int, whole: int) -> float | None:
-    """``part / whole``, or None when there is nothing to divide by."""
-    return part / whole if whole else None
+    key, *values = row
+    return tally.savings(str(key), *values)
 
 
 def versus_hosts(db: sqlite3.Connection, where: Filter | None = None) -> list[HostComparison]:
@@ -573,6 +488,8 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None) -> int:
                 (in_tokens, out_tokens, call_id),
             )
             db.execute("DELETE FROM pending_texts WHERE call_id = ?", (call_id,))
+    if pending:
+        republish(db)  # the status file's token figures follow
     return len(pending)
 
 

@@ -112,15 +112,11 @@ def _ledger_capture_ids(session: str) -> list[str]:
 def _capture_index() -> Iterator[sqlite3.Connection | None]:
     from tersh import capture
 
-    path = capture.store_dir() / "index.db"
-    if not path.is_file() or path.is_symlink():
+    if not capture.index_exists():
         yield None
         return
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-    try:
+    with capture.open_index() as db:
         yield db
-    finally:
-        db.close()
 
 
 def _capture_rows(ids: Sequence[str]) -> list[Source]:
@@ -145,7 +141,7 @@ def _sources(rows: sqlite3.Cursor) -> list[Source]:
     return [
         Source(capture_id, str(command), float(created), int(size))
         for capture_id, command, created, size in rows
-        if isinstance(capture_id, str) and capture.ID_PATTERN.match(capture_id)
+        if capture.is_id(capture_id)
     ]
 
 

@@ -65,3 +65,55 @@ def test_words_inside_arguments_do_not_count_as_builtins() -> None:
 def test_command_words_sees_every_simple_command() -> None:
     words = shell_rewrite.command_words("A=1 make all && (cd x; ls) | wc -l || true")
     assert words == ["make", "cd", "ls", "wc", "true"]
+
+
+# --- the hook path's hand-written matchers agree with the regular expressions they replace ---
+
+import re as _re  # noqa: E402 - the oracles below only
+
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import strategies as _st  # noqa: E402
+
+from tersh.commands import hook as _hook  # noqa: E402
+from tersh.hosts import claude_rules as _rules  # noqa: E402
+from tersh.hosts import shell_rewrite as _rewrite  # noqa: E402
+
+_SEGMENTS = _re.compile(r"&&|\|\||[;&|\n(){}]")
+_ASSIGNMENT = _re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_TOP_LEVEL = _re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\s*=\s*\S.*|\[[^\[\]]+\]\s*(?:#.*)?")
+_ENABLED = _re.compile(r"enabled\s*=\s*(true|false)\s*(?:#.*)?")
+_shellish = _st.text(alphabet="ab=_1 ;&|\n(){}'\"$", max_size=30)
+_tomlish = _st.lists(_st.sampled_from(["enabled", "true", "false", "=", " ", "#", "[", "]", ".", "a",
+                                        "-", "\t"]), max_size=12).map("".join)
+
+
+def _oracle_words(command: str) -> list[str]:
+    words = []
+    for segment in _SEGMENTS.split(command):
+        parts = segment.strip().split()
+        while parts and _ASSIGNMENT.match(parts[0]):
+            parts = parts[1:]
+        if parts:
+            words.append(parts[0].strip("'\""))
+    return words
+
+
+@_given(_shellish)
+def test_command_words_agree_with_the_regex_split(command: str) -> None:
+    assert _rewrite.command_words(command) == _oracle_words(command)
+
+
+@_given(_st.text(alphabet="ab*: ", max_size=7), _st.text(alphabet="ab: \n", max_size=8))
+def test_rule_wildcards_agree_with_the_regex_form(pattern: str, text: str) -> None:
+    text = text.strip()  # candidates are stripped (the regex's `$` also matched before a final \n)
+    spelled = pattern[:-2] + "*" if pattern.endswith(":*") else pattern
+    regex = _re.compile("^" + ".*".join(map(_re.escape, spelled.split("*"))) + "$", _re.DOTALL)
+    assert _rules._wildcard_match(pattern, text) == bool(regex.match(text))
+
+
+@_given(_tomlish)
+def test_settings_line_checks_agree_with_the_regexes(line: str) -> None:
+    line = line.strip()
+    assert _hook._top_level_line(line) == bool(_TOP_LEVEL.fullmatch(line))
+    found = _ENABLED.fullmatch(line)
+    assert _hook._enabled_value(line) == (None if found is None else found.group(1) == "true")

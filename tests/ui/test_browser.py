@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -236,7 +235,7 @@ def _history() -> None:
     ]
     for script in runs:
         tersh(["run", "--", sys.executable, "-c", script])
-    db = sqlite3.connect(ledger.ledger_path())
+    db = ledger.connect()  # folds the calls the runs spooled
     try:
         rows = db.execute("SELECT program, klass, input_bytes, output_bytes FROM calls").fetchall()
         for day in range(1, 12):

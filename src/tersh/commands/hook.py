@@ -2,16 +2,14 @@
 
 Fail open, always: malformed stdin, an unknown host or tool, a disabled profile, any error inside
 tersh — exit 0 and print nothing, so the host carries on exactly as without tersh. Only the
-finished answer is ever written to stdout, never a traceback. Imports stay minimal (json, re,
-sys, os on the common path; no argparse, tomllib or platformdirs): this runs before every tool
-call of the agent.
+finished answer is ever written to stdout, never a traceback. Imports stay minimal (sys, os and
+the C JSON accelerator on the common path; no json, re, argparse, tomllib or platformdirs): this
+runs before every tool call of the agent.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
@@ -54,14 +52,16 @@ def run(host_name: str) -> int:
 def _reply(host_name: str, raw: bytes) -> str | None:
     if len(raw) > MAX_STDIN_BYTES or not raw.strip():
         return None
-    payload = json.loads(raw)
+    from tersh import leanjson
+
+    payload = leanjson.loads(raw)
     if not isinstance(payload, dict) or not _enabled():
         return None
     from tersh import hosts
 
     host = hosts.load(host_name)
     answer: dict[str, Any] | None = host.answer(payload, hosts.tersh_command())
-    return json.dumps(answer) if answer else None
+    return leanjson.dumps(answer) if answer else None
 
 
 def _enabled() -> bool:
@@ -74,8 +74,33 @@ def _enabled() -> bool:
     return current.flag("enabled")
 
 
-_TOP_LEVEL_LINE = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\s*=\s*\S.*|\[[^\[\]]+\]\s*(?:#.*)?")
-_ENABLED_LINE = re.compile(r"enabled\s*=\s*(true|false)\s*(?:#.*)?")
+_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _top_level_line(line: str) -> bool:
+    """A ``dotted.bare-key = value`` line or a ``[table]`` header (comment allowed after it)."""
+    if line.startswith("["):
+        header, close, rest = line[1:].partition("]")
+        tail = rest.lstrip()
+        return bool(close) and bool(header) and "[" not in header and (not tail or tail[0] == "#")
+    key, equals, value = line.partition("=")
+    parts = key.rstrip().split(".")
+    return bool(equals) and bool(value.strip()) and all(
+        part and _BARE_KEY.issuperset(part) for part in parts
+    )
+
+
+def _enabled_value(line: str) -> bool | None:
+    """True/False for an ``enabled = true|false`` line (comment allowed), else None."""
+    key, equals, rest = line.partition("=")
+    if not equals or key.rstrip() != "enabled":
+        return None
+    value = rest.lstrip()
+    for word, meaning in (("true", True), ("false", False)):
+        if value.startswith(word):
+            tail = value[len(word):].lstrip()
+            return meaning if not tail or tail[0] == "#" else None
+    return None
 
 
 def quick_enabled() -> bool | None:
@@ -104,14 +129,14 @@ def quick_enabled() -> bool | None:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if not _TOP_LEVEL_LINE.fullmatch(line):
+        if not _top_level_line(line):
             return None
         in_tables = in_tables or line.startswith("[")
         if in_tables:
             continue
-        found = _ENABLED_LINE.fullmatch(line)
-        if found and value is None:
-            value = found.group(1) == "true"
-        elif found or line.startswith(("enabled", '"enabled', "'enabled")):
+        found = _enabled_value(line)
+        if found is not None and value is None:
+            value = found
+        elif found is not None or line.startswith(("enabled", '"enabled', "'enabled")):
             return None
     return bool(value)

@@ -6,7 +6,6 @@ with module-level functions. Only the module asked for is imported, so ``tersh h
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -50,7 +49,9 @@ def load(name: str) -> Host:
     canonical = canonical_name(name)
     if canonical is None:
         raise LookupError(f"unknown host {name!r} (known: {', '.join(HOST_MODULES)})")
-    module: Any = importlib.import_module(f"tersh.hosts.{HOST_MODULES[canonical]}")
+    qualified = f"tersh.hosts.{HOST_MODULES[canonical]}"
+    __import__(qualified)  # not importlib.import_module: importlib costs more than the import
+    module: Any = sys.modules[qualified]
     return module  # type: ignore[no-any-return]
 
 
@@ -60,16 +61,16 @@ def tersh_command() -> str:
     The hook is started by the host as ``/abs/tersh hook HOST``, so ``sys.argv[0]`` is that
     path; otherwise the ``tersh`` on PATH; otherwise ``python -m tersh`` with this interpreter.
     """
-    import shlex
+    from tersh.quoting import quote
 
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0).startswith("tersh") and not argv0.endswith(".py"):
         candidate = os.path.abspath(argv0)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return shlex.quote(candidate)
+            return quote(candidate)
     import shutil
 
     found = shutil.which("tersh")
     if found:
-        return shlex.quote(os.path.abspath(found))
-    return f"{shlex.quote(sys.executable)} -m tersh"
+        return quote(os.path.abspath(found))
+    return f"{quote(sys.executable)} -m tersh"

@@ -26,10 +26,10 @@ Shapes, from the hooks reference https://code.claude.com/docs/en/hooks :
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 

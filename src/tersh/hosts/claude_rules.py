@@ -10,15 +10,13 @@ Matching here is deliberately generous: a false match only costs one command's s
 
 from __future__ import annotations
 
-import json
 import os
-import re
-from collections.abc import Iterable, Iterator
 
-from tersh.hosts.shell_rewrite import command_words
+from tersh.hosts.shell_rewrite import command_words, segments
 
-_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;&|\n]")
-_RULE = re.compile(r"^Bash(?:\((?P<pattern>.*)\))?$", re.DOTALL)
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 #: Managed (enterprise) settings on Linux and macOS; they can hold rules too.
 MANAGED_FILES = (
@@ -52,10 +50,12 @@ def guarded_rules(files: Iterable[str]) -> list[str]:
 
 
 def _rules_in(path: str) -> tuple[str, ...]:
+    from tersh import leanjson
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        with open(path, "rb") as handle:
+            data = leanjson.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
         return ()
     permissions = data.get("permissions") if isinstance(data, dict) else None
     if not isinstance(permissions, dict):
@@ -68,32 +68,53 @@ def _rules_in(path: str) -> tuple[str, ...]:
     return tuple(r for r in found if r.startswith("Bash"))
 
 
-def _pattern_regex(pattern: str) -> re.Pattern[str]:
-    """A Claude Code rule pattern as a regex: ``prefix:*`` and ``*`` wildcards."""
+def _wildcard_match(pattern: str, text: str) -> bool:
+    """Whether ``text`` matches a Claude Code rule pattern: ``prefix:*`` and ``*`` wildcards."""
     if pattern.endswith(":*"):
         pattern = pattern[:-2] + "*"
-    parts = [re.escape(part) for part in pattern.split("*")]
-    return re.compile("^" + ".*".join(parts) + "$", re.DOTALL)
+    first, *rest = pattern.split("*")
+    if not rest:
+        return text == first
+    *middle, last = rest
+    if not text.startswith(first) or len(text) < len(first) + len(last):
+        return False
+    position, end = len(first), len(text) - len(last)
+    if not text.endswith(last):
+        return False
+    for part in middle:
+        found = text.find(part, position, end)
+        if found < 0:
+            return False
+        position = found + len(part)
+    return True
 
 
 def _candidates(command: str) -> Iterator[str]:
     yield command.strip()
-    for segment in _SEGMENT_SPLIT.split(command):
+    for segment in segments(command, ";&|\n"):
         stripped = segment.strip().lstrip("({").strip()
         if stripped:
             yield stripped
 
 
+def _rule_pattern(rule: str) -> str | None:
+    """The pattern of a ``Bash`` / ``Bash(pattern)`` rule ('' for all commands), else None."""
+    if rule == "Bash":
+        return ""
+    if rule.startswith("Bash(") and rule.endswith(")"):
+        return rule[5:-1]
+    return None
+
+
 def rule_matches(rule: str, command: str) -> bool:
     """True when ``rule`` (``Bash`` or ``Bash(pattern)``) may apply to ``command``."""
-    parsed = _RULE.match(rule.strip())
-    if parsed is None:
+    pattern = _rule_pattern(rule.strip())
+    if pattern is None:
         return False
-    pattern = (parsed.group("pattern") or "").strip()
+    pattern = pattern.strip()
     if pattern in ("", "*", ":*"):
         return True
-    regex = _pattern_regex(pattern)
-    if any(regex.match(candidate) for candidate in _candidates(command)):
+    if any(_wildcard_match(pattern, candidate) for candidate in _candidates(command)):
         return True
     # Generous fallback: the rule names a program this command runs (e.g. "git push" vs. a
     # quoted or prefixed form our rough split did not isolate).
@@ -102,7 +123,7 @@ def rule_matches(rule: str, command: str) -> bool:
 
 
 def _literal_words_present(pattern: str, command: str) -> bool:
-    words = [w for w in re.split(r"[\s*]+", pattern.replace(":*", " ")) if w]
+    words = pattern.replace(":*", " ").replace("*", " ").split()
     return all(word in command for word in words)
 
 

@@ -9,8 +9,7 @@ run in a child shell those changes would be lost for the agent's next command.
 
 from __future__ import annotations
 
-import re
-import shlex
+from tersh import quoting
 
 BYPASS_MARKER = "# no-opt"
 
@@ -39,16 +38,32 @@ STATE_BUILTINS = frozenset(
     }
 )
 
-_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;&|\n(){}]")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Characters that end a simple command in the rough split (``&&`` and ``||`` are two of them).
+SEGMENT_ENDS = ";&|\n(){}"
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME = _NAME_START | frozenset("0123456789")
+
+
+def segments(command: str, ends: str = SEGMENT_ENDS) -> list[str]:
+    """``command`` cut at every character of ``ends`` (quotes are not understood: rough)."""
+    pieces = [command]
+    for end in ends:
+        pieces = [piece for whole in pieces for piece in whole.split(end)]
+    return pieces
+
+
+def is_assignment(word: str) -> bool:
+    """Whether ``word`` starts with ``NAME=`` (a variable assignment before a command)."""
+    name, equals, _ = word.partition("=")
+    return bool(equals) and bool(name) and name[0] in _NAME_START and _NAME.issuperset(name)
 
 
 def command_words(command: str) -> list[str]:
     """The first word of every simple command in ``command`` (rough split, never raises)."""
     words: list[str] = []
-    for segment in _SEGMENT_SPLIT.split(command):
+    for segment in segments(command):
         parts = segment.strip().split()
-        while parts and _ASSIGNMENT.match(parts[0]):
+        while parts and is_assignment(parts[0]):
             parts = parts[1:]
         if parts:
             words.append(parts[0].strip("'\""))
@@ -65,7 +80,7 @@ def changes_shell_state(command: str) -> bool:
 
 def wrap(command: str, tersh: str) -> str:
     """``<tersh> run -c '<command>'`` with the command quoted for a POSIX shell."""
-    return f"{tersh} run -c {shlex.quote(command)}"
+    return f"{tersh} run -c {quoting.quote(command)}"
 
 
 def is_wrapped(command: str) -> bool:
