@@ -82,3 +82,23 @@ def test_an_option_word_with_a_slash_is_not_a_path() -> None:
     line = "tests/test_options.py::test_flag[--flag/--no-flag-opt_params0] PASSED [ 40%]"
     assert list(verify.iter_paths(line)) == ["tests/test_options.py"]
     assert "src/a/b.py" in list(verify.iter_paths("see src/a/b.py and -x/y"))
+
+
+def test_a_line_kept_as_it_is_keeps_its_facts_even_reindented() -> None:
+    source = "x/a.c:3:1: warning: unused x\nnoise line one\nx/b.c:9:2: error: bad y\n"
+    proposal = "  x/a.c:3:1: warning: unused x\t\n\tx/b.c:9:2: error: bad y\n[tersh] omitted: 1 line\n"
+    assert verify.missing_facts(source, proposal) == []
+
+
+def test_a_line_whose_inner_spacing_changed_is_still_read() -> None:
+    source = 'File "x/a.py", line 3, in f\n'
+    proposal = 'File  "x/a.py", line 3, in f\n'  # no longer a Python location
+    missing = verify.missing_facts(source, proposal)
+    assert [(f.kind, f.text, f.line) for f in missing] == [("location", "x/a.py:3", 1)]
+
+
+def test_git_messages_are_read_around_kept_lines() -> None:
+    source = "commit 1a2b3c4d5e6f\nAuthor: Ann\n\n    Fix the parser\n    second line\n"
+    proposal = "commit 1a2b3c4d5e6f\n    Fix the parser\n"
+    missing = verify.missing_facts(source, proposal)
+    assert [(f.kind, f.text, f.line) for f in missing] == [("message", "second line", 5)]

@@ -147,3 +147,55 @@ def test_contradiction_agrees_with_the_per_line_form(source: str, proposal: str,
     elif claims:  # every claim only quotes a tool message of the source
         rests = (verify._LEADING_ENTRY_LOCATIONS.sub("", verify._without_locations(x)) for x in claims)
         assert all(len(rest) >= 12 and rest in verify.normalize(source) for rest in rests)
+
+
+# Real outputs repeated until their lines are dense enough for the whole-chunk paths (colon
+# locations read by one split, diagnostics blanked out in one scan per form).
+# (The plain form knows no git commit messages: git logs are left out.)
+NOT_GIT = [text for text in TEXTS if not verify._looks_like_git_log(None, text.splitlines()[:50])]
+DENSE = [text * (1 + 400 // max(1, text.count("\n"))) for text in NOT_GIT if text.count(":") > 20]
+
+
+@pytest.mark.parametrize("index", range(len(DENSE)))
+def test_facts_of_dense_real_outputs(index: int) -> None:
+    text = DENSE[index]
+    assert verify.extract_facts(text) == _plain_facts(text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED)
+def test_facts_of_dense_generated_text(text: str) -> None:
+    dense = (text + "\nsrc/a.py:3:1: E1 x\n") * 70
+    assert verify.extract_facts(dense) == _plain_facts(dense)
+
+
+def _plain_missing(source: str, proposal: str) -> list[verify.Fact]:
+    index = verify._Index(proposal)
+    return [f for f in _plain_facts(source) if not index.holds(f.kind, f.text)][: verify.MAX_REPORTED]
+
+
+def _edited(text: str, every: int, how: str) -> str:
+    """``text`` with every ``every``-th line dropped, re-indented or changed."""
+    lines = text.splitlines()
+    if how == "drop":
+        return "\n".join(line for number, line in enumerate(lines) if number % every)
+    if how == "indent":
+        return "\n".join(f"\t  {line} " if number % every == 0 else line for number, line in enumerate(lines))
+    return "\n".join(line.replace(":", ";") if number % every == 0 else line for number, line in enumerate(lines))
+
+
+@pytest.mark.parametrize("how", ["drop", "indent", "change"])
+@pytest.mark.parametrize("index", range(0, len(NOT_GIT), 2))
+def test_missing_facts_of_edited_real_outputs(index: int, how: str) -> None:
+    """Lines the proposal holds as they are are skipped: the result is the plain check's."""
+    text = NOT_GIT[index]
+    for every in (2, 5):
+        proposal = _edited(text, every, how)
+        assert verify.missing_facts(text, proposal) == _plain_missing(text, proposal)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED, every=st.integers(1, 4), how=st.sampled_from(["drop", "indent", "change"]))
+def test_missing_facts_of_edited_generated_text(text: str, every: int, how: str) -> None:
+    proposal = _edited(text, every, how)
+    assert verify.missing_facts(text, proposal) == _plain_missing(text, proposal)

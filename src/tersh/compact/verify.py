@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import repeat
+from itertools import accumulate, islice, repeat
 from typing import NamedTuple
 
 from tersh.compact._gcpause import without_gc
@@ -48,6 +48,8 @@ _SEVERITY_STEMS = (
     "error", "warn", "fail", "fatal", "panic", "exception", "traceback", "deprecat", "critical",
     "abort", "segmentation",
 )  # fmt: skip
+# Every _SEVERITY match starts with one of these, lower-cased.
+_SEVERITY_HEADS = (*_SEVERITY_STEMS, "assert")
 _FOLDED_LETTERS = re.compile("[\u0130\u0131\u017f\u212a]")
 _FAILING_MARK = re.compile(r"(?:\bFAILED\b|\bFAIL\b|[✗✕×✖]|\bnot ok\b|\bERROR\b|\.\.\. FAIL|\bpanicked\b)")
 
@@ -61,10 +63,12 @@ _PATH_CHARS = r"[\w.@+~/-]"
 _PATH = re.compile(rf"(?<![\w/.:@-]){_PATH_CHARS}+")
 # The words _PATH finds that hold a "/" or a "." (no other word can be a path): the lookahead
 # reads the rest of the word, so each word is found whole, from where _PATH starts it.
-_PATH_CANDIDATE = re.compile(rf"(?<![\w/.:@-])(?=[\w@+~-]*[/.]){_PATH_CHARS}+")
+_PATH_CANDIDATE = re.compile(rf"(?<![\w/.:@-])(?=[\w@+~-]*+[/.]){_PATH_CHARS}++")
 _EXT_END = re.compile(rf"\.{_EXT}$")
+# Possessive repeats (``++``): the character after a maximal run is never one of the run's, so
+# giving characters back could not let the rest match; not trying saves most of the scan's time.
 _LOCATION_COLON = re.compile(
-    rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+):(?P<line>\d+)(?::(?P<col>\d+))?(?![\d\w])"
+    rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}++):(?P<line>\d++)(?::(?P<col>\d++))?(?![\d\w])"
 )
 _LOCATION_PAREN = re.compile(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)"
@@ -146,11 +150,31 @@ def is_diagnostic(line: str) -> bool:
     A severity word inside a command-line option (``gcc -Werror -Wfatal-errors -c x.c``) reports
     nothing.
     """
-    if not any(not _in_option(line, match.start()) for match in _SEVERITY.finditer(line)):
+    if not any(not _in_option(line, start) for start in _severity_starts(line)):
         return False
     if not _may_pass(line):
         return True
     return not (_PASSING.search(line) and not _FAILING_MARK.search(line))
+
+
+def _severity_starts(line: str) -> Iterator[int]:
+    """Where each _SEVERITY match of ``line`` starts (not in order).
+
+    On an ASCII line every match starts where its lower-cased form holds one of _SEVERITY_HEADS,
+    and no match starts inside another (its letters fail the look-behind), so trying the regex
+    at those places only finds what ``finditer`` finds.
+    """
+    if not line.isascii():
+        yield from (match.start() for match in _SEVERITY.finditer(line))
+        return
+    lowered = line.lower()
+    match = _SEVERITY.match
+    for head in _SEVERITY_HEADS:
+        position = lowered.find(head)
+        while position >= 0:
+            if match(line, position):
+                yield position
+            position = lowered.find(head, position + 1)
 
 
 def _may_pass(line: str) -> bool:
@@ -361,6 +385,18 @@ def _bare_lines(chunk: str) -> list[str]:
     return _LINE_SPACE.sub(" ", chunk).split("\n")
 
 
+def _bare_messages(lines: list[str]) -> list[str]:
+    """``_without_locations`` of each line (lines without line breaks), read as one text."""
+    text = "\n".join(lines)
+    if 'File "' in text:
+        text = _TEXT_LOCATION_PYTHON.sub(" ", text)
+    if _PAREN_DIGIT.search(text):
+        text = _TEXT_LOCATION_PAREN.sub(" ", text)
+    if _COLON_DIGIT.search(text):
+        text = _LOCATION_COLON.sub(" ", text)
+    return list(map(str.strip, _normalized(text.split("\n")), repeat(_TRIM)))
+
+
 def _commit_matches(text: str) -> Iterator[re.Match[str]]:
     """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
     if not text.isascii():
@@ -386,8 +422,9 @@ def _scan(
         yield from pattern.finditer(text, start, end)
 
 
-def _iter_text_locations(urlfree: str) -> Iterator[tuple[int, int, str, str, str]]:
-    """``(rank, start, path, line, col)`` of every location in a chunk without URLs.
+def _iter_text_locations(urlfree: str, colon: bool = True) -> Iterator[tuple[int, int, str, str, str]]:
+    """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the colon
+    form only with ``colon``).
 
     The three forms come one after the other (a line's Python locations before its others).
     """
@@ -398,7 +435,7 @@ def _iter_text_locations(urlfree: str) -> Iterator[tuple[int, int, str, str, str
         for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT, after_word=True):
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
-    if ":" in urlfree:
+    if colon and ":" in urlfree:
         for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
             path, row, col = match.groups()
             named = _colon_location_path(path)
@@ -409,32 +446,35 @@ def _iter_text_locations(urlfree: str) -> Iterator[tuple[int, int, str, str, str
 class _Facts:
     """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
 
-    def __init__(self, source: str, inv: Invocation | None) -> None:
+    def __init__(self, source: str, inv: Invocation | None, skip: set[str] | None = None) -> None:
+        """Read ``source``, all of it or only its lines not in ``skip`` (stripped of spaces and tabs)."""
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
-        searching = _searching(inv)
-        first_line = 1
-        base = 0
-        head: list[str] = []
-        for chunk in _chunks(source):
-            lines = chunk.split("\n")
-            if chunk.endswith("\n"):
-                lines.pop()
-            if len(head) < 50:
-                head.extend(lines[: 50 - len(head)])
-            if searching:
-                self._matches(lines, first_line, base)
-            urlfree = _without_urls(chunk)
-            located = self._locations(urlfree, first_line, base)
-            self._diagnostics(chunk, lines, located, first_line, base)
-            self._paths(urlfree, first_line, base)
-            self._commits(chunk, first_line, base)
-            first_line += chunk.count("\n")
-            base += len(chunk) + 1
-        if _looks_like_git_log(inv, head):
+        self.read(_chunks(source) if skip is None else _blanked_chunks(source, skip), inv)
+        if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
             messages = self.by_kind["message"]
             for fact in _git_messages(source.splitlines()):
                 if fact.text and fact.text not in messages:
                     messages[fact.text] = _LATE | _key(fact.line, 0, 0)
+
+    def read(self, chunks: Iterable[str], inv: Invocation | None) -> None:
+        """Record the facts of every line of ``chunks`` (whole lines, ``\n`` breaks) but git
+        commit messages (each other fact belongs to one line)."""
+        searching = _searching(inv)
+        first_line = 1
+        base = 0
+        for chunk in chunks:
+            lines = chunk.split("\n")
+            if chunk.endswith("\n"):
+                lines.pop()
+            if searching:
+                self._matches(lines, first_line, base)
+            urlfree = _without_urls(chunk)
+            located, bare = self._locations(urlfree, first_line, base)
+            self._diagnostics(chunk, lines, located, first_line, base, bare if urlfree is chunk else None)
+            self._paths(urlfree, first_line, base)
+            self._commits(chunk, first_line, base)
+            first_line += chunk.count("\n")
+            base += len(chunk) + 1
 
     def _matches(self, lines: list[str], first_line: int, base: int) -> None:
         found = self.by_kind["match"]
@@ -443,26 +483,59 @@ class _Facts:
             if text and text not in found:
                 found[text] = _key(number, _RANK["match"], base)
 
-    def _locations(self, urlfree: str, first_line: int, base: int) -> set[int]:
-        """Record every location; return the chunk's line indexes that hold one."""
+    def _locations(self, urlfree: str, first_line: int, base: int) -> tuple[set[int], list[str] | None]:
+        """Record every location; return the chunk's line indexes that hold one and, when the
+        chunk's only locations are colon ones read by a whole-chunk split, its lines with every
+        colon location match blanked out (what ``_without_locations`` makes of them, before
+        white space is collapsed).
+        """
         found = self.by_kind["location"]
         located: set[int] = set()
         index = last = 0
         count, get = urlfree.count, found.get
-        for rank, start, path, row, col in _iter_text_locations(urlfree):
+        dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+        other_forms = False
+        for rank, start, path, row, col in _iter_text_locations(urlfree, colon=not dense):
             if start < last:
                 index, last = 0, 0
             index += count("\n", last, start)
             last = start
             located.add(index)
+            other_forms = other_forms or rank < 3
             text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
             key = ((first_line + index) << _LINE_SHIFT) | (rank << _RANK_SHIFT) | (base + start)
             if key < get(text, _LATE):
                 found[text] = key
-        return located
+        if not dense:
+            return located, None
+        parts = _LOCATION_COLON.split(urlfree)  # text, path, line, col, text, path, …
+        self._colon_locations(parts, first_line, base, located)
+        if other_forms or 'File "' in urlfree:  # those are blanked out before colon ones
+            return located, None
+        return located, " ".join(parts[::4]).split("\n")
+
+    def _colon_locations(self, parts: list[str], first_line: int, base: int, located: set[int]) -> None:
+        """Record the colon locations of a chunk split by _LOCATION_COLON (one scan, no call per
+        match but the cached path check). A match's place on its line is its rank in the chunk.
+        """
+        found = self.by_kind["location"]
+        get = found.get
+        rank = 3 << _RANK_SHIFT
+        lines_before = accumulate(map(str.count, parts[::4], repeat("\n")))
+        paths = map(_colon_location_path, parts[1::4])
+        matches = zip(lines_before, paths, parts[2::4], parts[3::4], strict=False)  # one more text
+        for number, (index, path, row, col) in enumerate(matches):
+            if path is None:
+                continue
+            located.add(index)
+            text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
+            key = ((first_line + index) << _LINE_SHIFT) | rank | (base + number)
+            if key < get(text, _LATE):
+                found[text] = key
 
     def _diagnostics(
-        self, chunk: str, lines: list[str], located: set[int], first_line: int, base: int
+        self, chunk: str, lines: list[str], located: set[int], first_line: int, base: int,
+        bare: list[str] | None,
     ) -> None:
         candidates = located.copy()
         starts = _severity_line_starts(chunk)
@@ -478,8 +551,15 @@ class _Facts:
             return
         found = self.by_kind["diagnostic"]
         rank = _RANK["diagnostic"]
-        for index in sorted(candidates):
-            message = _without_locations(lines[index])
+        order = sorted(candidates)
+        messages: Iterable[str]
+        if len(order) < 64:
+            messages = (_without_locations(lines[index]) for index in order)
+        elif bare is not None:
+            messages = map(str.strip, _normalized(bare[index] for index in order), repeat(_TRIM))
+        else:  # one scan per location form over all the lines, not three calls per line
+            messages = _bare_messages([lines[index] for index in order])
+        for index, message in zip(order, messages, strict=True):
             if len(message) >= 3 and message not in found:
                 found[message] = _key(first_line + index, rank, base)
 
@@ -580,8 +660,13 @@ class _Index:
 def _plain_lines(proposal: str) -> set[str]:
     found: set[str] = set()
     for chunk in _chunks(proposal):
-        found.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
+        found.update(_normalized(chunk.split("\n")))
     return found
+
+
+def _normalized(lines: Iterable[str]) -> Iterator[str]:
+    """``normalize`` of each line (that holds no line break), without a call per line."""
+    return map(" ".join, map(str.split, lines))
 
 
 def _bare_line_set(proposal: str) -> set[str]:
@@ -618,12 +703,21 @@ def _commit_set(proposal: str) -> set[str]:
     return found
 
 
+def _held_lines(proposal: str) -> set[str]:
+    """Every line of the proposal, stripped of spaces and tabs around it."""
+    found: set[str] = set()
+    for chunk in _chunks(proposal):
+        found.update(map(str.strip, chunk.split("\n"), repeat(" \t")))
+    return found
+
+
 _PART_BUILDERS = {
-    "lines": _plain_lines, "bare": _bare_line_set, "locations": _location_set,
+    "held": _held_lines, "lines": _plain_lines, "bare": _bare_line_set, "locations": _location_set,
     "paths": _path_set, "commits": _commit_set,
 }  # fmt: skip
-# The parts that may hold a fact of each kind, likeliest first.
-_LINE_PARTS = ("lines", "bare", "group_lines")
+# The parts that may hold a fact of each kind, cheapest first (a fact is kept when any holds it;
+# the group parts are built for locations before lines are looked for).
+_LINE_PARTS = ("lines", "group_lines", "bare")
 _PARTS = {
     "location": ("locations", "group_locations"),
     "path": ("paths", *_LINE_PARTS),
@@ -674,8 +768,38 @@ def _group_header(raw: str) -> str | None:
 @without_gc
 def missing_facts(source: str, proposal: str, inv: Invocation | None = None) -> list[Fact]:
     """The protected facts of ``source`` that ``proposal`` lost (at most MAX_REPORTED)."""
-    index = _Index(proposal)
-    facts = _Facts(strip_ansi(source), inv)
+    return _missing_in(strip_ansi(source), _Index(proposal), inv)
+
+
+def _chunk_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` as ``_Facts`` reads them."""
+    for chunk in _chunks(text):
+        lines = chunk.split("\n")
+        if chunk.endswith("\n"):
+            lines.pop()
+        yield from lines
+
+
+def _blanked_chunks(source: str, held: set[str]) -> Iterator[str]:
+    """The chunks of ``source`` with every line in ``held`` (spaces and tabs around it aside)
+    made empty: the line numbers stay, the facts of those lines go."""
+    for chunk in _chunks(source):
+        lines = chunk.split("\n")
+        flags = list(map(held.__contains__, map(str.strip, lines, repeat(" \t"))))
+        if any(flags):
+            yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
+        else:
+            yield chunk
+
+
+def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact]:
+    """The protected facts of ``source`` (colour codes removed) missing from ``index``.
+
+    A line the proposal holds as it is (spaces and tabs around it aside) keeps every fact it
+    yields: each is found the same way in the proposal's line, and a git commit message (which
+    depends on the lines around it) is read from the whole source. So those lines are not read.
+    """
+    facts = _Facts(source, inv, index.part("held"))
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
@@ -750,7 +874,7 @@ def _normalized_lines(text: str) -> set[str]:
     """``{normalize(line) for line in text.splitlines()}``, built a chunk at a time."""
     lines: set[str] = set()  # may hold "" for a line that is not there: no caller asks for ""
     for chunk in _chunks(text):
-        lines.update(map(str.strip, _LINE_SPACE.sub(" ", chunk).split("\n")))
+        lines.update(_normalized(chunk.split("\n")))
     return lines
 
 
