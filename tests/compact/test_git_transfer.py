@@ -34,12 +34,12 @@ def test_ref_updates_and_outcome_survive() -> None:
     for kept in (
         " * branch            main       -> FETCH_HEAD",
         "   6272179..51a1ddc  main       -> origin/main",
-        "Updating 6272179..51a1ddc\nFast-forward\n notes.txt | 1 +\n src/app.py | 1 +",
+        "Updating 6272179..51a1ddc\nFast-forward\n notes.txt | 1\n src/app.py | 1",
         "2 files changed, 2 insertions(+)",
     ):
         assert kept in proposal
     assert "objects" not in proposal
-    assert proposal.rstrip().endswith("[tersh] 12 progress lines omitted")
+    assert proposal.rstrip().endswith("[tersh] 12 progress lines, 6 diffstat bars omitted")
 
 
 def test_a_rejected_push_keeps_every_line() -> None:

@@ -40,7 +40,11 @@ SNIFF_CHARS = 4000
 #: already names (each check is a scan of the kept text).
 MAX_CHECKED_PATHS = 64
 
+#: How a dropped diffstat bar is counted.
+STAT_BAR = "diffstat bar"
+
 _PADDING = re.compile(r" {2,}")
+_STAT_BAR = re.compile(r"(?<=\d) [+-]+$")
 # A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
 _STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 # Pre-tests: a line failing one cannot hold that kind of fact (the verifier decides the rest).
@@ -212,9 +216,17 @@ def squeeze_spaces(line: str) -> str:
     return indent + _PADDING.sub(" ", stripped).rstrip()
 
 
-def squeeze_stat(line: str) -> str:
-    """A diffstat row without its column padding; any other line unchanged."""
-    return squeeze_spaces(line) if "|" in line and _STAT_ROW.match(line) else line
+def squeeze_stat(line: str, omissions: Omissions) -> str:
+    """A diffstat row without its column padding and its ``+++--`` bar (counted in
+    ``omissions`` as a ``diffstat bar``: the row's count of changed lines stays); any other line
+    unchanged."""
+    if "|" not in line or not _STAT_ROW.match(line):
+        return line
+    squeezed = squeeze_spaces(line)
+    bare = _STAT_BAR.sub("", squeezed)
+    if bare != squeezed:
+        omissions.count(STAT_BAR)
+    return bare
 
 
 class Chatter:

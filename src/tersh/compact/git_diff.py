@@ -1,4 +1,5 @@
-"""Compact ``git diff --stat`` style output: the column padding of every row goes.
+"""Compact ``git diff --stat`` style output: the column padding and ``+++--`` bar of every row go
+(the row's path and count of changed lines stay).
 
 A patch is data (every hunk line is what the agent edits against), so ``git diff`` with patches
 passes unchanged; only the diffstat rows (``path | 12 +++--``) lose their alignment spaces.
@@ -26,11 +27,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     lines = text.splitlines()
     if any(line.startswith(("diff --git ", "@@ ")) for line in lines):
         return None
-    kept = [squeeze_stat(line) for line in lines]
+    bars = Omissions()
+    kept = [squeeze_stat(line, bars) for line in lines]
     if kept == lines:
         return None
     omissions = Omissions()
-    omissions.reformatted = "diffstat column padding"
+    omissions.reformatted = "diffstat column padding" + (" and +/- bars" if bars.counts else "")
     return finish(kept, omissions, text, MIN_SQUEEZED_BYTES)
 
 

@@ -2,8 +2,9 @@
 
 ``commit <id> (refs)`` + ``Author:`` + ``Date:`` become ``<id> (refs) <YYYY-MM-DD> <author>``;
 every message line is kept as written (indented), blank separators go, patches and ``--stat``
-blocks that follow a commit are kept (stat padding squeezed). The one-line forms are already
-compact and pass unchanged; a ``--graph`` log keeps its graph columns on every kept line.
+blocks that follow a commit are kept (stat rows lose their padding and ``+++--`` bar, not their
+count). The one-line forms are already compact and pass unchanged; a ``--graph`` log keeps its
+graph columns on every kept line.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     kept: list[str] = []
     omissions = Omissions()
+    bars = Omissions()  # only counts the +/- bars dropped from --stat rows
     current: _Commit | None = None
     in_message = False
     for line in lines:
@@ -136,10 +138,12 @@ def compact(text: str, inv: Invocation) -> str | None:
             omissions.blank += 1
             continue
         in_message = in_message and body.startswith("    ")
-        kept.append(line if graph else squeeze_stat(line))
+        kept.append(line if graph else squeeze_stat(line, bars))
     if current is not None:
         kept.extend(current.lines())
-    omissions.reformatted = "blank lines, e-mails and times"
+    omissions.reformatted = (
+        "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
+    )
     return finish(kept, omissions, text)
 
 

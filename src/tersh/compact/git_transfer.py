@@ -38,7 +38,7 @@ _PROGRESS = Chatter({
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop transfer progress lines; None when there are none."""
     omissions = Omissions()
-    kept = [squeeze_stat(line) for line in drop_lines(text, _PROGRESS, omissions)]
+    kept = [squeeze_stat(line, omissions) for line in drop_lines(text, _PROGRESS, omissions)]
     if not omissions.counts:
         return None
     return finish(kept, omissions, text)
