@@ -19,7 +19,7 @@ Whitespace differences never matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, islice, repeat
 from typing import NamedTuple
@@ -64,6 +64,8 @@ _PATH = re.compile(rf"(?<![\w/.:@-]){_PATH_CHARS}+")
 # The words _PATH finds that hold a "/" or a "." (no other word can be a path): the lookahead
 # reads the rest of the word, so each word is found whole, from where _PATH starts it.
 _PATH_CANDIDATE = re.compile(rf"(?<![\w/.:@-])(?=[\w@+~-]*+[/.]){_PATH_CHARS}++")
+# _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
+_PATH_WORD_SPLIT = re.compile(f"({_PATH_CANDIDATE.pattern})")
 _EXT_END = re.compile(rf"\.{_EXT}$")
 # Possessive repeats (``++``): the character after a maximal run is never one of the run's, so
 # giving characters back could not let the rest match; not trying saves most of the scan's time.
@@ -99,6 +101,7 @@ _SEVEN_HEX = "x" * 7
 _PAREN_DIGIT = re.compile(r"\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
 # In a grouped proposal: a finding entry ("  12:4 …") or a line that is not indented.
 _ENTRY_OR_TOP = re.compile(r"^(?:(?P<entry>[^\S\n]+\d+(?::\d+)?\b)|(?![^\S\n]))", re.MULTILINE)
 _LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
@@ -298,6 +301,13 @@ def _searching(inv: Invocation | None) -> bool:
     )
 
 
+def _has_other_breaks(text: str) -> bool:
+    """Whether ``text`` holds a line break other than ``\n`` (literal finds on ASCII text)."""
+    if text.isascii():
+        return any(char in text for char in _ASCII_OTHER_BREAKS)
+    return _OTHER_BREAKS.search(text) is not None
+
+
 def _chunks(text: str) -> Iterator[str]:
     """``text`` in pieces of whole lines, each line break written ``\\n`` (as splitlines reads)."""
     start, size = 0, len(text)
@@ -305,7 +315,7 @@ def _chunks(text: str) -> Iterator[str]:
         end = text.find("\n", start + CHUNK_CHARS)
         end = size if end < 0 else end + 1
         chunk = text[start:end]
-        if _OTHER_BREAKS.search(chunk):
+        if _has_other_breaks(chunk):
             chunk = _OTHER_BREAKS.sub("\n", chunk.replace("\r\n", "\n"))
         yield chunk
         start = end
@@ -339,7 +349,7 @@ def _severity_line_starts(text: str) -> list[int] | None:
 def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
     """Start of every line of ``text`` holding one of ``stems`` in any case (None: unsure)."""
     lowered = text.lower()
-    if len(lowered) != len(text) or _FOLDED_LETTERS.search(text):
+    if not text.isascii() and (len(lowered) != len(text) or _FOLDED_LETTERS.search(text)):
         return None
     positions: list[int] = []
     for stem in stems:
@@ -397,6 +407,21 @@ def _bare_messages(lines: list[str]) -> list[str]:
     return list(map(str.strip, _normalized(text.split("\n")), repeat(_TRIM)))
 
 
+def _sparse_sub(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> str:
+    """``pattern.sub(" ", text)`` for a pattern whose matches hold ``hint`` and stay on one
+    line: only the lines where ``hint`` occurs are read."""
+    spans = _sparse_spans(text, hint)
+    if spans is None:
+        return pattern.sub(" ", text)
+    pieces: list[str] = []
+    last = 0
+    for start, end in spans:
+        pieces += (text[last:start], pattern.sub(" ", text[start:end]))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 def _commit_matches(text: str) -> Iterator[re.Match[str]]:
     """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
     if not text.isascii():
@@ -422,16 +447,18 @@ def _scan(
         yield from pattern.finditer(text, start, end)
 
 
-def _iter_text_locations(urlfree: str, colon: bool = True) -> Iterator[tuple[int, int, str, str, str]]:
-    """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the colon
-    form only with ``colon``).
+def _iter_text_locations(
+    urlfree: str, paren: bool = True, colon: bool = True
+) -> Iterator[tuple[int, int, str, str, str]]:
+    """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the
+    parenthesised and colon forms only with ``paren`` and ``colon``).
 
     The three forms come one after the other (a line's Python locations before its others).
     """
     if 'File "' in urlfree:
         for match in _TEXT_LOCATION_PYTHON.finditer(urlfree):
             yield 1, match.start(), _norm_path(match["path"]), match["line"], ""
-    if "(" in urlfree:
+    if paren and "(" in urlfree:
         for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT, after_word=True):
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
@@ -485,44 +512,67 @@ class _Facts:
 
     def _locations(self, urlfree: str, first_line: int, base: int) -> tuple[set[int], list[str] | None]:
         """Record every location; return the chunk's line indexes that hold one and, when the
-        chunk's only locations are colon ones read by a whole-chunk split, its lines with every
-        colon location match blanked out (what ``_without_locations`` makes of them, before
-        white space is collapsed).
+        scans made it cheap, the chunk's lines with their locations blanked out the way
+        ``_without_locations`` does it (before white space is collapsed), else None.
+
+        A form found on many lines is read by one split of the chunk (no call per match).
         """
-        found = self.by_kind["location"]
         located: set[int] = set()
+        colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+        paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
+        blanked: str | None = None if 'File "' in urlfree else urlfree
+        if paren_dense:
+            parts = _TEXT_LOCATION_PAREN.split(urlfree)  # text, path, line, col, text, …
+            self._split_locations(parts, _RANK["paren"], _norm_path, first_line, base, located)
+            if blanked is not None and len(parts) > 1:
+                blanked = " ".join(parts[::4])
+        if self._scanned_locations(urlfree, first_line, base, located, not paren_dense, not colon_dense):
+            blanked = None  # a sparse form found something: its lines are blanked one by one
+        if colon_dense:
+            parts = _LOCATION_COLON.split(urlfree)
+            self._split_locations(parts, _RANK["colon"], _colon_location_path, first_line, base, located)
+            if blanked is urlfree:
+                blanked = " ".join(parts[::4])
+            elif blanked is not None:
+                blanked = _LOCATION_COLON.sub(" ", blanked)
+        elif blanked is not None and ":" in blanked:
+            blanked = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, blanked)
+        return located, None if blanked is None else blanked.split("\n")
+
+    def _scanned_locations(
+        self, urlfree: str, first_line: int, base: int, located: set[int], paren: bool, colon: bool
+    ) -> bool:
+        """Record the locations the per-match scans find (Python form; the others when asked);
+        whether they found any."""
+        found = self.by_kind["location"]
         index = last = 0
         count, get = urlfree.count, found.get
-        dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
-        other_forms = False
-        for rank, start, path, row, col in _iter_text_locations(urlfree, colon=not dense):
+        any_found = False
+        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon):
             if start < last:
                 index, last = 0, 0
             index += count("\n", last, start)
             last = start
             located.add(index)
-            other_forms = other_forms or rank < 3
+            any_found = True
             text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
             key = ((first_line + index) << _LINE_SHIFT) | (rank << _RANK_SHIFT) | (base + start)
             if key < get(text, _LATE):
                 found[text] = key
-        if not dense:
-            return located, None
-        parts = _LOCATION_COLON.split(urlfree)  # text, path, line, col, text, path, …
-        self._colon_locations(parts, first_line, base, located)
-        if other_forms or 'File "' in urlfree:  # those are blanked out before colon ones
-            return located, None
-        return located, " ".join(parts[::4]).split("\n")
+        return any_found
 
-    def _colon_locations(self, parts: list[str], first_line: int, base: int, located: set[int]) -> None:
-        """Record the colon locations of a chunk split by _LOCATION_COLON (one scan, no call per
-        match but the cached path check). A match's place on its line is its rank in the chunk.
+    def _split_locations(
+        self, parts: list[str], rank: int, path_of: Callable[[str], str | None], first_line: int,
+        base: int, located: set[int],
+    ) -> None:
+        """Record the locations of a chunk split by their regex (one scan, no call per match but
+        ``path_of``, cached). A match's place on its line is its rank in the chunk.
         """
         found = self.by_kind["location"]
         get = found.get
-        rank = 3 << _RANK_SHIFT
+        rank <<= _RANK_SHIFT
         lines_before = accumulate(map(str.count, parts[::4], repeat("\n")))
-        paths = map(_colon_location_path, parts[1::4])
+        paths = map(path_of, parts[1::4])
         matches = zip(lines_before, paths, parts[2::4], parts[3::4], strict=False)  # one more text
         for number, (index, path, row, col) in enumerate(matches):
             if path is None:
@@ -564,19 +614,27 @@ class _Facts:
                 found[message] = _key(first_line + index, rank, base)
 
     def _paths(self, urlfree: str, first_line: int, base: int) -> None:
+        """Record every path; one split of the chunk finds the words and where they stand."""
         if "/" not in urlfree and "." not in urlfree:
             return
         found = self.by_kind["path"]
+        parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+        paths = list(map(_word_path, parts[1::2]))
+        # each path once, at its first word (a dict keeps the last value given: read backwards)
+        first = dict(zip(reversed(paths), range(len(paths) - 1, -1, -1), strict=True))
+        first.pop(None, None)
+        new = [(number, path) for path, number in first.items() if path not in found]
+        if not new:
+            return
+        new.sort()
+        starts = list(accumulate(map(len, parts)))  # a word starts where its text before ends
         rank = _RANK["path"]
         index = last = 0
-        for match in _PATH_CANDIDATE.finditer(urlfree):
-            path = _word_path(match.group())
-            if path is None or path in found:
-                continue
-            start = match.start()
+        for number, path in new:
+            start = starts[2 * number]
             index += urlfree.count("\n", last, start)
             last = start
-            found[path] = _key(first_line + index, rank, base + start)
+            found[str(path)] = _key(first_line + index, rank, base + start)
 
     def _commits(self, chunk: str, first_line: int, base: int) -> None:
         found = self.by_kind["commit"]
