@@ -72,6 +72,12 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tersh`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"] or args[:1] == ["run"]:
+        # Start-up paths: the cyclic collector would only walk the freshly imported modules
+        # again (~1 ms). `tersh run` turns it back on once the command has run.
+        import gc
+
+        gc.disable()
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all
 

@@ -125,6 +125,12 @@ def _problem(path: str) -> str:
     return ""
 
 
+def _exec_path(env: Mapping[str, str] | None) -> list[str]:
+    """The folders of ``PATH`` like ``os.get_exec_path`` (which imports ``warnings``) gives them."""
+    path = (os.environ if env is None else env).get("PATH")
+    return (os.defpath if path is None else path).split(os.pathsep)
+
+
 def find_program(program: str, env: Mapping[str, str] | None = None, cwd: str | None = None) -> str:
     """The file to execute for ``program``, searched like the shell does; raise NotRunnable.
 
@@ -142,7 +148,7 @@ def find_program(program: str, env: Mapping[str, str] | None = None, cwd: str | 
             raise NotRunnable(f"tersh: {program}: {problem}", code)
         return path
     denied = ""
-    for folder in os.get_exec_path(env):
+    for folder in _exec_path(env):
         base = folder or "."
         candidate = os.path.join(base if cwd is None else os.path.join(cwd, base), program)
         problem = _problem(candidate)
