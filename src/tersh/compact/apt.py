@@ -54,6 +54,7 @@ _CHATTER = Chatter({
 # A "Suggested packages:" / "Recommended packages:" header and its indented lines.
 _UNCHOSEN = re.compile(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", re.MULTILINE)
 _STEPS = ("Setting up ", "Removing ", "Purging configuration files for ")
+_SIMULATED_STEPS = frozenset({"Inst ", "Remv "})
 # "Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian:12.15/oldstable [amd64])"
 # (a trailing "[]" or "[pkg ...]" names what the step breaks: it stays)
 _SIMULATED = re.compile(
@@ -85,7 +86,7 @@ def _tidy(line: str, omissions: Omissions) -> str:
     """A kept dpkg step without its `` ...``; a simulated step without archive and architecture."""
     if line.endswith(" ...") and line.startswith(_STEPS):
         return line[:-4]
-    if line.startswith("Inst ") or line.startswith("Remv "):
+    if line[:5] in _SIMULATED_STEPS:
         simulated = _SIMULATED.match(line)
         if simulated:
             omissions.count("archive origin")
@@ -101,7 +102,11 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept = drop_lines(_without_unchosen(text, omissions), _CHATTER, omissions)
     if not omissions.counts:
         return None
-    return finish([_tidy(line, omissions) for line in kept], omissions, text)
+    tidied = [
+        _tidy(line, omissions) if line.endswith(" ...") or line[:5] in _SIMULATED_STEPS else line
+        for line in kept
+    ]
+    return finish(tidied, omissions, text)
 
 
 def sniff(text: str) -> float:
