@@ -181,7 +181,8 @@ def _edited(text: str, every: int, how: str) -> str:
         return "\n".join(line for number, line in enumerate(lines) if number % every)
     if how == "indent":
         return "\n".join(f"\t  {line} " if number % every == 0 else line for number, line in enumerate(lines))
-    return "\n".join(line.replace(":", ";") if number % every == 0 else line for number, line in enumerate(lines))
+    changed = (line.replace(":", ";") if number % every == 0 else line for number, line in enumerate(lines))
+    return "\n".join(changed)
 
 
 @pytest.mark.parametrize("how", ["drop", "indent", "change"])
@@ -199,3 +200,47 @@ def test_missing_facts_of_edited_real_outputs(index: int, how: str) -> None:
 def test_missing_facts_of_edited_generated_text(text: str, every: int, how: str) -> None:
     proposal = _edited(text, every, how)
     assert verify.missing_facts(text, proposal) == _plain_missing(text, proposal)
+
+
+def _plain_location_set(text: str) -> set[str]:
+    found: set[str] = set()
+    for line in text.splitlines():
+        for path, row, col in verify.iter_locations(line):
+            found.add(f"{path}:{row}")
+            if col:
+                found.add(f"{path}:{row}:{col}")
+    return found
+
+
+@pytest.mark.parametrize("index", range(len(DENSE)))
+def test_location_part_of_dense_real_outputs(index: int) -> None:
+    assert verify._location_set(DENSE[index]) == _plain_location_set(DENSE[index])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED)
+def test_location_part_of_generated_text(text: str) -> None:
+    dense = (text + "\nsrc/a.ts(3,1): x.py:2:3 E1\n") * 12
+    assert verify._location_set(text) == _plain_location_set(text)
+    assert verify._location_set(dense) == _plain_location_set(dense)
+
+
+@given(text=GENERATED)
+def test_urls_removed_line_by_line_as_by_one_scan(text: str) -> None:
+    chunk = next(verify._chunks(text * 9), "")
+    assert verify._without_urls(chunk) == verify._URL.sub(" ", chunk)
+
+
+@given(text=GENERATED.map(lambda t: t.replace("\u017f", "s").replace("\u212a", "K")))
+def test_severe_lines_are_the_lines_with_a_severity_word_outside_an_option(text: str) -> None:
+    chunk = next(verify._chunks(text + " -Werror x\n--no-warn error\n"), "")
+    starts = verify._severe_line_starts(chunk)
+    if starts is None:  # letters that fold: is_diagnostic reads each line
+        return
+    lines = chunk.split("\n")
+    offsets = [sum(len(x) + 1 for x in lines[:n]) for n in range(len(lines))]
+    expected = [
+        offset for offset, line in zip(offsets, lines, strict=True)
+        if any(not verify._in_option(line, m.start()) for m in verify._SEVERITY.finditer(line))
+    ]  # fmt: skip
+    assert starts == expected

@@ -82,6 +82,7 @@ _TEXT_LOCATION_PAREN = re.compile(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,[^\S\n]*(?P<col>\d+))?\)"
 )
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+_URL_MARK = re.compile("://")
 _COMMIT = re.compile(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
 _GIT_COMMIT_HEADER = re.compile(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
 # The columns `git log --graph` draws left of a commit's lines ("| | ", "* | ", "|\\ ").
@@ -155,9 +156,39 @@ def is_diagnostic(line: str) -> bool:
     """
     if not any(not _in_option(line, start) for start in _severity_starts(line)):
         return False
+    return _not_passing(line)
+
+
+def _not_passing(line: str) -> bool:
+    """False for a line a test runner marks as passing (or as starting a test), else True."""
     if not _may_pass(line):
         return True
     return not (_PASSING.search(line) and not _FAILING_MARK.search(line))
+
+
+def _severe_line_starts(chunk: str) -> list[int] | None:
+    """Start of every line of ``chunk`` holding a severity word outside an option (the first
+    test of ``is_diagnostic``), found from the chunk's head words; None when lower-casing does
+    not keep each character in place or a letter folds onto ASCII (see _stem_line_starts).
+
+    No head word overlaps itself, so each is found from the end of the one before.
+    """
+    lowered = chunk.lower()
+    if not chunk.isascii() and (len(lowered) != len(chunk) or _FOLDED_LETTERS.search(chunk)):
+        return None
+    match, find, rfind = _SEVERITY.match, lowered.find, chunk.rfind
+    starts: set[int] = set()
+    for head in _SEVERITY_HEADS:
+        position = find(head)
+        while position >= 0:
+            line_start = rfind("\n", 0, position) + 1
+            if line_start not in starts and match(chunk, position):
+                space = max(rfind(" ", line_start, position), rfind("\t", line_start, position))
+                word = space + 1 if space >= 0 else line_start
+                if not (chunk.startswith("-", word) and word < position):  # not in an option
+                    starts.add(line_start)
+            position = find(head, position + len(head))
+    return sorted(starts)
 
 
 def _severity_starts(line: str) -> Iterator[int]:
@@ -327,7 +358,7 @@ def _key(line: int, rank: int, position: int) -> int:
 
 
 def _without_urls(chunk: str) -> str:
-    return _URL.sub(" ", chunk) if "://" in chunk else chunk
+    return _sparse_sub(_URL, _URL_MARK, chunk) if "://" in chunk else chunk
 
 
 def _line_starts_of(text: str, positions: Iterable[int]) -> list[int]:
@@ -588,14 +619,16 @@ class _Facts:
         bare: list[str] | None,
     ) -> None:
         candidates = located.copy()
-        starts = _severity_line_starts(chunk)
+        severe = _severe_line_starts(chunk)
+        starts = severe if severe is not None else _severity_line_starts(chunk)
         if starts is None:
             starts = _line_starts_of(chunk, (match.start() for match in _SEVERITY.finditer(chunk)))
+        report = _not_passing if severe is not None else is_diagnostic
         index = last = 0
         for start in starts:
             index += chunk.count("\n", last, start)
             last = start
-            if index not in candidates and is_diagnostic(lines[index]):
+            if index not in candidates and report(lines[index]):
                 candidates.add(index)
         if not candidates:
             return
@@ -737,10 +770,32 @@ def _bare_line_set(proposal: str) -> set[str]:
 def _location_set(proposal: str) -> set[str]:
     found: set[str] = set()
     for chunk in _chunks(proposal):
-        for _, _, path, row, col in _iter_text_locations(_without_urls(chunk)):
+        for path, row, col in _location_triples(_without_urls(chunk)):
             found.add(f"{path}:{row}")
             if col:
                 found.add(f"{path}:{row}:{col}")
+    return found
+
+
+def _location_triples(urlfree: str) -> set[tuple[str, str, str]]:
+    """``(path, line, col)`` of every location of a chunk without URLs (col may be '');
+    a form found on many lines is read by one split."""
+    colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+    paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
+    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense)
+    found = {(path, row, col) for _, _, path, row, col in scanned}
+    forms = (
+        (paren_dense, _TEXT_LOCATION_PAREN, _norm_path),
+        (colon_dense, _LOCATION_COLON, _colon_location_path),
+    )
+    for dense, pattern, path_of in forms:
+        if dense:
+            parts = pattern.split(urlfree)
+            triples = set(zip(parts[1::4], parts[2::4], parts[3::4], strict=True))
+            for raw, row, col in triples:
+                path = path_of(raw)
+                if path is not None:
+                    found.add((path, row, col or ""))
     return found
 
 
@@ -777,7 +832,7 @@ _PART_BUILDERS = {
 # the group parts are built for locations before lines are looked for).
 _LINE_PARTS = ("lines", "group_lines", "bare")
 _PARTS = {
-    "location": ("locations", "group_locations"),
+    "location": ("group_locations", "locations"),
     "path": ("paths", *_LINE_PARTS),
     "commit": ("commits", *_LINE_PARTS),
 }
