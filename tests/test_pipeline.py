@@ -162,3 +162,11 @@ def test_an_ansi_storm_is_cleaned_bounded_and_kept_exact() -> None:
     assert "error: src/main.c:3:1: expected ';'" in result.text
     assert len(result.text.encode()) <= 50 * 1024
     assert Path(result.captures[0].path).read_bytes() == raw
+
+
+def test_token_estimate_stays_near_the_real_count_for_costly_symbols() -> None:
+    from tersh import tokens
+
+    for text in ("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏ added 3 packages", "src/a.py | 12 ++++++------", "plain words here"):
+        exact = tokens.count(text)
+        assert 0.6 * exact <= pipeline.estimate_tokens(text) <= 1.6 * exact, text

@@ -45,6 +45,7 @@ def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
 # Words, short digit groups, and runs of one punctuation mark: close to how BPE vocabularies
 # split program output (a row of `^~~~~` carets is a token or two, not one per character).
 _TOKENISH = r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*"
+_COSTLY = "[\u2800-\u28ff]"
 _tokenish: list[re.Pattern[str]] = []  # compiled on first use
 
 
@@ -54,7 +55,11 @@ def estimate_tokens(text: str) -> int:
         import re
 
         _tokenish.append(re.compile(_TOKENISH))
-    return sum(1 for _ in _tokenish[0].finditer(text))
+        _tokenish.append(re.compile(_COSTLY))
+    count = sum(1 for _ in _tokenish[0].finditer(text))
+    if not text.isascii():  # braille (spinner frames) costs ~3 tokens a character
+        count += 2 * sum(1 for _ in _tokenish[1].finditer(text))
+    return count
 
 
 def _byte_len(text: str) -> int:

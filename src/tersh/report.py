@@ -26,15 +26,19 @@ def human_bytes(count: int) -> str:
 
 def capture_report(captures: Sequence[CaptureRef], *, total_lines: int | None = None,
                    note: str = "") -> str:
-    """Where the complete output is and how to read it (id, folder, stream sizes, commands)."""
+    """Where the complete output is and how to read it: one line with the stream sizes, the
+    capture's folder (its id is the folder's name) and the exact ``tersh retrieve`` command.
+
+    The report ends every incomplete result, so it is kept short: the id is written twice (in
+    the folder and in the command), not three times.
+    """
     if not captures:
         return ""
     first = captures[0]
     folder = str(Path(first.path).parent)
     sizes = ", ".join(f"{c.stream} {human_bytes(c.bytes)}" for c in captures)
     lines_note = f"{total_lines:,} lines; " if total_lines is not None else ""
-    text = [f"[tersh] full output in capture {first.id} ({lines_note}{sizes}): {folder}/"]
-    if note:
-        text.append(f"[tersh] {note}")
-    text.append(f"[tersh] read more: tersh retrieve {first.id} --offset N --limit M, or --query TEXT")
+    text = [f"[tersh] {note}"] if note else []
+    text.append(f"[tersh] full output ({lines_note}{sizes}): {folder}/; read: tersh retrieve "
+                f"{first.id} --offset N --limit M, or --query TEXT")
     return "\n".join(text)

@@ -13,6 +13,10 @@ _ANSI = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Cursor to column 1 (CHA) redraws a line like a carriage return does; an erase-line right at
+# column 1 (EL 0/2, or EL 1 / 2 anywhere) blanks everything drawn on the line before it.
+_TO_COLUMN_ONE = re.compile(r"\x1b\[[01]?G")
+_ERASE_LINE = re.compile(r"\x1b\[[012]?K")
 
 
 def strip_ansi(text: str) -> str:
@@ -42,9 +46,26 @@ def resolve_carriage_returns(line: str) -> str:
     return "".join(screen)
 
 
+def redraws_to_returns(line: str) -> str:
+    """``line`` with cursor-to-column-1 moves as carriage returns, and what an erase-line at the
+    start of the line wiped (spinner frames drawn as ``ESC[1G ESC[0K frame``) dropped."""
+    if "\x1b[" not in line:
+        return line
+    if "G" in line:
+        line = _TO_COLUMN_ONE.sub("\r", line)
+    if "K" not in line:
+        return line
+    parts = line.split("\r")
+    last_wipe = 0
+    for index, part in enumerate(parts):
+        if index and _ERASE_LINE.match(part):
+            last_wipe = index
+    return "\r".join(parts[last_wipe:]) if last_wipe else line
+
+
 def clean_line(line: str) -> str:
     """One line as a terminal finally shows it: no escapes, no redraws, no stray controls."""
-    line = resolve_carriage_returns(strip_ansi(line))
+    line = resolve_carriage_returns(strip_ansi(redraws_to_returns(line)))
     if "\x08" in line:  # backspace overstrike (man pages, some progress bars)
         out: list[str] = []
         for char in line:
