@@ -19,3 +19,31 @@ def test_shell_join_quotes_what_a_shell_would_expand() -> None:
     assert shell_join(["printf", "%s|", "a b", "$HOME", "*", "", "it's"]) == (
         "printf '%s|' 'a b' '$HOME' '*' '' 'it'\"'\"'s'"
     )
+
+
+def test_the_collector_state_of_a_library_caller_is_left_alone() -> None:
+    import gc
+
+    from tersh import execute, settings
+
+    conf = settings.Settings({"enabled": True})
+    gc.disable()
+    try:
+        execute.run(["true"], conf=conf)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    execute.run(["true"], conf=conf)
+    assert gc.isenabled()
+
+
+def test_the_command_line_pauses_the_collector_only_until_the_command_has_run() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import gc, sys\nfrom tersh import cli, execute, settings\n"
+             "cli._pause_gc()\nassert not gc.isenabled()\n"
+             "execute.run(['true'], conf=settings.Settings({'enabled': True}))\n"
+             "print(gc.isenabled())\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stderr

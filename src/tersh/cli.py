@@ -69,15 +69,33 @@ def _version() -> str:
     return __version__
 
 
+_gc_paused: list[bool] = []
+
+
+def _pause_gc() -> None:
+    """Start-up paths: the cyclic collector would only walk the freshly imported modules again
+    (~1 ms of every hook and run); `tersh run` turns it back on once the command has run."""
+    import gc
+
+    if gc.isenabled():
+        gc.disable()
+        _gc_paused.append(True)
+
+
+def resume_gc() -> None:
+    """Turn the collector back on if :func:`main` paused it (never when tersh is a library)."""
+    if _gc_paused:
+        import gc
+
+        _gc_paused.clear()
+        gc.enable()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tersh`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["hook"] or args[:1] == ["run"]:
-        # Start-up paths: the cyclic collector would only walk the freshly imported modules
-        # again (~1 ms). `tersh run` turns it back on once the command has run.
-        import gc
-
-        gc.disable()
+        _pause_gc()
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all
 

@@ -114,9 +114,9 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     except BaseException:
         writer.abandon()
         raise
-    import gc
-
-    gc.enable()  # off during start-up (tersh.cli); the pipeline may build many objects
+    cli = sys.modules.get("tersh.cli")
+    if cli is not None:
+        cli.resume_gc()  # paused during start-up; the pipeline may build many objects
     if sink.failed:
         writer.abandon()
         raise CaptureLost(sink.failed, outcome.code)
