@@ -17,6 +17,8 @@ FIXTURES = {  # name: (command, exit code, applied)
     "mypy-pretty-many": ("mypy --pretty --strict bad.py", 1, True),
     "pyright-errors": ("npx pyright", 1, False),
     "mypy-crash": ("mypy src", 2, False),
+    # mypy --strict --disallow-any-expr --show-column-numbers --show-error-context --show-error-end
+    "mypy-context-end": ("mypy --strict --show-error-context --show-error-end platformdirs", 1, True),
 }
 
 
@@ -74,3 +76,31 @@ def test_registry_and_sniffer() -> None:
     assert rule.sniff(support.case("build__mypy-marshmallow-clean").combined) >= 0.9
     assert rule.sniff(support.fixture("mypy", "pyright-errors")) >= 0.9
     assert rule.sniff("ok\n") == 0.0
+
+
+def test_error_end_positions_and_context_lines_when_grouped() -> None:
+    raw = support.fixture("mypy", "mypy-context-end")
+    outcome = support.run(rule, raw, "mypy --show-error-context --show-error-end platformdirs", 1)
+    assert outcome.applied, outcome.refused
+    assert "platformdirs/_android.py (10)" in outcome.text
+    assert "  17:2 error: " in outcome.text  # "path:17:2:17:24: error:" read with its start
+    assert ": note: In member" not in outcome.text and "error-context lines" in outcome.text
+    assert "error end positions omitted" in outcome.text
+    assert "Found 57 errors in 9 files (checked 15 source files)" in outcome.text
+    assert support.token_saving(raw, outcome.text) >= 0.4
+
+
+def test_a_context_line_whose_path_reads_as_a_severity_stays() -> None:
+    finding = 'click/exceptions.py:{n}:12:{n}:15: error: Expression has type "Any"  [misc]\n'
+    context = 'click/exceptions.py: note: In member "show" of class "ClickException":\n'
+    text = context + "".join(finding.format(n=n) for n in range(10, 60)) + "Found 50 errors in 1 file\n"
+    outcome = support.run(rule, text, "mypy --show-error-context --show-error-end click", 1)
+    assert outcome.applied, outcome.refused
+    assert context.strip() in outcome.text
+    assert "  10:12 11:12 12:12" in outcome.text
+
+
+def test_few_findings_with_end_positions_stay_as_they_are() -> None:
+    line = 'a/b.py:{n}:1:{n}:9: error: Name "x" is not defined  [name-defined]\n'
+    text = "".join(line.format(n=n) for n in range(1, 9))
+    assert rule.compact(text + "Found 8 errors in 1 file\n", detect.invocation("mypy a", 1)) is None

@@ -13,8 +13,9 @@ files (checked 28 source files)``, ``Success: no issues found…``, ``1 error, 0
 from __future__ import annotations
 
 import re
+import sys
 
-from tersh.compact import _diag
+from tersh.compact import _diag, verify
 from tersh.compact.base import Invocation
 
 NAME = "mypy"
@@ -28,6 +29,12 @@ _SUMMARY = re.compile(
     r"|Daemon |Restarting: |Checking |mypy: |Interrupted|Traceback|\w*Error: )"
 )
 _CARETS = re.compile(r"^\s*\^[~^]*(?:\.\.\.)?\s*$")
+# --show-error-end: "path:line:col:end_line:end_col: error: message".
+_END_RANGE = re.compile(
+    r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+):(?P<col>\d+):\d+:\d+: (?P<text>(?:error|warning|note):.*)$"
+)
+# --show-error-context: "path: note: In function "f":", "path: note: At top level:".
+_CONTEXT = re.compile(r"^\S+\.pyi?: note: (?:In |At top level)")
 _PYRIGHT_CHATTER = re.compile(
     r"^(?:Searching for source files|Found \d+ source files?|No configuration file found|"
     r"No pyproject\.toml file found|Assuming Python (?:version|platform)|Auto-excluding |"
@@ -61,7 +68,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         if not line.strip():
             continue
-        if _SUMMARY.match(line):
+        if _SUMMARY.match(line) or _CONTEXT.match(line):
             run.close()
             recognised = True
             items.append(line)
@@ -83,15 +90,34 @@ def compact(text: str, inv: Invocation) -> str | None:
     run.close()
     if not recognised:
         return None
-    return _diag.render(text, items, dropped)
+    summary = ""
+    findings = [item for item in items if isinstance(item, _diag.Finding)]
+    if len(findings) > _diag.FEW_FINDINGS:  # grouped: a context line would stand apart from its errors
+        kept = [item for item in items if not (isinstance(item, str) and _is_bare_context(item))]
+        dropped["error-context line"] = len(items) - len(kept)
+        items = kept
+        if any(_END_RANGE.match(f.source_line.lstrip()) for f in findings):
+            summary = "error end positions omitted"
+    return _diag.render(text, items, dropped, summary)
 
 
 def _finding(line: str) -> _diag.Finding | None:
     stripped = line.lstrip()
     finding = _diag.line_finding(stripped)
+    if finding is None:
+        ranged = _END_RANGE.match(stripped)
+        if ranged is not None:
+            location = f"{ranged['line']}:{ranged['col']}"
+            return _diag.Finding(sys.intern(ranged["path"]), location, sys.intern(ranged["text"]), line)
     if finding is None or not _SEVERITY_TEXT.match(finding.text):
         return None
     return finding._replace(source_line=line)
+
+
+def _is_bare_context(line: str) -> bool:
+    """An error-context line that says nothing a group header does not (its path may hold a
+    severity word: ``click/exceptions.py: note: In member …`` must stay)."""
+    return bool(_CONTEXT.match(line)) and not verify.is_diagnostic(line)
 
 
 def _is_note_on(note: _diag.Finding, finding: _diag.Finding) -> bool:
