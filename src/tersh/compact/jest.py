@@ -30,10 +30,18 @@ _PASS_FILE = re.compile(
     r"^(?:PASS\s+(?P<jest>\S+)(?P<jest_rest>.*)"
     r"|\s?✓\s+(?:\|[^|]+\| )?(?P<vitest>\S+)(?P<vitest_rest> \(\d+ tests?\b.*))$"
 )
+_PASSED_ROW = re.compile(r"^\s{2,}[✓✔√]\s")
 _TEST_ROW = re.compile(r"^\s{2,}(?:(?P<passed>[✓✔√])|[○↓✎□])\s")
 # vitest --reporter=verbose: one row per test, " ✓ path > suite > name 3ms".
 _VERBOSE_ROW = re.compile(
     r"^ (?P<mark>[✓↓□]) (?:\|[^|]+\| )?(?P<path>\S+) > (?P<rest>.*?)(?P<time> \d+m?s)?$"
+)
+_PASS_FILES = re.compile(
+    r"^(?:PASS[ \t]+(?P<jest>\S+)|[ \t]?✓[ \t]+(?:\|[^|\n]+\| )?(?P<vitest>\S+) \(\d+ tests?\b)",
+    re.MULTILINE,
+)
+_PASSING_ROWS = re.compile(
+    r"^ ✓ (?:\|[^|\n]+\| )?(?P<path>\S+) > (?P<rest>[^\n]*?)(?: \d+m?s)?$", re.MULTILINE
 )
 _OTHER_TEST = re.compile(r"^\s+[✕×✗✖]\s")
 _TITLE = re.compile(r"^ {2,}[^\s●❯›>✓✔√○↓✎□✕×✗✖|-]")
@@ -56,23 +64,26 @@ _STACK_AT = re.compile(r"^\s+at (?:.*\()?(?P<path>[^\s():]+):\d+:\d+\)?$")
 MAX_CONSOLE_LINES = 200
 
 
+# First characters of the lines handle_line() may do more with than keep (blank, indented, files).
+_SPECIAL_FIRST = frozenset(" \tPFT✓❯×")
+
+
 def _is_file_line(line: str) -> bool:
     return line.startswith(("PASS ", "FAIL ", " ✓ ", " ❯ ", " × ", "✓ ", "❯ "))
 
 
 def _passing(text: str) -> set[str]:
-    """Paths of passing files, and ``path > suite > test`` keys of passing vitest verbose rows."""
+    """Paths of passing files, and ``path > suite > test`` keys of passing vitest verbose rows.
+
+    Only needed when console output is there (a whole-text scan at C speed, no list of lines).
+    """
     found: set[str] = set()
-    for line in text.split("\n"):
-        if not _is_file_line(line):
-            continue
-        match = _PASS_FILE.match(line)
-        if match:
-            found.add(match["jest"] or match["vitest"])
-            continue
-        row = _VERBOSE_ROW.match(line)
-        if row and row["mark"] == "✓":
-            found.add(f"{row['path']} > {row['rest']}")
+    if "console." not in text and "stdout | " not in text and "stderr | " not in text:
+        return found
+    for match in _PASS_FILES.finditer(text):
+        found.add(match["jest"] or match["vitest"])
+    for row in _PASSING_ROWS.finditer(text):
+        found.add(f"{row['path']} > {row['rest']}")
     return found
 
 
@@ -142,7 +153,8 @@ class _Compactor:
 
     def flush_frame(self) -> None:
         """Keep the failing line of a code frame (``>`` or above the caret); omit its context."""
-        frame, self.frame = self.frame, []
+        frame = self.frame[:]
+        self.frame.clear()  # the same list: compact() holds it
         marks = [_FRAME.match(line) for line in frame]
         failing = {i for i, match in enumerate(marks) if match and match["mark"]}
         failing.update(i - 1 for i, line in enumerate(frame) if i and _CARET.match(line))
@@ -154,7 +166,8 @@ class _Compactor:
                 self.out.omit(line)
 
     def flush_console(self, dropped: bool) -> None:
-        block, self.console = self.console, []
+        block = self.console[:]
+        self.console.clear()  # the same list: compact() holds it
         if not dropped:
             for line in block:
                 self.handle(line)
@@ -201,8 +214,10 @@ class _Compactor:
                 return
             else:  # the line after the block's last "at" line
                 self.flush_console(self.console_is_passing())
-        if _JEST_CONSOLE.match(line) or _VITEST_CONSOLE.match(line):
-            self.console = [line]
+        if ("console." in line and _JEST_CONSOLE.match(line)) or (
+            line.startswith(("stdout | ", "stderr | ")) and _VITEST_CONSOLE.match(line)
+        ):
+            self.console.append(line)
             self.console_ends_blank = not line.startswith(" ")
             return
         self.handle(line)
@@ -217,9 +232,11 @@ class _Compactor:
 
     def handle_line(self, line: str) -> None:
         out = self.out
-        if self.frame and not (_FRAME.match(line) or _CARET.match(line)):
+        indented = line[:1] == " "
+        framed = indented and "|" in line and bool(_FRAME.match(line) or _CARET.match(line))
+        if self.frame and not framed:
             self.flush_frame()
-        row = _TEST_ROW.match(line) if line.startswith(" ") else None
+        row = _TEST_ROW.match(line) if indented else None
         if row:
             if row["passed"]:
                 self.run.append(line)
@@ -231,32 +248,35 @@ class _Compactor:
             return
         if self.run:
             self.flush_run()
-        if _is_file_line(line):
+        file_line = _is_file_line(line)
+        if file_line:
             if self.file_line(line):
                 return
-        elif line.startswith(" ") and (_FRAME.match(line) or _CARET.match(line)):
+        elif framed:
             self.frame.append(line)
             return
-        if self.in_tree and _TITLE.match(line) and not _OTHER_TEST.match(line) and len(line) < 200:
+        failing_row = indented and bool(_OTHER_TEST.match(line))
+        if self.in_tree and not failing_row and len(line) < 200 and _TITLE.match(line):
             indent = len(line) - len(line.lstrip())
             self.settle(omit=True, below=indent - 1)
             self.titles.append((indent, line, False))
             return
-        if _OTHER_TEST.match(line):
+        stripped = line.strip()
+        if failing_row:
             self.place_titles()
         elif self.titles:  # the tree ends: titles not placed led only to passing tests
-            self.settle(omit=not line.startswith(" ") or not line.strip())
-        self.in_tree = _is_file_line(line) or bool(_OTHER_TEST.match(line))
-        if line.startswith(("FAIL", "Test", "  ●")) and line.strip() != "● Console":
+            self.settle(omit=not indented or not stripped)
+        self.in_tree = file_line or failing_row
+        if line.startswith(("FAIL", "Test", "  ●")) and stripped != "● Console":
             self.in_passing_file = False
-        if not line.strip():
+        if not stripped:
             out.keep_blank("")
-        elif _NO_LOCATION_FRAME.match(line):
+        elif "<anonymous>" in line and _NO_LOCATION_FRAME.match(line):
             self.counts.stack += 1
             out.omit(line)
-        elif self.in_passing_file and line.strip() == "● Console":
+        elif self.in_passing_file and stripped == "● Console":
             out.omit(line)
-        elif rule := _RULE.match(line):
+        elif "⎯" in line and (rule := _RULE.match(line)):
             out.keep(f"⎯⎯⎯ {rule['inner']}" if rule["inner"] else "⎯⎯⎯")
         else:
             out.keep(line)
@@ -298,8 +318,27 @@ class _Compactor:
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop passing files and tests, their console output, code-frame context and blank runs."""
     compactor = _Compactor(_passing(text))
+    passed_row, run, feed, kept = _PASSED_ROW.match, compactor.run, compactor.feed, compactor.out.kept
+    handle_line, console, frame = compactor.handle_line, compactor.console, compactor.frame
     for line in text.split("\n"):
-        compactor.feed(line)
+        if line[:2] == "  " and not frame and not console and passed_row(line):
+            run.append(line)  # the bulk of a verbose run: a passing test
+            continue
+        if run:  # what handle_line() would have noted for those rows
+            compactor.in_tree, compactor.last_kept = True, False
+        if console or "console." in line or line[:7] in ("stdout ", "stderr "):
+            feed(line)
+            continue
+        if not compactor.last_kept and not line.strip():
+            continue  # what handle() does, without the call
+        plain = line and line[:1] not in _SPECIAL_FIRST and "⎯" not in line
+        if plain and not frame and not compactor.in_tree:
+            kept.append(line)  # a plain line of a failure block: kept as it is
+            compactor.last_kept = True
+            continue
+        before = len(kept)
+        handle_line(line)
+        compactor.last_kept = len(kept) > before
     return compactor.finish(text)
 
 
