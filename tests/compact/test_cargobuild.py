@@ -35,6 +35,38 @@ def test_recorded_errors(snapshot: SnapshotAssertion) -> None:
     assert text == snapshot
 
 
+def test_repeated_diagnostics_merge_into_the_first(snapshot: SnapshotAssertion) -> None:
+    """11 functions with the same three mistakes (cargo build, 44 errors)."""
+    outcome = support.check_fixture(rule, "cargobuild", "cargo-repeated-errors", "cargo build", 101)
+    assert outcome.applied, outcome.refused
+    text = outcome.text
+    assert text.count("error[E0308]: mismatched types") == 3  # three different messages
+    assert text.count("error[E0277]: cannot add `usize` to `u32`") == 1
+    assert "[tersh] same diagnostic also at: src/lib.rs:12:18 src/lib.rs:18:18 " in text
+    assert "error: could not compile `demo` (lib) due to 44 previous errors; 2 warnings emitted" in text
+    assert "40 repeated diagnostics" in text
+    assert support.token_saving(support.fixture("cargobuild", "cargo-repeated-errors"), text) >= 0.8
+    assert text == snapshot
+
+
+def test_blocks_that_differ_beyond_their_place_stay_apart() -> None:
+    block = "error[E0308]: mismatched types\n --> src/a.rs:{n}:5\n  | expected `u32`, found `{t}`\n\n"
+    text = "".join(block.format(n=n, t="u64" if n % 2 else "i8") for n in range(1, 30))
+    outcome = support.run(rule, text + "error: could not compile `a`\n", "cargo build", 101)
+    assert outcome.applied, outcome.refused
+    assert outcome.text.count("error[E0308]") == 2
+    assert "also at: src/a.rs:3:5 src/a.rs:5:5" in outcome.text
+
+
+def test_short_format_many_diagnostics_are_grouped(snapshot: SnapshotAssertion) -> None:
+    cmd = "cargo build --message-format short"
+    outcome = support.check_fixture(rule, "cargobuild", "cargo-short-many", cmd, 101)
+    assert outcome.applied, outcome.refused
+    assert outcome.text.startswith("src/lib.rs (46)\n")
+    assert "error: could not compile `demo` (lib) due to 44 previous errors" in outcome.text
+    assert outcome.text == snapshot
+
+
 def test_program_output_is_not_touched() -> None:
     program = "\n".join(f"row {i}: value={i * 3}" for i in range(40))
     head = "   Compiling demo v0.1.0\n    Finished `dev` profile\n     Running `target/debug/demo`\n"

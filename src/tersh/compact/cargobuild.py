@@ -30,6 +30,13 @@ _PROGRESS = re.compile(
 )
 _HEADER = re.compile(r"^(?:error|warning|note|help)(?:\[[\w-]+\])?: |^\s*(?:-->|:::) |^\s*= (?:note|help)")
 _OUTCOME = re.compile(r"^\s+Finished |^\s+Running |^\s+Executable ")
+# The first line of a diagnostic block (not cargo's own "error: could not compile" summaries,
+# which have no location arrow and so never merge).
+_BLOCK_START = re.compile(r"^(?:error|warning)(?:\[[\w-]+\])?: ")
+# A block's primary location: the first arrow under its header.
+_ARROW = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
+# --message-format short: "src/lib.rs:7:9: error[E0308]: mismatched types: expected …".
+_SHORT = re.compile(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
 _SNIFF = re.compile(
     r"^(?:error|warning)(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+|^\s+Compiling \S+ v\d|"
     r"^error: could not compile `",
@@ -44,8 +51,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     dropped = {"progress line": 0, "code-frame line": 0}
     paths: dict[str, None] = {}
     recognised = other = 0
+    short = 0
     for line in _diag.lines_of(text):
-        if _PROGRESS.match(line) and not verify.is_diagnostic(line):
+        if _SHORT.match(line):
+            recognised += 1
+            short += 1
+            out.append(line)
+        elif _PROGRESS.match(line) and not verify.is_diagnostic(line):
             recognised += 1
             dropped["progress line"] += 1
             if "/" in line or "." in line:
@@ -63,14 +75,77 @@ def compact(text: str, inv: Invocation) -> str | None:
             elif line.strip():
                 other += 1
             out.append(line)
-    if recognised == 0 or other > recognised or not any(dropped.values()):
+    if recognised == 0 or other > recognised:
         return None
     kept = "\n".join(out)
     missing = [path for path in paths if path not in kept]
     extra = f"paths named by omitted lines: {' '.join(missing)}" if missing else ""
-    out = _squeeze_blank(out)
+    if short > _diag.FEW_FINDINGS:  # --message-format short: one line per diagnostic
+        return _short_grouped(text, out, dropped, extra)
+    out, merged = _merge_repeated(_squeeze_blank(out))
+    dropped["repeated diagnostic"] = merged
+    if not any(dropped.values()):
+        return None
     out.append(_diag.omission_note(dropped, extra))
     return _diag.finish(text, out)
+
+
+def _short_grouped(text: str, lines: list[str], dropped: dict[str, int], extra: str) -> str | None:
+    """Many one-line diagnostics (``--message-format short``), grouped by file."""
+    items: list[_diag.Finding | str] = []
+    for line in lines:
+        finding = _diag.line_finding(line) if _SHORT.match(line) else None
+        items.append(line if finding is None else finding)
+    return _diag.render(text, items, dropped, extra)
+
+
+def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
+    """Diagnostic blocks that say the same thing at other places, merged into the first one.
+
+    A block runs from its ``error[…]: `` / ``warning: `` line to the next blank line; two blocks
+    are the same when every line but the first ``-->`` arrow matches (white space aside). The
+    first keeps its lines and gets ``[tersh] same diagnostic also at: loc loc …``; the others
+    go. Returns the lines and how many blocks went.
+    """
+    blocks: list[list[str]] = []
+    for line in lines:
+        if _BLOCK_START.match(line) or not blocks or not line.strip() or not blocks[-1][-1].strip():
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    first: dict[tuple[str, ...], list[str]] = {}  # block key -> places of the later copies
+    keep: list[tuple[list[str], tuple[str, ...] | None]] = []
+    merged = 0
+    for block in blocks:
+        key = _block_key(block)
+        if key is None:
+            keep.append((block, None))
+        elif key in first:
+            first[key].append(_arrow_place(block))
+            merged += 1
+        else:
+            first[key] = []
+            keep.append((block, key))
+    out: list[str] = []
+    for block, key in keep:
+        out.extend(block)
+        if key is not None and first[key]:
+            out.append(f"{_diag.MARK} same diagnostic also at: {' '.join(first[key])}")
+    return _squeeze_blank(out), merged
+
+
+def _block_key(block: list[str]) -> tuple[str, ...] | None:
+    """What a diagnostic block says, without its primary place (None: not a located block)."""
+    if not _BLOCK_START.match(block[0]):
+        return None
+    for index, line in enumerate(block):
+        if _ARROW.match(line):
+            return tuple(x.strip() for x in block[:index] + block[index + 1 :])
+    return None
+
+
+def _arrow_place(block: list[str]) -> str:
+    return next(match[1] for match in map(_ARROW.match, block) if match)
 
 
 def _squeeze_blank(lines: list[str]) -> list[str]:
