@@ -40,8 +40,7 @@ def test_empty_input_is_declined() -> None:
 def test_failing_test_keeps_its_title_and_block() -> None:
     text = _outcome("spec-failure")
     for kept in (
-        "1) strings",
-        "1) joins wrong",
+        "1) strings\n       joins wrong:",
         "1 failing",
         "AssertionError [ERR_ASSERTION]",
         "at Context.<anonymous> (test/math.test.js:10:34)",
@@ -49,6 +48,15 @@ def test_failing_test_keeps_its_title_and_block() -> None:
     ):
         assert kept in text
     assert "✔ adds 4" not in text
+    assert "    1) joins wrong" not in text  # the tree's failing row: the block below names it
+
+
+def test_tap_reporter_keeps_failures_and_details() -> None:
+    text = _outcome("tap-failures")
+    assert "ok 1 strings slugify slugs case 0" not in text
+    assert "not ok 26 strings slugify keeps underscores" in text
+    assert "  - 'a_b-c'" in text  # a diff line of a failure is not a pending test
+    assert "# fail 5" in text
 
 
 @pytest.mark.parametrize(

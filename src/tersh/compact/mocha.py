@@ -3,9 +3,10 @@
 The spec reporter prints a tree of describe titles with ``✔ title (12ms)`` rows for passing
 tests, ``- title`` for pending ones and ``1) title`` for failing ones, then ``N passing (4s)``,
 ``N pending``, ``N failing`` and one numbered block per failure. The dot reporter prints rows of
-``․`` (``,`` pending, ``!`` failing) instead of the tree. Passing and pending rows are left out,
-with the describe titles that lead only to them; a title that leads to a failure, and everything
-from the totals on, is kept as written.
+``․`` (``,`` pending, ``!`` failing) instead of the tree; the TAP reporter ``ok N title`` lines.
+Passing and pending rows are left out, with the describe titles that lead only to them; when
+numbered failure blocks follow the totals (they repeat each failing test's title path), the
+tree's failing rows and their titles go too. Everything from the totals on is kept as written.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ _PASS_ROW = re.compile(r"^\s+[✔✓√]\s")
 _PENDING_ROW = re.compile(r"^\s+- \S")
 _FAIL_ROW = re.compile(r"^\s+\d+\) \S")
 _PASS_ROW_M = re.compile(r"^ {2,}[✔✓] .*$", re.MULTILINE)
+_TAP_OK = re.compile(r"^ok \d+ ")
+_TAP_ANY = re.compile(r"^(?:not )?ok \d+ ", re.MULTILINE)
+_TAP_PLAN = re.compile(r"^\d+\.\.\d+$")
 _DOT_ROW = re.compile(r"^\s*[․.,!]+\s*$")
 _TITLE = re.compile(r"^ {2,}\S")
 _PASSING_TOTAL = re.compile(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", re.MULTILINE)
@@ -36,12 +40,37 @@ def compact(text: str, inv: Invocation) -> str | None:
     passed = pending = 0
     titles: list[str] = []
     totals_seen = False
+    # With numbered failure blocks below (each with its full title path), the tree's failing
+    # rows and their titles only repeat them.
+    repeated_below = " failing" in text and _FAILING_TOTAL.search(text) is not None
+    repeated = 0
+    tap = _TAP_ANY.search(text) is not None
     for line in text.split("\n"):
         if totals_seen:
             out.keep(line)
             continue
         if _PASSING_TOTAL.match(line):
             totals_seen = True
+        elif _TAP_OK.match(line):
+            if "# SKIP" in line:
+                pending += 1
+                out.omit(line)
+            else:
+                passed += 1
+                out.omit(line, passing=True)
+            continue
+        elif _TAP_PLAN.match(line):
+            out.omit(line)
+            continue
+        elif tap:  # a TAP run: everything but the passing lines and the plan is kept
+            pass
+        elif repeated_below and _FAIL_ROW.match(line):
+            for title in titles:
+                out.omit(title)
+            titles.clear()
+            repeated += 1
+            out.omit(line)
+            continue
         elif _PASS_ROW.match(line) or _PENDING_ROW.match(line):
             for title in titles:
                 out.omit(title)
@@ -73,6 +102,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     parts = [plural(passed, "passing test")] if passed else []
     if pending:
         parts.append(plural(pending, "pending test"))
+    if repeated:
+        parts.append(f"{plural(repeated, 'failing row')} of the tree (numbered blocks below)")
     return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
 
 
