@@ -140,7 +140,7 @@ def test_run_always_compacts_even_when_the_profile_is_disabled() -> None:
     assert CAPTURE_ID.match(record["capture_id"])
     assert record["complete"] is False
     assert record["output_bytes"] < record["input_bytes"]
-    assert f"capture {record['capture_id']}" in texts(result)[0]
+    assert f"tersh retrieve {record['capture_id']}" in texts(result)[0]
 
 
 def test_run_text_is_exactly_what_tersh_run_prints(tmp_path: Path) -> None:

@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 STREAMS = ("combined", "stdout", "stderr")
 STALE_TEMP_SECONDS = 24 * 3600
 INDEX_FILE = "index.db"
-#: Index rows written by `tersh run` wait here until the index is next opened (tersh.spool).
-INDEX_SPOOL = "index.spool"
+#: A capture's own index row, written into its folder before the folder is renamed into place;
+#: the index takes in the folders it does not know yet whenever it is opened (not on `tersh run`).
+META_FILE = "meta"
 _HEX = frozenset("0123456789abcdef")
 _SCHEMA_VERSION = 1
 
@@ -130,9 +131,7 @@ class _Index:
             db.execute("PRAGMA synchronous=" + ("NORMAL" if self.durable else "OFF"))
             if created or db.execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
                 _create_schema(db)
-            _fold_spool(db, os.path.join(self.root, INDEX_SPOOL))
-            if created:  # after the spool: a spooled row knows more than a folder does
-                _adopt_orphans(db, self.root)
+            _index_new_folders(db, self.root)
         except BaseException:
             db.close()
             raise
@@ -169,23 +168,6 @@ _INSERT_ROW = (f"INSERT OR IGNORE INTO captures ({', '.join(_ROW_COLUMNS)})"
                f" VALUES ({', '.join('?' * len(_ROW_COLUMNS))})")
 
 
-def _fold_spool(db: sqlite3.Connection, folder: str) -> None:
-    """Move the index rows spooled by `tersh run` into the index (see tersh.spool)."""
-    while names := spool.pending(folder):
-        rows = [(name, row) for name, row in spool.read(folder, names) if is_id(row.get("id"))]
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.executemany(_INSERT_ROW, [tuple(row.get(column) for column in _ROW_COLUMNS)
-                                         for _, row in rows])
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        spool.discard(folder, names)
-        if len(names) < spool.FOLD_BATCH:
-            return
-
-
 def open_index() -> AbstractContextManager[sqlite3.Connection]:
     """The capture index of the current profile, with every spooled row folded in."""
     return _index(_private_folder(_root()))
@@ -197,22 +179,28 @@ def index_exists() -> bool:
     return os.path.isfile(path) and not os.path.islink(path)
 
 
-def _adopt_orphans(db: sqlite3.Connection, root: str) -> None:
-    """Index the capture folders a new index does not know (an index rebuilt after corruption):
-    their creation time is the folder's, their command unknown, so eviction still reaches them."""
+def _index_new_folders(db: sqlite3.Connection, root: str) -> None:
+    """Index the capture folders the index does not know: new captures by the row in their
+    ``meta`` file; others (an index rebuilt after corruption, a missing meta) by the folder's
+    time and sizes, command unknown, so that eviction still reaches them."""
+    known = {row[0] for row in db.execute("SELECT id FROM captures")}
     rows = []
     for entry in os.scandir(root):
-        if is_id(entry.name) and entry.is_dir(follow_symlinks=False):
-            sizes = {}
-            for stream in STREAMS:
-                try:
-                    sizes[stream] = os.stat(os.path.join(entry.path, stream),
-                                            follow_symlinks=False).st_size
-                except OSError:
-                    sizes[stream] = 0
-            rows.append((entry.name, entry.stat(follow_symlinks=False).st_mtime, "", "", None,
-                         sizes["combined"], sizes["stdout"], sizes["stderr"],
-                         int(sizes["stderr"] == 0), int(sizes["stdout"] == 0)))
+        if not is_id(entry.name) or entry.name in known or not entry.is_dir(follow_symlinks=False):
+            continue
+        meta = next(spool.read(entry.path, [META_FILE]), None)
+        if meta is not None and meta[1].get("id") == entry.name:
+            rows.append(tuple(meta[1].get(column) for column in _ROW_COLUMNS))
+            continue
+        sizes = {}
+        for stream in STREAMS:
+            try:
+                sizes[stream] = os.stat(os.path.join(entry.path, stream), follow_symlinks=False).st_size
+            except OSError:
+                sizes[stream] = 0
+        rows.append((entry.name, entry.stat(follow_symlinks=False).st_mtime, "", "", None,
+                     sizes["combined"], sizes["stdout"], sizes["stderr"],
+                     int(sizes["stderr"] == 0), int(sizes["stdout"] == 0)))
     if rows:
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -354,30 +342,31 @@ class CaptureWriter:
         """
         self._derive_streams()
         self.close()
-        final = os.path.join(self.root, self.id)
-        os.rename(self.folder, final)
         stdout_same = self.sizes["stderr"] == 0
         stderr_same = self.sizes["stdout"] == 0
-        row: spool.Row = {"id": self.id, "created": time.time(), "command": self.command, "cwd": self.cwd,
-               "exit_code": exit_code, "combined_bytes": self.sizes["combined"],
-               "stdout_bytes": self.sizes["stdout"], "stderr_bytes": self.sizes["stderr"],
-               "stdout_same": int(stdout_same), "stderr_same": int(stderr_same)}
+        row: spool.Row = {
+            "id": self.id, "created": time.time(), "command": self.command, "cwd": self.cwd,
+            "exit_code": exit_code, "combined_bytes": self.sizes["combined"],
+            "stdout_bytes": self.sizes["stdout"], "stderr_bytes": self.sizes["stderr"],
+            "stdout_same": int(stdout_same), "stderr_same": int(stderr_same),
+        }
         try:
-            _add_row(self.root, row)
-        except Exception as exc:  # the capture exists; only its index row is missing
-            warn(f"capture {self.id} not indexed ({type(exc).__name__}: {exc})")
+            fd = open_private(os.path.join(self.folder, META_FILE))
+            try:
+                _write_all(fd, repr(row).encode("utf-8", "surrogatepass"))
+            finally:
+                os.close(fd)
+        except OSError as exc:  # the folder's sizes and time still index it, command unknown
+            warn(f"capture {self.id}: index row not written ({exc.strerror or exc})")
+        final = os.path.join(self.root, self.id)
+        os.rename(self.folder, final)
+        if not os.path.exists(os.path.join(self.root, INDEX_FILE)):
+            try:  # the first capture creates the index (later ones are taken in when it opens)
+                with _index(self.root, durable=False):
+                    pass
+            except Exception as exc:  # the capture exists; only its index row is missing
+                warn(f"capture {self.id} not indexed ({type(exc).__name__}: {exc})")
         return Capture(self.id, final, dict(self.sizes), stdout_same, stderr_same)
-
-
-def _add_row(root: str, row: spool.Row) -> None:
-    """Index a new capture: spooled when the index exists (no SQLite on this path), else
-    written at once, creating the index."""
-    if os.path.exists(os.path.join(root, INDEX_FILE)):
-        spool.put(os.path.join(root, INDEX_SPOOL), row)
-        return
-    with _index(root, durable=False) as db:  # the real row wins over an adopted folder's
-        db.execute(_INSERT_ROW.replace("OR IGNORE", "OR REPLACE", 1),
-                   tuple(row.get(column) for column in _ROW_COLUMNS))
 
 
 def _rmtree(path: str | os.PathLike[str]) -> None:

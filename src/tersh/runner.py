@@ -39,6 +39,7 @@ NOT_FOUND_EXIT = 127
 NOT_EXECUTABLE_EXIT = 126
 KILL_GRACE_SECONDS = 2.0
 _F_SETPIPE_SZ = 1031  # Linux fcntl: grow a pipe's buffer so big outputs move in fewer reads
+_DEFAULT_PIPE_BYTES = 65536
 _FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
@@ -348,8 +349,8 @@ def _drain(names: dict[int, str], sink: Sink, child: _Child, timeout: float | No
 
     poller = select.poll()
     for fd in names:
-        _grow_pipe(fd)
         poller.register(fd, select.POLLIN)
+    small = set(names)  # pipes still at the default size: grown once one fills up
     sink_error: BaseException | None = None
     timed_out = False
     deadline = None if timeout is None else started + timeout
@@ -362,6 +363,9 @@ def _drain(names: dict[int, str], sink: Sink, child: _Child, timeout: float | No
             deadline = None
         for fd, _ in events:
             data = os.read(fd, CHUNK)
+            if len(data) >= _DEFAULT_PIPE_BYTES and fd in small:
+                small.discard(fd)  # a big output: fewer, larger reads (fcntl only then)
+                _grow_pipe(fd)
             if not data:
                 poller.unregister(fd)
                 del names[fd]
