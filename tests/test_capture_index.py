@@ -72,3 +72,18 @@ def test_store_folder_planted_as_a_file_is_refused() -> None:
     with pytest.raises(Exception, match="not a plain folder"):
         capture.start("cmd")
     assert not any(name.startswith(".tmp-") for name in os.listdir(home))
+
+
+def test_later_captures_are_taken_in_from_their_own_folder_when_the_index_opens() -> None:
+    first = capture.store_bytes("first", {"stdout": b"1\n"}, 0)  # creates the index
+    second = capture.store_bytes("second --flag", {"stdout": b"22\n", "stderr": b"e\n"}, 4)
+    third = capture.store_bytes("third", {"stdout": b"333\n"}, 0)
+    (third.folder / capture.META_FILE).unlink()  # as if its row had never been written
+    index = capture.store_dir() / capture.INDEX_FILE
+    with sqlite3.connect(index) as db:  # nothing but the first is in the file yet
+        assert [r[0] for r in db.execute("SELECT id FROM captures")] == [first.id]
+    rows = {row["id"]: row for row in capture.list_recent()}
+    assert (rows[second.id]["command"], rows[second.id]["exit_code"]) == ("second --flag", 4)
+    assert rows[second.id]["stderr_bytes"] == 2 and rows[second.id]["stdout_same"] == 0
+    assert (rows[third.id]["command"], rows[third.id]["combined_bytes"]) == ("", 4)
+    assert stat.S_IMODE((second.folder / capture.META_FILE).stat().st_mode) == 0o600
