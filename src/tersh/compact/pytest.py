@@ -67,6 +67,7 @@ class _Counts:
     def __init__(self) -> None:
         self.by_outcome: dict[str, int] = {}
         self.source = self.repeated = self.passes = 0
+        self.footer = False  # whether pytest's final summary line is there
 
     def add(self, outcome: str, number: int = 1) -> None:
         if number:
@@ -79,17 +80,17 @@ class _Counts:
     def describe(self, omitted: int) -> str:
         """What the note says was left out."""
         trimmed = self.source + self.repeated + self.passes
-        what = f"{plural(omitted - trimmed, 'line')} of session header and passing progress omitted"
-        if self.by_outcome:
+        parts = [plural(omitted - trimmed, "header/progress line")]
+        if self.by_outcome and not self.footer:  # the footer has the counts otherwise
             tests = ", ".join(f"{count:,} {outcome}" for outcome, count in self.by_outcome.items())
-            what += f" ({tests})"
+            parts[0] += f" ({tests})"
         if self.source:
-            what += f"; {plural(self.source, 'line')} of test source omitted from tracebacks"
+            parts.append(plural(self.source, "traceback source line"))
         if self.repeated:
-            what += f"; {plural(self.repeated, 'traceback line')} repeating an earlier entry omitted"
+            parts.append(plural(self.repeated, "traceback line") + " repeating an earlier entry")
         if self.passes:
-            what += f"; {plural(self.passes, 'line')} of the PASSES section omitted"
-        return what
+            parts.append(plural(self.passes, "line") + " of the PASSES section")
+        return "omitted: " + ", ".join(parts)
 
 
 _MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
@@ -283,6 +284,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Drop header chatter, passing progress and decoration; keep failures, errors and the summary."""
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
+    reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
     for line in text.split("\n"):
         reader.feed(line)
     return reader.finish(text)
