@@ -36,6 +36,8 @@ _SPEC_SUITE = re.compile(r"^\s*▶ ")
 _SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
 # Totals that say nothing: a zero count besides tests/pass/fail, and the run's duration.
 _IDLE_TOTAL = re.compile(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
+_DURATION = re.compile(r"^\s+duration_ms: [\d.]+$")
+_INTERNAL_FRAME = re.compile(r"^\s+(?:at )?(?:async )?[\w.<>$]+ \((?:node:[\w/]+:\d+:\d+|index \d+)\)$")
 _TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
 _SPEC_TOTALS = re.compile(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
 
@@ -59,6 +61,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     repeated_below = "\n✖ failing tests:" in text
     detail_indent: int | None = None  # indentation of the failing row whose details follow
     copies = 0
+    internal = 0  # durations and node-internal stack frames of failing tests left out
     for line in text.split("\n"):
         was_after_ok, after_ok = after_ok, False
         if detail_indent is not None:
@@ -71,6 +74,10 @@ def compact(text: str, inv: Invocation) -> str | None:
         if in_ok_yaml:
             out.omit(line)
             in_ok_yaml = not _YAML_END.match(line)
+            continue
+        if line[:1] == " " and (_DURATION.match(line) or (")" in line and _INTERNAL_FRAME.match(line))):
+            internal += 1
+            out.omit(line)  # a frame with a location the verifier protects comes back in place
             continue
         if failing_section:
             out.keep(line)
@@ -114,6 +121,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     for title in titles:
         out.keep(title)
     parts = [f"{passed:,} passing tests/suites"] if passed else []
+    if internal:
+        parts.append(f"{plural(internal, 'duration/node-internal stack line')} of failures")
     if skipped:
         parts.append(f"{skipped:,} skipped/todo")
     if copies:
