@@ -29,6 +29,25 @@ def test_banners_go_findings_and_score_stay(snapshot: SnapshotAssertion) -> None
     assert outcome.text == snapshot
 
 
+def test_parseable_format_findings_are_grouped(snapshot: SnapshotAssertion) -> None:
+    """pylint --output-format=parseable on idna (50 messages)."""
+    outcome = support.check_fixture(rule, "pylint", "pylint-parseable-idna", "pylint -f parseable idna", 30)
+    assert outcome.applied, outcome.refused
+    assert "idna/core.py (20)" in outcome.text
+    assert "[E0606(possibly-used-before-assignment), main] Possibly using variable 'domains'" in outcome.text
+    assert "Your code has been rated at 9.19/10" in outcome.text
+    assert outcome.text == snapshot
+
+
+def test_default_format_on_a_real_package(snapshot: SnapshotAssertion) -> None:
+    """pylint on h11 (default text format, 100+ messages, score)."""
+    outcome = support.check_fixture(rule, "pylint", "pylint-default-h11", "pylint h11", 28)
+    assert outcome.applied, outcome.refused
+    assert "*************" not in outcome.text
+    assert support.token_saving(support.fixture("pylint", "pylint-default-h11"), outcome.text) >= 0.35
+    assert outcome.text == snapshot
+
+
 def test_empty_and_foreign_input() -> None:
     inv = detect.invocation("pylint src", 0)
     assert rule.compact("", inv) is None

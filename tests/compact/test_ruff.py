@@ -18,6 +18,9 @@ FIXTURES = {  # name: (command, exit code, applied)
     "ruff-full-all": ("ruff check --select ALL bad.py", 1, True),
     "ruff-full-few": ("ruff check --select F,E bad.py", 1, True),
     "ruff-concise-all": ("ruff check --output-format concise --select ALL bad.py", 1, True),
+    # ruff check --select ALL on mdurl (48 findings), in two more output formats
+    "ruff-grouped-mdurl": ("ruff check --select ALL --output-format grouped mdurl", 1, True),
+    "ruff-pylint-format-mdurl": ("ruff check --select ALL --output-format pylint mdurl", 1, True),
 }
 
 
@@ -68,3 +71,22 @@ def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("uv run ruff check src", 1)) is rule
     assert rule.sniff(support.case("lint__ruff-boltons-default-full").combined) >= 0.9
     assert rule.sniff("hello\n") == 0.0
+
+
+def test_grouped_format_entries_are_findings_regrouped_when_many() -> None:
+    text = support.fixture("ruff", "ruff-grouped-mdurl")
+    entries = text.split("\n\n", 1)[1].rsplit("\n\nFound", 1)[0]
+    bigger = "\n\n".join(entries.replace("mdurl/", f"mdurl{n}/") for n in range(3))
+    outcome = support.run(rule, bigger + "\n\nFound 144 errors.\n", "ruff check --output-format grouped", 1)
+    assert outcome.applied, outcome.refused
+    assert "mdurl0/_decode.py (" in outcome.text and "\nmdurl0/_decode.py:\n" not in outcome.text
+    assert "Found 144 errors." in outcome.text
+    assert support.token_saving(bigger, outcome.text) >= 0.12
+
+
+def test_pylint_format_findings_are_recognised() -> None:
+    cmd = "ruff check --output-format pylint"
+    outcome = support.check_fixture(rule, "ruff", "ruff-pylint-format-mdurl", cmd, 1)
+    assert outcome.applied, outcome.refused
+    assert "mdurl/_decode.py (" in outcome.text
+    assert "\n  1 [D104] Missing docstring in public package\n" in outcome.text

@@ -1,8 +1,9 @@
 """Compact pylint output: module banners and rulers dropped, findings grouped by file.
 
 pylint prints ``************* Module pkg.mod`` before the findings of each module (each finding
-already names its file), ``path:line:col: C0114: message (symbol)`` per finding, and a score
-block under a ruler. Banners and rulers go; the score line and any crash report stay verbatim.
+already names its file), ``path:line:col: C0114: message (symbol)`` per finding (parseable:
+``path:line: [C0114(symbol), obj] message``), and a score block under a ruler. Banners and
+rulers go; the score line and any crash report stay verbatim.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ PROGRAMS = ("pylint",)
 
 _BANNER = re.compile(r"^\*{5,} Module \S+\s*$")
 _RULER = re.compile(r"^-{10,}\s*$")
-_MESSAGE_ID = re.compile(r"^[CRWEFI]\d{4}: ")
+# "C0114: message (symbol)"; --output-format=parseable: "[C0114(symbol), obj] message".
+_MESSAGE_ID = re.compile(r"^(?:[CRWEFI]\d{4}: |\[[CRWEFI]\d{4}\()")
 _SNIFF = re.compile(r"^\*{13} Module |^Your code has been rated at ", re.MULTILINE)
 
 

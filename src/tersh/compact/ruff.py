@@ -24,7 +24,12 @@ PROGRAMS = ("ruff", "ruff check")
 
 _ARROW = re.compile(r"^\s*-->\s+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
 _HEADER = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S")
-_CODE = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+:?)(?: \[[*-]\])? ")
+_CODE = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+:?|\[[A-Z]+[0-9]+\])(?: \[[*-]\])? ")
+# --output-format grouped: a file alone on a line, then "  12:5  F401 [*] message" entries.
+_GROUP_FILE = re.compile(r"^(?P<path>[^\s:]+\.\w+):$")
+_GROUP_ENTRY = re.compile(
+    r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<text>(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S.*)$"
+)
 _FRAME = "code-frame or fix-hint line"
 _HUNK_SEPARATOR = re.compile(r"^-{20,}\s*$")
 _HINT = re.compile(r"^(?:help|note|info|hint)(?:\[[\w-]+\])?:")
@@ -50,8 +55,22 @@ def compact(text: str, inv: Invocation) -> str | None:
     run = _diag.FindingRun(items)
 
     index = 0
+    group: str | None = None  # the file heading the entries of --output-format grouped
     while index < len(lines):
         line = lines[index]
+        heading = _GROUP_FILE.match(line)
+        if heading:
+            run.close()
+            group = heading["path"]
+            items.append(line)
+            index += 1
+            continue
+        entry = _GROUP_ENTRY.match(line) if group is not None else None
+        if entry and group is not None:
+            run.close()
+            run.current = _diag.Finding(group, f"{entry['line']}:{entry['col']}", entry["text"], line)
+            index += 1
+            continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
         arrow = _ARROW.match(following) if "-->" in following else None
         if arrow and _HEADER.match(line):
@@ -76,6 +95,9 @@ def compact(text: str, inv: Invocation) -> str | None:
                 items.append(line)
         index += 1
     run.close()
+    if group is not None and sum(isinstance(item, _diag.Finding) for item in items) > _diag.FEW_FINDINGS:
+        # regrouped: the tool's own file headings give way to the rule's
+        items = [item for item in items if not (isinstance(item, str) and _GROUP_FILE.match(item))]
     return _diag.render(text, items, dropped)
 
 
