@@ -7,6 +7,8 @@ from __future__ import annotations
 
 PROGRAMS: dict[str, tuple[str, ...]] = {
     '_mocha': ('mocha',),
+    'ack': ('search',),
+    'ag': ('search',),
     'apt': ('apt',),
     'apt-get': ('apt',),
     'aptitude': ('apt',),
@@ -46,10 +48,12 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'cmake': ('cc',),
     'dmypy': ('mypy',),
     'ecj': ('java',),
+    'egrep': ('search',),
     'emcc': ('cc',),
     'errcheck': ('golangci',),
     'eslint': ('eslint',),
     'eslint_d': ('eslint',),
+    'fgrep': ('search',),
     'flake8': ('flake8',),
     'g++': ('cc',),
     'gcc': ('cc',),
@@ -59,6 +63,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'git clone': ('git_transfer',),
     'git diff': ('git_diff',),
     'git fetch': ('git_transfer',),
+    'git grep': ('search',),
     'git log': ('git_log',),
     'git pull': ('git_transfer',),
     'git push': ('git_transfer',),
@@ -77,6 +82,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'gotestsum': ('gotest',),
     'gradle': ('java',),
     'gradlew': ('java',),
+    'grep': ('search',),
     'icc': ('cc',),
     'icpc': ('cc',),
     'javac': ('java',),
@@ -133,6 +139,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'pyright-langserver': ('mypy',),
     'pytest': ('pytest',),
     'revive': ('golangci',),
+    'rg': ('search',),
     'ruff': ('ruff',),
     'ruff check': ('ruff',),
     'rustc': ('cargobuild',),
@@ -158,6 +165,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'yarn remove': ('yarn',),
     'yarn up': ('yarn',),
     'yarn upgrade': ('yarn',),
+    'zgrep': ('search',),
 }
 
 RULES: tuple[str, ...] = (
@@ -187,6 +195,7 @@ RULES: tuple[str, ...] = (
     'pylint',
     'pytest',
     'ruff',
+    'search',
     'shellcheck',
     'tsc',
     'unittest',
