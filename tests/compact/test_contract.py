@@ -17,7 +17,7 @@ from tersh.settings import Settings
 from tests.clihelp import tersh
 from tests.corpus import cases, lost_facts
 
-CATEGORIES = {"tests", "builds", "linters", "git", "packages"}
+CATEGORIES = {"tests", "builds", "linters", "git", "packages", "search"}
 SWITCHES = {"tests", "builds", "git", "packages", "other", "file_reads", "containers", "github"}
 FIXTURES = Path(__file__).parent / "fixtures"
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_rules.py"
