@@ -51,7 +51,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         if _PASSING_TOTAL.match(line):
             totals_seen = True
-        elif _TAP_OK.match(line):
+        elif tap and _TAP_OK.match(line):
             if "# SKIP" in line:
                 pending += 1
                 out.omit(line)
@@ -59,7 +59,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                 passed += 1
                 out.omit(line, passing=True)
             continue
-        elif _TAP_PLAN.match(line):
+        elif tap and _TAP_PLAN.match(line):
             out.omit(line)
             continue
         elif tap:  # a TAP run: everything but the passing lines and the plan is kept

@@ -75,7 +75,10 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.omit(line)
             in_ok_yaml = not _YAML_END.match(line)
             continue
-        if line[:1] == " " and (_DURATION.match(line) or (")" in line and _INTERNAL_FRAME.match(line))):
+        if line[:1] == " " and (
+            ("duration_ms" in line and _DURATION.match(line))
+            or (("(node:" in line or "(index " in line) and _INTERNAL_FRAME.match(line))
+        ):
             internal += 1
             out.omit(line)  # a frame with a location the verifier protects comes back in place
             continue
