@@ -170,3 +170,15 @@ def test_token_estimate_stays_near_the_real_count_for_costly_symbols() -> None:
     for text in ("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏ added 3 packages", "src/a.py | 12 ++++++------", "plain words here"):
         exact = tokens.count(text)
         assert 0.6 * exact <= pipeline.estimate_tokens(text) <= 1.6 * exact, text
+
+
+def test_a_close_call_on_the_minimum_saving_is_settled_by_exact_counts() -> None:
+    from tersh import tokens
+
+    source = "word " * 100
+    for kept in range(80, 100):
+        candidate = "word " * kept
+        exact = tokens.count(candidate) <= 0.9 * tokens.count(source)
+        assert pipeline.saves_enough(candidate, source, 0.9) is exact
+    assert pipeline.saves_enough("x", "", 0.9) is False
+    assert pipeline.saves_enough("a", "a b c d e f g h i j k l m n o p", 0.9) is True  # clear: estimate
