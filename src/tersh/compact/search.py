@@ -222,10 +222,13 @@ class _Grouper:
 def numbered_split(line: str, following: str) -> int | None:
     """Where the path of ``path:12:text`` (``path-12-text``, ``path:12-text``) ends, or None.
 
-    A path may itself hold ``-12-`` or ``:12:``: the candidate the next line repeats wins, else
-    the first one written like a match (``:12:``), else None.
+    A path may itself hold ``-12-`` or ``:12:``: the longest candidate that the next line
+    repeats before its own line number wins (line numbers differ from line to line, so a
+    candidate that runs into the text is not repeated), else the first one written like a
+    match (``:12:``), else None.
     """
-    best: int | None = None
+    confirmed: int | None = None
+    first_match: int | None = None
     for found in _NUMBER_AFTER.finditer(line):
         end = found.start()
         sep, after = found.group(1), found.group(3)
@@ -239,10 +242,10 @@ def numbered_split(line: str, following: str) -> int | None:
             and following[end : end + 1] in (":", "-")
             and _DIGITS_THEN_SEP.match(following, end + 1)
         ):
-            return end
-        if best is None and sep == ":" and after == ":":
-            best = end
-    return best
+            confirmed = end
+        elif first_match is None and sep == ":" and after == ":":
+            first_match = end
+    return confirmed if confirmed is not None else first_match
 
 
 def plain_split(line: str, following: str, context: bool) -> int | None:
