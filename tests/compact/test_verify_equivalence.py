@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compact import _diag, verify
+from tersh.compact import _diag, detect, find_rule, verify
 from tersh.compact.clean import clean
 from tests import corpus
 
@@ -244,3 +244,73 @@ def test_severe_lines_are_the_lines_with_a_severity_word_outside_an_option(text:
         if any(not verify._in_option(line, m.start()) for m in verify._SEVERITY.finditer(line))
     ]  # fmt: skip
     assert starts == expected
+
+
+# Group reading as the verifier first did it (one regex over the text, header decided lazily).
+_OLD_ENTRY_OR_TOP = re.compile(r"^(?:(?P<entry>[^\S\n]+\d+(?::\d+)?\b)|(?![^\S\n]))", re.MULTILINE)
+
+
+def _old_groups(text: str) -> tuple[set[str], set[str]]:
+    lines: set[str] = set()
+    locations: set[str] = set()
+    header: str | None = None
+    for chunk in verify._chunks(text):
+        pending = -1
+        end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
+        for match in _OLD_ENTRY_OR_TOP.finditer(chunk, 0, end):
+            if match["entry"] is None:
+                pending = match.start()
+                continue
+            if pending >= 0:
+                header, pending = verify._group_header(_old_line_at(chunk, pending)), -1
+            if header is not None:
+                raw = _old_line_at(chunk, match.start())
+                at = 0
+                while located := verify._ENTRY_LOCATION.match(raw, at):
+                    locations.add(f"{header}:{located['line']}")
+                    if located["col"]:
+                        locations.add(f"{header}:{located['line']}:{located['col']}")
+                    at = located.end()
+                lines.add(verify.normalize(raw[at:]).strip(verify._TRIM))
+        if pending >= 0:
+            header = verify._group_header(_old_line_at(chunk, pending))
+    return lines, locations
+
+
+def _old_line_at(chunk: str, start: int) -> str:
+    end = chunk.find("\n", start)
+    return chunk[start:] if end < 0 else chunk[start:end]
+
+
+GROUPED = st.lists(
+    st.sampled_from(
+        ["src/a.py (3)", "src/b.ts:", "x/y.c", "", " ", "\t", "  12:4 E1 msg", "  3 7:1  two", "  9x",
+         "\t4:2 ok", "  5:1:", "not/a header here", "  ١٢ msg", "[tersh] note", "a.py\r", "  8 "]
+    ),
+    max_size=30,
+).map("\n".join)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=GROUPED, trailing=st.booleans())
+def test_group_parts_are_read_as_before(text: str, trailing: bool) -> None:
+    text += "\n" if trailing else ""
+    index = verify._Index(text)
+    assert (index.part("group_lines"), index.part("group_locations")) == _old_groups(index.proposal)
+
+
+def _proposals() -> list[str]:
+    """What the rules make of the real outputs (grouped ones among them)."""
+    found = []
+    for case in corpus.cases():
+        text = clean(case.combined)
+        rule = find_rule(text, detect.invocation(case.cmd, case.exit_code))
+        proposal = rule.compact(text, detect.invocation(case.cmd, case.exit_code)) if rule else None
+        found.append(proposal or text)
+    return found
+
+
+def test_group_parts_of_real_grouped_proposals_are_read_as_before(tiny_chunks: None) -> None:
+    for text in _proposals():
+        index = verify._Index(text)
+        assert (index.part("group_lines"), index.part("group_locations")) == _old_groups(index.proposal)

@@ -103,8 +103,8 @@ _PAREN_DIGIT = re.compile(r"\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
-# In a grouped proposal: a finding entry ("  12:4 …") or a line that is not indented.
-_ENTRY_OR_TOP = re.compile(r"^(?:(?P<entry>[^\S\n]+\d+(?::\d+)?\b)|(?![^\S\n]))", re.MULTILINE)
+# How a finding entry of a grouped proposal starts ("  12:4 …").
+_ENTRY_HEAD = re.compile(r"[^\S\n]+\d+(?::\d+)?\b")
 _LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
 # Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
@@ -839,35 +839,39 @@ _PARTS = {
 
 
 def _read_groups(chunk: str, header: str | None, lines: set[str], locations: set[str]) -> str | None:
-    """Read the grouped entries of ``chunk`` under ``header``; the header in force after."""
-    pending = -1  # the last line that is not indented (it decides the header) not yet read
-    end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
-    for match in _ENTRY_OR_TOP.finditer(chunk, 0, end):
-        if match["entry"] is None:
-            pending = match.start()
-            continue
-        if pending >= 0:
-            header, pending = _group_header(_line_at(chunk, pending)), -1
-        if header is not None:
-            _read_entry(_line_at(chunk, match.start()), header, lines, locations)
-    if pending >= 0:
-        header = _group_header(_line_at(chunk, pending))
+    """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
+
+    A line that is not indented (an empty one too) decides the header of the entries after it;
+    an indented line is an entry when ``line[:col]`` starts it, else it changes nothing.
+    """
+    rows = chunk.split("\n")
+    if chunk.endswith("\n"):
+        rows.pop()
+    pending: str | None = None  # the last line that is not indented, not yet read as a header
+    entry = _ENTRY_HEAD.match
+    for raw in rows:
+        if not raw[:1].isspace():
+            pending = raw
+        elif entry(raw) is not None:
+            if pending is not None:
+                header, pending = _group_header(pending), None
+            if header is not None:
+                _read_entry(raw, header, lines, locations)
+    if pending is not None:
+        header = _group_header(pending)
     return header
 
 
 def _read_entry(raw: str, header: str, lines: set[str], locations: set[str]) -> None:
     end = 0
-    while located := _ENTRY_LOCATION.match(raw, end):
-        locations.add(f"{header}:{located['line']}")
-        if located["col"]:
-            locations.add(f"{header}:{located['line']}:{located['col']}")
+    match = _ENTRY_LOCATION.match
+    while located := match(raw, end):
+        row, col = located.group("line", "col")
+        locations.add(f"{header}:{row}")
+        if col:
+            locations.add(f"{header}:{row}:{col}")
         end = located.end()
-    lines.add(normalize(raw[end:]).strip(_TRIM))
-
-
-def _line_at(chunk: str, start: int) -> str:
-    end = chunk.find("\n", start)
-    return chunk[start:] if end < 0 else chunk[start:end]
+    lines.add(" ".join(raw[end:].split()).strip(_TRIM))
 
 
 def _group_header(raw: str) -> str | None:
