@@ -314,3 +314,45 @@ def test_group_parts_of_real_grouped_proposals_are_read_as_before(tiny_chunks: N
     for text in _proposals():
         index = verify._Index(text)
         assert (index.part("group_lines"), index.part("group_locations")) == _old_groups(index.proposal)
+
+
+def _rebuilt_lines_are_kept(proposal: str) -> None:
+    """Every line rebuilt from a grouped entry yields only facts the proposal keeps."""
+    index = verify._Index(proposal)
+    for line in index.part("group_held"):
+        lost = [f for f in _plain_facts(line) if not index.holds(f.kind, f.text)]
+        assert lost == [], line
+
+
+def test_rebuilt_lines_of_real_grouped_proposals_are_kept() -> None:
+    for proposal in _proposals():
+        _rebuilt_lines_are_kept(proposal)
+
+
+ENTRY_TEXT = st.lists(
+    st.sampled_from(
+        ["E501", "error:", "x.py", "a/b", "(3)", "x.ts(4,5)", ":", "9", "12:4", " ", "  ", "deadbee1", "[c]",
+         "File \"q.py\", line 2", "warning", "-", "ok", "http://h:8/a.py:1", "\t", "é", "~", "#"]
+    ),
+    max_size=8,
+).map("".join)  # fmt: skip
+HEADER = st.sampled_from(
+    ["src/a.py", "a.py", "./a.py", "x", "a b.py", "deadbee1/x.c", "x(1).py", "a.py:", "-a.py"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(header=HEADER, places=st.lists(st.sampled_from(["3", "3:4", "12:1"]), min_size=1, max_size=3),
+       message=ENTRY_TEXT)  # fmt: skip
+def test_rebuilt_lines_of_generated_entries_are_kept(header: str, places: list[str], message: str) -> None:
+    _rebuilt_lines_are_kept(f"{header} (2)\n  {' '.join(places)} {message}\n")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(header=HEADER, message=ENTRY_TEXT, row=st.integers(1, 99), drop=st.booleans())
+def test_missing_facts_with_rebuilt_lines_agree_with_the_plain_check(
+    header: str, message: str, row: int, drop: bool
+) -> None:
+    source = f"{header}:{row}:2: {message.strip()}\n{header}:7: other {message}\n"
+    proposal = f"{header} (2)\n  {row}:2 {message}\n" + ("" if drop else f"  7 other {message}\n")
+    assert verify.missing_facts(source, proposal) == _plain_missing(source, proposal)

@@ -100,10 +100,13 @@ _COLON_DIGIT = re.compile(r":\d")
 _HEX_MARKS = str.maketrans({chr(c): "x" if chr(c) in "0123456789abcdef" else " " for c in range(128)})
 _SEVEN_HEX = "x" * 7
 _PAREN_DIGIT = re.compile(r"\(\d")
+# What every parenthesised location holds: a word character right before "(" and a digit after.
+_PAREN_LOCATION_MARK = re.compile(r"\w\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
 # How a finding entry of a grouped proposal starts ("  12:4 …").
+_PATH_WORD_ONLY = re.compile(rf"{_PATH_CHARS}+")
 _ENTRY_HEAD = re.compile(r"[^\S\n]+\d+(?::\d+)?\b")
 _LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
@@ -723,19 +726,21 @@ class _Index:
         found = self._parts.get(name)
         if found is None:
             if name.startswith("group"):
-                self._parts["group_lines"], self._parts["group_locations"] = self._groups()
+                groups = self._groups()
+                self._parts["group_lines"], self._parts["group_locations"], self._parts["group_held"] = groups
             else:
                 self._parts[name] = _PART_BUILDERS[name](self.proposal)
             found = self._parts[name]
         return found
 
-    def _groups(self) -> tuple[set[str], set[str]]:
+    def _groups(self) -> tuple[set[str], set[str], set[str]]:
         lines: set[str] = set()
         locations: set[str] = set()
+        rebuilt: set[str] = set()
         header: str | None = None
         for chunk in _chunks(self.proposal):
-            header = _read_groups(chunk, header, lines, locations)
-        return lines, locations
+            header = _read_groups(chunk, header, lines, locations, rebuilt)
+        return lines, locations, rebuilt
 
     def has(self, fact: Fact) -> bool:
         """Whether the proposal keeps ``fact``."""
@@ -838,40 +843,77 @@ _PARTS = {
 }
 
 
-def _read_groups(chunk: str, header: str | None, lines: set[str], locations: set[str]) -> str | None:
+def _read_groups(
+    chunk: str, header: str | None, lines: set[str], locations: set[str], rebuilt: set[str]
+) -> str | None:
     """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
 
     A line that is not indented (an empty one too) decides the header of the entries after it;
     an indented line is an entry when ``line[:col]`` starts it, else it changes nothing.
+    ``rebuilt`` gets the ``path:line[:col]: message`` line of each simple entry (see
+    ``_read_entry``).
     """
     rows = chunk.split("\n")
     if chunk.endswith("\n"):
         rows.pop()
     pending: str | None = None  # the last line that is not indented, not yet read as a header
     entry = _ENTRY_HEAD.match
+    simple = header is not None and _rebuildable(header)
     for raw in rows:
         if not raw[:1].isspace():
             pending = raw
         elif entry(raw) is not None:
             if pending is not None:
                 header, pending = _group_header(pending), None
+                simple = header is not None and _rebuildable(header)
             if header is not None:
-                _read_entry(raw, header, lines, locations)
+                _read_entry(raw, header, lines, locations, rebuilt if simple else None)
     if pending is not None:
         header = _group_header(pending)
     return header
 
 
-def _read_entry(raw: str, header: str, lines: set[str], locations: set[str]) -> None:
+def _read_entry(
+    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: set[str] | None
+) -> None:
+    """Record an entry's locations and message; with ``rebuilt``, also the line a tool writes
+    for each of its findings, ``header:line[:col]: message``, when that line yields no fact the
+    entry does not give: a message with no location in it that starts with no digit (the
+    header, a plain path, is checked by the caller).
+    """
     end = 0
     match = _ENTRY_LOCATION.match
+    places: list[str] = []
     while located := match(raw, end):
         row, col = located.group("line", "col")
         locations.add(f"{header}:{row}")
+        place = f"{header}:{row}:{col}" if col else f"{header}:{row}"
         if col:
-            locations.add(f"{header}:{row}:{col}")
+            locations.add(place)
+        places.append(place)
         end = located.end()
-    lines.add(" ".join(raw[end:].split()).strip(_TRIM))
+    message = raw[end:]
+    lines.add(" ".join(message.split()).strip(_TRIM))
+    if rebuilt is not None and places:
+        message = message.strip()
+        if message and not message[0].isdigit() and not _holds_location(message):
+            rebuilt.update(f"{place}: {message}" for place in places)
+
+
+def _holds_location(text: str) -> bool:
+    """Whether ``text`` may hold a location of any form (cheap literal tests)."""
+    return (
+        (":" in text and _COLON_DIGIT.search(text) is not None)
+        or ("(" in text and _PAREN_LOCATION_MARK.search(text) is not None)
+        or 'File "' in text
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _rebuildable(header: str) -> bool:
+    """Whether ``header:line:col: …`` reads back with ``header`` as its location's path: one word
+    of path characters that the colon form takes whole, as it is."""
+    return _PATH_WORD_ONLY.fullmatch(header) is not None and _colon_location_path(header) == header
 
 
 def _group_header(raw: str) -> str | None:
@@ -914,9 +956,14 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
 
     A line the proposal holds as it is (spaces and tabs around it aside) keeps every fact it
     yields: each is found the same way in the proposal's line, and a git commit message (which
-    depends on the lines around it) is read from the whole source. So those lines are not read.
+    depends on the lines around it) is read from the whole source. So those lines are not read;
+    nor those a simple grouped entry stands for (``_read_entry``): their location is the entry's,
+    their message the entry's, their paths and commit ids the header's and the message's.
     """
-    facts = _Facts(source, inv, index.part("held"))
+    held = index.part("held")
+    if not _searching(inv):  # (a search's match is its whole line: a rebuilt one has no other)
+        held = held | index.part("group_held")
+    facts = _Facts(source, inv, held)
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
