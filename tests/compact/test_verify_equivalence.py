@@ -354,5 +354,6 @@ def test_missing_facts_with_rebuilt_lines_agree_with_the_plain_check(
     header: str, message: str, row: int, drop: bool
 ) -> None:
     source = f"{header}:{row}:2: {message.strip()}\n{header}:7: other {message}\n"
+    source += f"{header}({row},2): {message}\n"
     proposal = f"{header} (2)\n  {row}:2 {message}\n" + ("" if drop else f"  7 other {message}\n")
     assert verify.missing_facts(source, proposal) == _plain_missing(source, proposal)

@@ -107,6 +107,7 @@ _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
 # How a finding entry of a grouped proposal starts ("  12:4 …").
 _PATH_WORD_ONLY = re.compile(rf"{_PATH_CHARS}+")
+_PAREN_PATH_ONLY = re.compile(rf"{_PATH_CHARS}+\.\w+")
 _ENTRY_HEAD = re.compile(r"[^\S\n]+\d+(?::\d+)?\b")
 _LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
@@ -858,46 +859,54 @@ def _read_groups(
         rows.pop()
     pending: str | None = None  # the last line that is not indented, not yet read as a header
     entry = _ENTRY_HEAD.match
-    simple = header is not None and _rebuildable(header)
+    forms = _rebuilt_forms(header)
     for raw in rows:
         if not raw[:1].isspace():
             pending = raw
         elif entry(raw) is not None:
             if pending is not None:
                 header, pending = _group_header(pending), None
-                simple = header is not None and _rebuildable(header)
+                forms = _rebuilt_forms(header)
             if header is not None:
-                _read_entry(raw, header, lines, locations, rebuilt if simple else None)
+                _read_entry(raw, header, lines, locations, rebuilt if forms else None, forms)
     if pending is not None:
         header = _group_header(pending)
     return header
 
 
 def _read_entry(
-    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: set[str] | None
+    raw: str,
+    header: str,
+    lines: set[str],
+    locations: set[str],
+    rebuilt: set[str] | None = None,
+    forms: tuple[str, ...] = (),
 ) -> None:
-    """Record an entry's locations and message; with ``rebuilt``, also the line a tool writes
-    for each of its findings, ``header:line[:col]: message``, when that line yields no fact the
-    entry does not give: a message with no location in it that starts with no digit (the
-    header, a plain path, is checked by the caller).
+    """Record an entry's locations and message; with ``rebuilt``, also the lines a tool writes
+    for each of its findings (``forms``: ``header:line[:col]: message``, ``header(line,col):
+    message``) when such a line yields no fact the entry does not give: a message with no
+    location in it that starts with no digit (the header is checked by ``_rebuilt_forms``).
     """
     end = 0
     match = _ENTRY_LOCATION.match
-    places: list[str] = []
+    places: list[tuple[str, str | None]] = []
     while located := match(raw, end):
         row, col = located.group("line", "col")
         locations.add(f"{header}:{row}")
-        place = f"{header}:{row}:{col}" if col else f"{header}:{row}"
         if col:
-            locations.add(place)
-        places.append(place)
+            locations.add(f"{header}:{row}:{col}")
+        places.append((row, col))
         end = located.end()
     message = raw[end:]
     lines.add(" ".join(message.split()).strip(_TRIM))
     if rebuilt is not None and places:
         message = message.strip()
         if message and not message[0].isdigit() and not _holds_location(message):
-            rebuilt.update(f"{place}: {message}" for place in places)
+            for row, col in places:
+                if "colon" in forms:
+                    rebuilt.add(f"{header}:{row}:{col}: {message}" if col else f"{header}:{row}: {message}")
+                if "paren" in forms and col:
+                    rebuilt.add(f"{header}({row},{col}): {message}")
 
 
 def _holds_location(text: str) -> bool:
@@ -910,10 +919,14 @@ def _holds_location(text: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
-def _rebuildable(header: str) -> bool:
-    """Whether ``header:line:col: …`` reads back with ``header`` as its location's path: one word
-    of path characters that the colon form takes whole, as it is."""
-    return _PATH_WORD_ONLY.fullmatch(header) is not None and _colon_location_path(header) == header
+def _rebuilt_forms(header: str | None) -> tuple[str, ...]:
+    """The line forms (``colon``: ``header:line:col: …``, ``paren``: ``header(line,col): …``)
+    that read back with ``header``, as it is, as their location's path and only path word."""
+    if header is None or _PATH_WORD_ONLY.fullmatch(header) is None:
+        return ()
+    colon = ("colon",) if _colon_location_path(header) == header else ()
+    paren = ("paren",) if _PAREN_PATH_ONLY.fullmatch(header) and _norm_path(header) == header else ()
+    return colon + paren
 
 
 def _group_header(raw: str) -> str | None:
