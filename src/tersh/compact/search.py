@@ -50,6 +50,10 @@ FORM_SHARE = 0.9
 #: How many lines decide which form an output has.
 SAMPLE_LINES = 400
 
+#: A path is never longer than this; a line's candidates past it are not tried (a long line
+#: full of ``:12:`` shapes costs one scan, not one path check per shape).
+MAX_PATH = 1024
+
 # Where a line number may follow the path: ":12:", "-12-", and ag's context form ":12-".
 _NUMBER_AFTER = re.compile(r"(?=([:-])(\d+)([:-]))")
 _DIGITS_THEN_SEP = re.compile(r"\d+[:-]")
@@ -64,6 +68,9 @@ _NOTICE = re.compile(
 )
 # Every character str.splitlines() breaks a line at, besides "\n": such a line stays as it is.
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_WHITE = re.compile(r"[\s\x1c-\x1f\x85]")  # white space and the other line breaks
+# The characters a path that can head a group is made of (the verifier's path words).
+_PATH_RUN = re.compile(r"[\w.@+~/-]*")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 # Options after which a search prints context lines ("-C2", "-rnA3", "--context=2", "-5").
 _CONTEXT_OPTION = re.compile(r"^-(?:[a-zA-Z]*[ABC]|\d+$)|^--(?:after-|before-)?context")
@@ -77,7 +84,7 @@ _SNIFF_NOTICE = re.compile(r"^(?:grep: .*: binary file matches|Binary file .* ma
 def heads_group(path: str) -> bool:
     """Whether ``path`` can head a group: no white space, and the verifier reads it back whole
     as the one path of the header line (so every ``path:line`` stays a location it knows)."""
-    if not path or path[-1] in ":-" or any(c.isspace() for c in path) or _OTHER_BREAKS.search(path):
+    if not path or path[-1] in ":-" or _WHITE.search(path):
         return False
     if "/" not in path and "." not in path:
         return False
@@ -229,8 +236,12 @@ def numbered_split(line: str, following: str) -> int | None:
     """
     confirmed: int | None = None
     first_match: int | None = None
-    for found in _NUMBER_AFTER.finditer(line):
+    run = _PATH_RUN.match(line)
+    limit = min(run.end() if run else 0, MAX_PATH)  # a longer prefix holds a character no path word has
+    for found in _NUMBER_AFTER.finditer(line, 0, limit + 12):
         end = found.start()
+        if end > limit:
+            break
         sep, after = found.group(1), found.group(3)
         if sep == "-" and after == ":":
             continue
@@ -251,11 +262,11 @@ def numbered_split(line: str, following: str) -> int | None:
 def plain_split(line: str, following: str, context: bool) -> int | None:
     """Where the path of ``path:text`` ends (with ``context``, also of a ``path-text`` line that
     the next line's path confirms), or None."""
-    end = line.find(":", 3 if _DRIVE.match(line) else 0)
+    end = line.find(":", 3 if _DRIVE.match(line) else 0, MAX_PATH)
     if end > 0 and heads_group(line[:end]):
         return end
     if context:  # a context line before the file's first match: the next line tells
-        ahead = following.find(":", 3 if _DRIVE.match(following) else 0)
+        ahead = following.find(":", 3 if _DRIVE.match(following) else 0, MAX_PATH)
         if ahead > 0 and line.startswith(following[:ahead] + "-") and heads_group(following[:ahead]):
             return ahead
     return None
