@@ -2,7 +2,9 @@
 
 Fixtures under fixtures/search/ were recorded here with GNU grep 3.8, ripgrep 13.0.0, git 2.39,
 ag 2.2.0 and ack 3.6.0 on copies of the Python 3.11 json, email and logging packages, with a
-binary file, a dangling symlink, and paths holding a space, a colon and ``-1-`` added.
+binary file, a dangling symlink, and paths holding a space, a colon and ``-1-`` added; and on
+/usr/include (``grep-rn-c-headers``), the stdlib (``grep-include-py``) and this repository
+(``rg-C3-tersh``).
 """
 
 from __future__ import annotations
