@@ -322,6 +322,10 @@ def _rebuilt_lines_are_kept(proposal: str) -> None:
     for line in index.part("group_held"):
         lost = [f for f in _plain_facts(line) if not index.holds(f.kind, f.text)]
         assert lost == [], line
+    for entry in index.part("group_entries"):  # a source line that reads so, spaced any way
+        for line in (entry, f"  {entry.replace(' ', '  ')}", "\t" + entry.replace(" ", "\u00a0")):
+            lost = [f for f in _plain_facts(line) if not index.holds(f.kind, f.text)]
+            assert lost == [], line
 
 
 def test_rebuilt_lines_of_real_grouped_proposals_are_kept() -> None:
@@ -356,4 +360,16 @@ def test_missing_facts_with_rebuilt_lines_agree_with_the_plain_check(
     source = f"{header}:{row}:2: {message.strip()}\n{header}:7: other {message}\n"
     source += f"{header}({row},2): {message}\n"
     proposal = f"{header} (2)\n  {row}:2 {message}\n" + ("" if drop else f"  7 other {message}\n")
+    assert verify.missing_facts(source, proposal) == _plain_missing(source, proposal)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(message=ENTRY_TEXT, rows=st.lists(st.integers(1, 30), min_size=1, max_size=4), drop=st.booleans())
+def test_missing_facts_of_linter_entries_agree_with_the_plain_check(
+    message: str, rows: list[int], drop: bool
+) -> None:
+    """A linter's own grouped output (eslint's stylish form), regrouped with merged messages."""
+    source = "src/app.js\n" + "".join(f"  {row}:5  error  {message}  rule-x\n" for row in rows)
+    kept = rows[:-1] if drop else rows
+    proposal = f"src/app.js ({len(kept)})\n  {' '.join(f'{row}:5' for row in kept)} error {message} rule-x\n"
     assert verify.missing_facts(source, proposal) == _plain_missing(source, proposal)

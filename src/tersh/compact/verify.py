@@ -508,10 +508,12 @@ def _iter_text_locations(
 class _Facts:
     """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
 
-    def __init__(self, source: str, inv: Invocation | None, skip: set[str] | None = None) -> None:
-        """Read ``source``, all of it or only its lines not in ``skip`` (stripped of spaces and tabs)."""
+    def __init__(
+        self, source: str, inv: Invocation | None, skip: tuple[set[str], set[str]] | None = None
+    ) -> None:
+        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``)."""
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
-        self.read(_chunks(source) if skip is None else _blanked_chunks(source, skip), inv)
+        self.read(_chunks(source) if skip is None else _blanked_chunks(source, *skip), inv)
         if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
             messages = self.by_kind["message"]
             for fact in _git_messages(source.splitlines()):
@@ -727,21 +729,21 @@ class _Index:
         found = self._parts.get(name)
         if found is None:
             if name.startswith("group"):
-                groups = self._groups()
-                self._parts["group_lines"], self._parts["group_locations"], self._parts["group_held"] = groups
+                names = ("group_lines", "group_locations", "group_held", "group_entries")
+                self._parts.update(zip(names, self._groups(), strict=True))
             else:
                 self._parts[name] = _PART_BUILDERS[name](self.proposal)
             found = self._parts[name]
         return found
 
-    def _groups(self) -> tuple[set[str], set[str], set[str]]:
+    def _groups(self) -> tuple[set[str], set[str], set[str], set[str]]:
         lines: set[str] = set()
         locations: set[str] = set()
-        rebuilt: set[str] = set()
+        rebuilt: _Rebuilt = (set(), set())
         header: str | None = None
         for chunk in _chunks(self.proposal):
             header = _read_groups(chunk, header, lines, locations, rebuilt)
-        return lines, locations, rebuilt
+        return lines, locations, *rebuilt
 
     def has(self, fact: Fact) -> bool:
         """Whether the proposal keeps ``fact``."""
@@ -844,8 +846,13 @@ _PARTS = {
 }
 
 
+# The lines a grouped entry stands for: a tool's own lines, and entry lines as ``line:col message``
+# (white space collapsed), see ``_read_entry``.
+_Rebuilt = tuple[set[str], set[str]]
+
+
 def _read_groups(
-    chunk: str, header: str | None, lines: set[str], locations: set[str], rebuilt: set[str]
+    chunk: str, header: str | None, lines: set[str], locations: set[str], rebuilt: _Rebuilt
 ) -> str | None:
     """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
 
@@ -868,24 +875,20 @@ def _read_groups(
                 header, pending = _group_header(pending), None
                 forms = _rebuilt_forms(header)
             if header is not None:
-                _read_entry(raw, header, lines, locations, rebuilt if forms else None, forms)
+                _read_entry(raw, header, lines, locations, rebuilt, forms)
     if pending is not None:
         header = _group_header(pending)
     return header
 
 
 def _read_entry(
-    raw: str,
-    header: str,
-    lines: set[str],
-    locations: set[str],
-    rebuilt: set[str] | None = None,
-    forms: tuple[str, ...] = (),
+    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: _Rebuilt, forms: tuple[str, ...]
 ) -> None:
-    """Record an entry's locations and message; with ``rebuilt``, also the lines a tool writes
-    for each of its findings (``forms``: ``header:line[:col]: message``, ``header(line,col):
-    message``) when such a line yields no fact the entry does not give: a message with no
-    location in it that starts with no digit (the header is checked by ``_rebuilt_forms``).
+    """Record an entry's locations and message, and in ``rebuilt`` the lines that stand for the
+    same findings when such a line yields no fact the entry does not give (a message with no
+    location in it that starts with no digit): the tool's own line per finding (``forms``, checked
+    against the header by ``_rebuilt_forms``: ``header:line[:col]: message``, ``header(line,col):
+    message``), and ``line:col message`` (white space collapsed), a linter's own grouped entry.
     """
     end = 0
     match = _ENTRY_LOCATION.match
@@ -899,14 +902,21 @@ def _read_entry(
         end = located.end()
     message = raw[end:]
     lines.add(" ".join(message.split()).strip(_TRIM))
-    if rebuilt is not None and places:
-        message = message.strip()
-        if message and not message[0].isdigit() and not _holds_location(message):
-            for row, col in places:
-                if "colon" in forms:
-                    rebuilt.add(f"{header}:{row}:{col}: {message}" if col else f"{header}:{row}: {message}")
-                if "paren" in forms and col:
-                    rebuilt.add(f"{header}({row},{col}): {message}")
+    message = message.strip()
+    if not places or not message or message[0].isdigit() or _holds_location(message):
+        return
+    tool_lines, entries = rebuilt
+    flat = " ".join(message.split())
+    if _holds_location(flat):
+        return
+    for row, col in places:
+        place = f"{row}:{col}" if col else row
+        if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
+            entries.add(f"{place} {flat}")
+        if "colon" in forms:
+            tool_lines.add(f"{header}:{place}: {message}")
+        if "paren" in forms and col:
+            tool_lines.add(f"{header}({row},{col}): {message}")
 
 
 def _holds_location(text: str) -> bool:
@@ -952,12 +962,16 @@ def _chunk_lines(text: str) -> Iterator[str]:
         yield from lines
 
 
-def _blanked_chunks(source: str, held: set[str]) -> Iterator[str]:
-    """The chunks of ``source`` with every line in ``held`` (spaces and tabs around it aside)
-    made empty: the line numbers stay, the facts of those lines go."""
+def _blanked_chunks(source: str, held: set[str], entries: set[str]) -> Iterator[str]:
+    """The chunks of ``source`` with every line in ``held`` (spaces and tabs around it aside), or
+    in ``entries`` once white space is collapsed, made empty: the line numbers stay, the facts
+    of those lines go."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
         flags = list(map(held.__contains__, map(str.strip, lines, repeat(" \t"))))
+        if entries:
+            pairs = zip(lines, flags, strict=True)
+            flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
         if any(flags):
             yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
         else:
@@ -973,10 +987,10 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     nor those a simple grouped entry stands for (``_read_entry``): their location is the entry's,
     their message the entry's, their paths and commit ids the header's and the message's.
     """
-    held = index.part("held")
+    held, entries = index.part("held"), set()
     if not _searching(inv):  # (a search's match is its whole line: a rebuilt one has no other)
-        held = held | index.part("group_held")
-    facts = _Facts(source, inv, held)
+        held, entries = held | index.part("group_held"), index.part("group_entries")
+    facts = _Facts(source, inv, (held, entries))
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
