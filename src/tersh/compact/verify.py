@@ -508,12 +508,10 @@ def _iter_text_locations(
 class _Facts:
     """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
 
-    def __init__(
-        self, source: str, inv: Invocation | None, skip: tuple[set[str], set[str]] | None = None
-    ) -> None:
+    def __init__(self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = ()) -> None:
         """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``)."""
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
-        self.read(_chunks(source) if skip is None else _blanked_chunks(source, *skip), inv)
+        self.read(_blanked_chunks(source, *skip) if skip else _chunks(source), inv)
         if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
             messages = self.by_kind["message"]
             for fact in _git_messages(source.splitlines()):
@@ -962,13 +960,18 @@ def _chunk_lines(text: str) -> Iterator[str]:
         yield from lines
 
 
-def _blanked_chunks(source: str, held: set[str], entries: set[str]) -> Iterator[str]:
-    """The chunks of ``source`` with every line in ``held`` (spaces and tabs around it aside), or
-    in ``entries`` once white space is collapsed, made empty: the line numbers stay, the facts
-    of those lines go."""
+def _blanked_chunks(
+    source: str, held: set[str], rebuilt: set[str] | None = None, entries: set[str] | None = None
+) -> Iterator[str]:
+    """The chunks of ``source`` with every line in ``held`` or ``rebuilt`` (spaces and tabs around
+    it aside), or in ``entries`` once white space is collapsed, made empty: the line numbers
+    stay, the facts of those lines go."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
-        flags = list(map(held.__contains__, map(str.strip, lines, repeat(" \t"))))
+        stripped = list(map(str.strip, lines, repeat(" \t")))
+        flags = list(map(held.__contains__, stripped))
+        if rebuilt:
+            flags = [flag or line in rebuilt for line, flag in zip(stripped, flags, strict=True)]
         if entries:
             pairs = zip(lines, flags, strict=True)
             flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
@@ -987,10 +990,10 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     nor those a simple grouped entry stands for (``_read_entry``): their location is the entry's,
     their message the entry's, their paths and commit ids the header's and the message's.
     """
-    held, entries = index.part("held"), set()
+    skip: tuple[set[str], ...] = (index.part("held"),)
     if not _searching(inv):  # (a search's match is its whole line: a rebuilt one has no other)
-        held, entries = held | index.part("group_held"), index.part("group_entries")
-    facts = _Facts(source, inv, (held, entries))
+        skip = (*skip, index.part("group_held"), index.part("group_entries"))
+    facts = _Facts(source, inv, skip)
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
