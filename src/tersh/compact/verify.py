@@ -899,14 +899,13 @@ def _read_entry(
         places.append((row, col))
         end = located.end()
     message = raw[end:]
-    lines.add(" ".join(message.split()).strip(_TRIM))
-    message = message.strip()
-    if not places or not message or message[0].isdigit() or _holds_location(message):
-        return
-    tool_lines, entries = rebuilt
     flat = " ".join(message.split())
-    if _holds_location(flat):
+    lines.add(flat.strip(_TRIM))
+    # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
+    if not places or not flat or flat[0].isdigit() or _holds_location(flat):
         return
+    message = message.strip()
+    tool_lines, entries = rebuilt
     for row, col in places:
         place = f"{row}:{col}" if col else row
         if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
