@@ -886,7 +886,8 @@ def _read_entry(
     same findings when such a line yields no fact the entry does not give (a message with no
     location in it that starts with no digit): the tool's own line per finding (``forms``, checked
     against the header by ``_rebuilt_forms``: ``header:line[:col]: message``, ``header(line,col):
-    message``), and ``line:col message`` (white space collapsed), a linter's own grouped entry.
+    message``), and, white space collapsed, ``line:col message`` (a linter's own grouped entry),
+    the message alone and ``--> header:line:col`` (the heading and arrow of ruff's full form).
     """
     end = 0
     match = _ENTRY_LOCATION.match
@@ -906,10 +907,13 @@ def _read_entry(
         return
     message = message.strip()
     tool_lines, entries = rebuilt
+    entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
     for row, col in places:
         place = f"{row}:{col}" if col else row
         if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
             entries.add(f"{place} {flat}")
+            if "colon" in forms:  # the arrow under ruff's and rustc's headings
+                entries.add(f"--> {header}:{place}")
         if "colon" in forms:
             tool_lines.add(f"{header}:{place}: {message}")
         if "paren" in forms and col:
