@@ -102,3 +102,15 @@ def test_git_messages_are_read_around_kept_lines() -> None:
     proposal = "commit 1a2b3c4d5e6f\n    Fix the parser\n"
     missing = verify.missing_facts(source, proposal)
     assert [(f.kind, f.text, f.line) for f in missing] == [("message", "second line", 5)]
+
+
+def test_rebuilt_forms_follow_what_the_source_shows() -> None:
+    """Only the forms a source shows are rebuilt from grouped entries (memory), and each works."""
+    assert verify._source_forms("a/b.py:3:1: E1 x\n") == {"colon"}
+    assert verify._source_forms("src/a.ts(3,1): error TS1: x\n") == {"paren"}
+    assert verify._source_forms("src/a.js\n  3:1  error  x  rule\n") == {"entry"}
+    assert verify._source_forms("F401 x\n  --> a/b.py:3:1\n") == {"arrow", "message"}
+    proposal = "a/b.py (2)\n  3:1 9:4 E501 line too long\n"
+    for source in ("a/b.py:3:1: E501 line too long\n", "  3:1  E501  line too long\n",
+                   "E501 line too long\n  --> a/b.py:9:4\n"):  # fmt: skip
+        assert verify.missing_facts(source, proposal) == []

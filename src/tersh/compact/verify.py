@@ -714,6 +714,9 @@ class _Index:
         self.proposal = strip_ansi(proposal)
         self._parts: dict[str, set[str]] = {}
         self._flat: str | None = None
+        #: The line forms worth rebuilding from grouped entries (see ``_read_entry``): only
+        #: those the source shows, so that the rebuilt lines cost no memory in vain.
+        self.rebuild: frozenset[str] = _ALL_FORMS
 
     @property
     def flat(self) -> str:
@@ -740,7 +743,7 @@ class _Index:
         rebuilt: _Rebuilt = (set(), set())
         header: str | None = None
         for chunk in _chunks(self.proposal):
-            header = _read_groups(chunk, header, lines, locations, rebuilt)
+            header = _read_groups(chunk, header, lines, locations, rebuilt, self.rebuild)
         return lines, locations, *rebuilt
 
     def has(self, fact: Fact) -> bool:
@@ -850,7 +853,12 @@ _Rebuilt = tuple[set[str], set[str]]
 
 
 def _read_groups(
-    chunk: str, header: str | None, lines: set[str], locations: set[str], rebuilt: _Rebuilt
+    chunk: str,
+    header: str | None,
+    lines: set[str],
+    locations: set[str],
+    rebuilt: _Rebuilt,
+    wanted: frozenset[str] = frozenset(),
 ) -> str | None:
     """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
 
@@ -864,14 +872,14 @@ def _read_groups(
         rows.pop()
     pending: str | None = None  # the last line that is not indented, not yet read as a header
     entry = _ENTRY_HEAD.match
-    forms = _rebuilt_forms(header)
+    forms = _rebuilt_forms(header).intersection(wanted)
     for raw in rows:
         if not raw[:1].isspace():
             pending = raw
         elif entry(raw) is not None:
             if pending is not None:
                 header, pending = _group_header(pending), None
-                forms = _rebuilt_forms(header)
+                forms = _rebuilt_forms(header).intersection(wanted)
             if header is not None:
                 _read_entry(raw, header, lines, locations, rebuilt, forms)
     if pending is not None:
@@ -880,7 +888,7 @@ def _read_groups(
 
 
 def _read_entry(
-    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: _Rebuilt, forms: tuple[str, ...]
+    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: _Rebuilt, forms: frozenset[str]
 ) -> None:
     """Record an entry's locations and message, and in ``rebuilt`` the lines that stand for the
     same findings when such a line yields no fact the entry does not give (a message with no
@@ -905,14 +913,18 @@ def _read_entry(
     # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
     if not places or not flat or flat[0].isdigit() or _holds_location(flat):
         return
+    if not forms:
+        return
     message = message.strip()
     tool_lines, entries = rebuilt
-    entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
+    if "message" in forms:
+        entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
     for row, col in places:
         place = f"{row}:{col}" if col else row
         if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
-            entries.add(f"{place} {flat}")
-            if "colon" in forms:  # the arrow under ruff's and rustc's headings
+            if "entry" in forms:
+                entries.add(f"{place} {flat}")
+            if "arrow" in forms:  # the arrow under ruff's and rustc's headings
                 entries.add(f"--> {header}:{place}")
         if "colon" in forms:
             tool_lines.add(f"{header}:{place}: {message}")
@@ -930,14 +942,36 @@ def _holds_location(text: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
-def _rebuilt_forms(header: str | None) -> tuple[str, ...]:
-    """The line forms (``colon``: ``header:line:col: …``, ``paren``: ``header(line,col): …``)
-    that read back with ``header``, as it is, as their location's path and only path word."""
-    if header is None or _PATH_WORD_ONLY.fullmatch(header) is None:
-        return ()
-    colon = ("colon",) if _colon_location_path(header) == header else ()
-    paren = ("paren",) if _PAREN_PATH_ONLY.fullmatch(header) and _norm_path(header) == header else ()
-    return colon + paren
+def _rebuilt_forms(header: str | None) -> frozenset[str]:
+    """The line forms an entry under ``header`` may stand for: ``entry`` (``line:col message``)
+    and ``message`` (the message alone) always; with ``header``, as it is, read back as their
+    location's path and only path word, ``colon`` (``header:line:col: …``), ``arrow``
+    (``--> header:line:col``) and ``paren`` (``header(line,col): …``)."""
+    forms = {"entry", "message"}
+    if header is not None and _PATH_WORD_ONLY.fullmatch(header) is not None:
+        if _colon_location_path(header) == header:
+            forms.update(("colon", "arrow"))
+        if _PAREN_PATH_ONLY.fullmatch(header) and _norm_path(header) == header:
+            forms.add("paren")
+    return frozenset(forms)
+
+
+# Each rebuilt form, with a mark of it to look for at the head of a source (``_source_forms``).
+_FORM_MARKS = (
+    ("colon", re.compile(r"^[^\s:]+:\d+(?::\d+)?: ", re.MULTILINE)),
+    ("paren", re.compile(r"^[^\s(]+\(\d+,\d+\): ", re.MULTILINE)),
+    ("entry", re.compile(r"^[^\S\n]+\d+:\d+\s", re.MULTILINE)),
+    ("arrow", re.compile(r"^[^\S\n]*--> ", re.MULTILINE)),
+)
+_ALL_FORMS = frozenset(("colon", "paren", "entry", "arrow", "message"))
+
+
+def _source_forms(source: str) -> frozenset[str]:
+    """The rebuilt forms the start of ``source`` shows (a guide for speed and memory only; an
+    arrow comes under a heading that is the message alone)."""
+    head = source[:CHUNK_CHARS]
+    found = {name for name, mark in _FORM_MARKS if mark.search(head)}
+    return frozenset(found | {"message"} if "arrow" in found else found)
 
 
 def _group_header(raw: str) -> str | None:
@@ -995,6 +1029,8 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     """
     skip: tuple[set[str], ...] = (index.part("held"),)
     if not _searching(inv):  # (a search's match is its whole line: a rebuilt one has no other)
+        if "group_held" not in index._parts:
+            index.rebuild = _source_forms(source)
         skip = (*skip, index.part("group_held"), index.part("group_entries"))
     facts = _Facts(source, inv, skip)
     missing: list[tuple[int, str, str]] = []
