@@ -373,3 +373,18 @@ def test_missing_facts_of_linter_entries_agree_with_the_plain_check(
     kept = rows[:-1] if drop else rows
     proposal = f"src/app.js ({len(kept)})\n  {' '.join(f'{row}:5' for row in kept)} error {message} rule-x\n"
     assert verify.missing_facts(source, proposal) == _plain_missing(source, proposal)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=GENERATED)
+def test_bare_lines_of_a_chunk_are_its_lines_without_locations(text: str) -> None:
+    for chunk in (next(verify._chunks(text), ""), next(verify._chunks(text * 12), "")):
+        lines = chunk.split("\n")
+        assert verify._bare_lines(chunk) == [verify._without_locations(line) for line in lines]
+
+
+def test_bare_lines_of_real_outputs_are_their_lines_without_locations() -> None:
+    for text in TEXTS:
+        for chunk in verify._chunks(text):
+            lines = chunk.split("\n")
+            assert verify._bare_lines(chunk) == [verify._without_locations(line) for line in lines]

@@ -93,7 +93,6 @@ _GROUP_ENTRY = re.compile(r"^\s+(?P<line>\d+)(?::(?P<col>\d+))?\b")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
 _ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
 _SPACE = re.compile(r"\s+")
-_LINE_SPACE = re.compile(r"[^\S\n]+")
 # What every colon or parenthesised location holds (cheap to find: a literal comes first).
 _COLON_DIGIT = re.compile(r":\d")
 # Every ASCII character as "x" when a commit id may hold it, else as a space.
@@ -420,26 +419,20 @@ def _sparse_spans(
 
 
 def _bare_lines(chunk: str) -> list[str]:
-    """Each line of ``chunk`` with its locations blanked out and white space collapsed."""
+    """``_without_locations`` of each line of ``chunk``, read as one text (each form is blanked
+    out only on the lines that hold its mark)."""
     if 'File "' in chunk:
         chunk = _TEXT_LOCATION_PYTHON.sub(" ", chunk)
-    if _PAREN_DIGIT.search(chunk):
-        chunk = _TEXT_LOCATION_PAREN.sub(" ", chunk)
-    if _COLON_DIGIT.search(chunk):
-        chunk = _LOCATION_COLON.sub(" ", chunk)
-    return _LINE_SPACE.sub(" ", chunk).split("\n")
+    if "(" in chunk:
+        chunk = _sparse_sub(_TEXT_LOCATION_PAREN, _PAREN_LOCATION_MARK, chunk)
+    if ":" in chunk:
+        chunk = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, chunk)
+    return list(map(str.strip, _normalized(chunk.split("\n")), repeat(_TRIM)))
 
 
 def _bare_messages(lines: list[str]) -> list[str]:
     """``_without_locations`` of each line (lines without line breaks), read as one text."""
-    text = "\n".join(lines)
-    if 'File "' in text:
-        text = _TEXT_LOCATION_PYTHON.sub(" ", text)
-    if _PAREN_DIGIT.search(text):
-        text = _TEXT_LOCATION_PAREN.sub(" ", text)
-    if _COLON_DIGIT.search(text):
-        text = _LOCATION_COLON.sub(" ", text)
-    return list(map(str.strip, _normalized(text.split("\n")), repeat(_TRIM)))
+    return _bare_lines("\n".join(lines))
 
 
 def _sparse_sub(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> str:
@@ -772,7 +765,7 @@ def _normalized(lines: Iterable[str]) -> Iterator[str]:
 def _bare_line_set(proposal: str) -> set[str]:
     found: set[str] = set()
     for chunk in _chunks(proposal):
-        found.update(map(str.strip, map(str.strip, _bare_lines(chunk)), repeat(_TRIM)))
+        found.update(_bare_lines(chunk))
     return found
 
 
