@@ -67,6 +67,18 @@ def test_short_format_many_diagnostics_are_grouped(snapshot: SnapshotAssertion) 
     assert outcome.text == snapshot
 
 
+def test_clippy_help_links_once_and_same_fixes_merged(snapshot: SnapshotAssertion) -> None:
+    """cargo clippy on 5 functions with the same 6 lints (31 warnings)."""
+    outcome = support.check_fixture(rule, "cargobuild", "clippy-repeated-lints", "cargo clippy", 0)
+    assert outcome.applied, outcome.refused
+    text = outcome.text
+    link = "= help: for further information visit https://rust-lang.github.io/rust-clippy/"
+    assert text.count(f"{link}rust-1.95.0/index.html#needless_return") == 1
+    assert "[tersh] same diagnostic also at: src/lib.rs:24:5 src/lib.rs:32:5" in text  # 16 - / 24 - …
+    assert "warning: `demo` (lib) generated 31 warnings" in text
+    assert text == snapshot
+
+
 def test_program_output_is_not_touched() -> None:
     program = "\n".join(f"row {i}: value={i * 3}" for i in range(40))
     head = "   Compiling demo v0.1.0\n    Finished `dev` profile\n     Running `target/debug/demo`\n"

@@ -35,6 +35,14 @@ _OUTCOME = re.compile(r"^\s+Finished |^\s+Running |^\s+Executable ")
 _BLOCK_START = re.compile(r"^(?:error|warning)(?:\[[\w-]+\])?: ")
 # A block's primary location: the first arrow under its header.
 _ARROW = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
+# A suggested edit's line number ("71 -     code", "71 +     code").
+_EDIT_NUMBER = re.compile(r"^\d+(?=\s*[+~-](?:\s|$))")
+# clippy's pointer to a lint's documentation, printed under every finding of that lint.
+_HELP_LINK = re.compile(r"^\s*= help: for further information visit \S+\s*$")
+# A suggested edit's line number ("71 -     code", "71 +     code").
+_EDIT_NUMBER = re.compile(r"^\d+(?=\s*[+~-](?:\s|$))")
+# clippy's pointer to a lint's documentation, printed under every finding of that lint.
+_HELP_LINK = re.compile(r"^\s*= help: for further information visit \S+\s*$")
 # --message-format short: "src/lib.rs:7:9: error[E0308]: mismatched types: expected …".
 _SHORT = re.compile(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
 _SNIFF = re.compile(
@@ -84,6 +92,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return _short_grouped(text, out, dropped, extra)
     out, merged = _merge_repeated(_squeeze_blank(out))
     dropped["repeated diagnostic"] = merged
+    out, dropped["repeated help link"] = _first_help_links(out)
     if not any(dropped.values()):
         return None
     out.append(_diag.omission_note(dropped, extra))
@@ -135,13 +144,31 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
 
 
 def _block_key(block: list[str]) -> tuple[str, ...] | None:
-    """What a diagnostic block says, without its primary place (None: not a located block)."""
+    """What a diagnostic block says, without its primary place (None: not a located block).
+
+    A suggested edit counts without its line number (``8 -     return total;``): the same fix
+    at another place."""
     if not _BLOCK_START.match(block[0]):
         return None
     for index, line in enumerate(block):
         if _ARROW.match(line):
-            return tuple(x.strip() for x in block[:index] + block[index + 1 :])
+            return tuple(_EDIT_NUMBER.sub("", x.strip(), count=1) for x in block[:index] + block[index + 1 :])
     return None
+
+
+def _first_help_links(lines: list[str]) -> tuple[list[str], int]:
+    """Each ``= help: for further information visit <url>`` line (clippy's, one per lint) kept
+    only where it first appears; how many repeats went."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in lines:
+        if _HELP_LINK.match(line):
+            link = line.strip()
+            if link in seen:
+                continue
+            seen.add(link)
+        kept.append(line)
+    return kept, len(lines) - len(kept)
 
 
 def _arrow_place(block: list[str]) -> str:
