@@ -61,7 +61,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     recognised = other = 0
     short = 0
     for line in _diag.lines_of(text):
-        if _SHORT.match(line):
+        if (": error" in line or ": warning" in line) and _SHORT.match(line):
             recognised += 1
             short += 1
             out.append(line)
@@ -118,7 +118,8 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
     """
     blocks: list[list[str]] = []
     for line in lines:
-        if _BLOCK_START.match(line) or not blocks or not line.strip() or not blocks[-1][-1].strip():
+        starts = line[:1] in "ew" and _BLOCK_START.match(line) is not None
+        if starts or not blocks or not line.strip() or not blocks[-1][-1].strip():
             blocks.append([line])
         else:
             blocks[-1].append(line)
@@ -151,8 +152,9 @@ def _block_key(block: list[str]) -> tuple[str, ...] | None:
     if not _BLOCK_START.match(block[0]):
         return None
     for index, line in enumerate(block):
-        if _ARROW.match(line):
-            return tuple(_EDIT_NUMBER.sub("", x.strip(), count=1) for x in block[:index] + block[index + 1 :])
+        if "-->" in line and _ARROW.match(line):
+            rest = map(str.strip, block[:index] + block[index + 1 :])
+            return tuple(_EDIT_NUMBER.sub("", x, count=1) if x[:1].isdigit() else x for x in rest)
     return None
 
 
@@ -162,7 +164,7 @@ def _first_help_links(lines: list[str]) -> tuple[list[str], int]:
     seen: set[str] = set()
     kept: list[str] = []
     for line in lines:
-        if _HELP_LINK.match(line):
+        if "for further information visit" in line and _HELP_LINK.match(line):
             link = line.strip()
             if link in seen:
                 continue
