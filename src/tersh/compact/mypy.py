@@ -104,7 +104,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 def _finding(line: str) -> _diag.Finding | None:
     stripped = line.lstrip()
     finding = _diag.line_finding(stripped)
-    if finding is None:
+    if finding is None and (": error:" in stripped or ": note:" in stripped or ": warning:" in stripped):
         ranged = _END_RANGE.match(stripped)
         if ranged is not None:
             location = f"{ranged['line']}:{ranged['col']}"
