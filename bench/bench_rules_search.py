@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
-from tersh.compact import apply, detect, verify  # noqa: E402
-from tersh.compact import search as rule  # noqa: E402
-from tersh.compact.clean import clean  # noqa: E402
+from tersh.rules import apply, detect, verify  # noqa: E402
+from tersh.rules import search as rule  # noqa: E402
+from tersh.rules.clean import clean  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures" / "search"
 REPORT_TOKENS = 40

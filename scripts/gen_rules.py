@@ -1,4 +1,4 @@
-"""Regenerate src/tersh/compact/_mapping.py from each rule module's constants.
+"""Regenerate src/tersh/rules/_mapping.py from each rule module's constants.
 
 Run ``python scripts/gen_rules.py``; ``--check`` exits 1 when the file is out of date (CI).
 Modules are read with ``ast`` (never imported), so a half-written module cannot break this.
@@ -10,7 +10,7 @@ import ast
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "tersh" / "compact"
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "tersh" / "rules"
 MAPPING = PACKAGE / "_mapping.py"
 NOT_RULES = {"__init__", "_mapping", "base", "verify", "clean", "detect", "common"}
 
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
     if "--check" in argv:
         current = MAPPING.read_text(encoding="utf-8") if MAPPING.exists() else ""
         if current != text:
-            print("src/tersh/compact/_mapping.py is out of date: run python scripts/gen_rules.py")
+            print("src/tersh/rules/_mapping.py is out of date: run python scripts/gen_rules.py")
             return 1
         return 0
     MAPPING.write_text(text, encoding="utf-8")

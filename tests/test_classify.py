@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tersh import classify
-from tersh.compact.detect import invocation
+from tersh.rules.detect import invocation
 from tests import corpus
 
 

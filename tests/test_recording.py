@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tersh import classify, recording
-from tersh.compact.detect import invocation
+from tersh.rules.detect import invocation
 
 COMMANDS = [
     "true", "python -m pytest -q", "uv run pytest tests", "cd web && npm test",
@@ -39,7 +39,7 @@ def test_recording_a_call_does_not_import_the_compaction_package() -> None:
         "from tersh import recording, settings\n"
         "from tersh.result import Result\n"
         "recording.record(Result('', 0, 'pytest -q', 'pytest -q'), settings.Settings())\n"
-        "print(sorted(m for m in sys.modules if m.startswith('tersh.compact')))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tersh.rules')))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=os.environ, timeout=60, check=True)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tersh import capture, pipeline, retrieval, search_index
-from tersh.compact.clean import clean_line
+from tersh.rules.clean import clean_line
 from tersh.search_index import Source
 
 

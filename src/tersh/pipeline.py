@@ -168,8 +168,8 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                bypass: bool) -> Result:
     """Clean, pick and verify a rule, bound, report."""
     from tersh import preview
-    from tersh.compact import clean as cleaning
-    from tersh.compact.detect import invocation
+    from tersh.rules import clean as cleaning
+    from tersh.rules.detect import invocation
 
     data = cap.path().read_bytes()
     notes = _encoding_notes(data)
@@ -181,7 +181,7 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     category = rule = None
     omitted = False
     if not bypass and text:
-        from tersh.compact import compact_text
+        from tersh.rules import compact_text
 
         inv = invocation(base["requested_command"], base["exit_code"])
         outcome = compact_text(text, inv)

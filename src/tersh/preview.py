@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from tersh.compact.clean import clean_line
-from tersh.compact.verify import is_diagnostic, iter_locations
+from tersh.rules.clean import clean_line
+from tersh.rules.verify import is_diagnostic, iter_locations
 
 HEAD_SHARE = 0.30
 TAIL_SHARE = 0.20

@@ -37,7 +37,7 @@ def spool_folder() -> str:
 def program_and_class(command: str, exit_code: int) -> tuple[str, str]:
     """The real program behind ``command`` and its per-class switch name.
 
-    The program is the one ``tersh.compact.detect.invocation`` names, found with the same shell
+    The program is the one ``tersh.rules.detect.invocation`` names, found with the same shell
     walk but without importing the compaction package (this runs after every command).
     """
     from tersh import classify

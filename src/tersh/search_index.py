@@ -187,7 +187,7 @@ def connect() -> sqlite3.Connection:
 
 def capture_lines(data: bytes) -> list[str]:
     """The lines of a capture as ``retrieve`` numbers them, cleaned of escapes and redraws."""
-    from tersh.compact.clean import clean
+    from tersh.rules.clean import clean
 
     text = data.decode("utf-8", "replace")
     if not text:
@@ -381,7 +381,7 @@ def expression_words(expression: str) -> list[str]:
 def scan_lines(path: Path, words: Sequence[str], room: int) -> tuple[list[tuple[int, str]], int]:
     """Lines of ``path`` holding every one of ``words`` (case-insensitive): up to ``room`` of
     them as ``(line number, text)``, and how many more matched."""
-    from tersh.compact.clean import clean_line
+    from tersh.rules.clean import clean_line
 
     folded = [word.casefold() for word in words if word]
     raw_needles = [w.encode() for w in folded] if all(w.isascii() for w in folded) else None
@@ -407,7 +407,7 @@ def scan_lines(path: Path, words: Sequence[str], room: int) -> tuple[list[tuple[
 
 def snippet(text: str, words: Sequence[str]) -> str:
     """``text`` cleaned and, when long, a window of it around the first of ``words`` found."""
-    from tersh.compact.clean import clean_line
+    from tersh.rules.clean import clean_line
 
     text = clean_line(text)
     if len(text) <= SNIPPET_CHARS:

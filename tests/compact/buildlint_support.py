@@ -6,9 +6,9 @@ from pathlib import Path
 from types import ModuleType
 
 from tersh import tokens
-from tersh.compact import apply, detect, verify
-from tersh.compact.base import Outcome, Rule
-from tersh.compact.clean import clean
+from tersh.rules import apply, detect, verify
+from tersh.rules.base import Outcome, Rule
+from tersh.rules.clean import clean
 from tests import corpus
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from tersh.compact import apply, detect, rule_for_program, verify
-from tersh.compact.base import Rule
-from tersh.compact.clean import clean
+from tersh.rules import apply, detect, rule_for_program, verify
+from tersh.rules.base import Rule
+from tersh.rules.clean import clean
 from tests import corpus
 from tests.compact import runner_support as support
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from tersh.compact import apply, detect, verify
-from tersh.compact.base import Invocation, Outcome, Rule
-from tersh.compact.clean import clean
+from tersh.rules import apply, detect, verify
+from tersh.rules.base import Invocation, Outcome, Rule
+from tersh.rules.clean import clean
 
 __all__ = ["clean"]
 from tests import corpus

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh import compact, pipeline
-from tersh.compact._mapping import PROGRAMS, RULES
-from tersh.compact.base import Invocation
+from tersh import pipeline, rules
 from tersh.pipeline import estimate_tokens
+from tersh.rules._mapping import PROGRAMS, RULES
+from tersh.rules.base import Invocation
 from tersh.settings import Settings
 from tests.clihelp import tersh
 from tests.corpus import cases, lost_facts
@@ -25,7 +25,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_rules.py"
 
 @pytest.mark.parametrize("name", RULES)
 def test_rule_metadata(name: str) -> None:
-    rule = compact.load_rule(name)
+    rule = rules.load_rule(name)
     assert name == rule.NAME
     assert rule.CATEGORY in CATEGORIES
     assert rule.SWITCH in SWITCHES
@@ -48,18 +48,18 @@ def test_mapping_is_generated_and_current() -> None:
 
 @pytest.mark.parametrize("name", RULES)
 def test_every_rule_has_a_real_fixture_or_corpus_case(name: str) -> None:
-    rule = compact.load_rule(name)
-    in_corpus = any(compact.rule_for_program(_inv(c.cmd, c.exit_code)) is rule for c in cases())
+    rule = rules.load_rule(name)
+    in_corpus = any(rules.rule_for_program(_inv(c.cmd, c.exit_code)) is rule for c in cases())
     fixtures = FIXTURES / name
     recorded = any(
-        compact.rule_for_program(_inv(cmd.read_text().strip(), 0)) is rule
+        rules.rule_for_program(_inv(cmd.read_text().strip(), 0)) is rule
         for cmd in FIXTURES.glob("*/*.cmd")
     )
     assert in_corpus or recorded or (fixtures.is_dir() and any(fixtures.iterdir())), name
 
 
 def _inv(command: str, exit_code: int) -> Invocation:
-    from tersh.compact.detect import invocation
+    from tersh.rules.detect import invocation
 
     return invocation(command, exit_code)
 
@@ -68,12 +68,12 @@ def _inv(command: str, exit_code: int) -> Invocation:
 @given(text=st.text(max_size=2000), exit_code=st.sampled_from([0, 1, 2, 101]))
 def test_no_rule_crashes_the_gate_and_sniffers_stay_in_range(text: str, exit_code: int) -> None:
     for name in RULES:
-        rule = compact.load_rule(name)
+        rule = rules.load_rule(name)
         inv = Invocation("x", rule.PROGRAMS[0].split()[0], tuple(rule.PROGRAMS[0].split()[1:]),
                          exit_code)
-        outcome = compact.apply(rule, text, inv)
+        outcome = rules.apply(rule, text, inv)
         assert outcome.text == text or outcome.applied
-        assert 0.0 <= compact._safe_sniff(rule, text) <= 1.0
+        assert 0.0 <= rules._safe_sniff(rule, text) <= 1.0
 
 
 class _LossyRule:
@@ -98,7 +98,7 @@ def test_a_lossy_rule_is_refused_on_every_failing_case(case: object) -> None:
     assert isinstance(case, Case)
     text = case.combined
     inv = _inv(case.cmd, case.exit_code)
-    outcome = compact.apply(_LossyRule(), text, inv)  # type: ignore[arg-type]
+    outcome = rules.apply(_LossyRule(), text, inv)  # type: ignore[arg-type]
     dropped = [line for line in text.splitlines() if "error" in line.lower()]
     if dropped:
         assert not outcome.applied and outcome.text == text

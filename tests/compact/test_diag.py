@@ -7,7 +7,7 @@ from types import ModuleType
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tersh.compact import (
+from tersh.rules import (
     _diag,
     apply,
     cargobuild,
@@ -24,7 +24,7 @@ from tersh.compact import (
     tsc,
     verify,
 )
-from tersh.compact.clean import clean
+from tersh.rules.clean import clean
 from tests import corpus
 from tests.compact import buildlint_support as support
 

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from tersh.compact import _gcpause
+from tersh.rules import _gcpause
 
 
 def test_the_collector_is_off_inside_and_back_on_after() -> None:

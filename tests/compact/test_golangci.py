@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.compact import detect, rule_for_program
-from tersh.compact import golangci as rule
+from tersh.rules import detect, rule_for_program
+from tersh.rules import golangci as rule
 from tests.compact import buildlint_support as support
 
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.compact import detect, rule_for_program
-from tersh.compact import gotest as rule
+from tersh.rules import detect, rule_for_program
+from tersh.rules import gotest as rule
 from tests import corpus
 from tests.compact import runner_support as support
 

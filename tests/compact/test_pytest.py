@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.compact import apply, detect, rule_for_program
-from tersh.compact import pytest as rule
+from tersh.rules import apply, detect, rule_for_program
+from tersh.rules import pytest as rule
 from tests import corpus
 from tests.compact import runner_support as support
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.compact import detect, rule_for_program
-from tersh.compact import search as rule
-from tersh.compact.clean import clean
+from tersh.rules import detect, rule_for_program
+from tersh.rules import search as rule
+from tersh.rules.clean import clean
 from tests import corpus
 from tests.compact import buildlint_support as support
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compact import _diag, detect, find_rule, verify
-from tersh.compact.clean import clean
+from tersh.rules import _diag, detect, find_rule, verify
+from tersh.rules.clean import clean
 from tests import corpus
 
 TEXTS = [clean(case.combined) for case in corpus.cases()]
