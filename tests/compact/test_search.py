@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect, rule_for_program
+from tersh.rules import detect, rule_for_program, verify
 from tersh.rules import search as rule
 from tersh.rules.clean import clean
 from tests import corpus
@@ -110,6 +110,8 @@ def test_every_fixture_is_grouped_losslessly_or_declined(name: str) -> None:
     assert_lossless(text, proposal, ag=command.startswith("ag "))
     assert len(proposal) <= 0.85 * len(text)
     assert support.token_saving(text, proposal) >= 0.15
+    inv = detect.invocation(command, exit_code)
+    assert verify.refusal(text, proposal, inv) is None  # the gate sees every line rebuilt
 
 
 def test_corpus_grep_rn_def_large(snapshot: SnapshotAssertion) -> None:
@@ -130,15 +132,24 @@ def test_corpus_short_rg_result_stays_as_printed() -> None:
     support.check_case(rule, "other__rg-unsafe", 0.0, False)
 
 
-def test_the_gate_refuses_grouped_matches_today() -> None:
-    """verify.py reads a search ``match`` fact only as a whole line, and a grouped entry only as
-    ``line[:col]`` + space: the gate keeps the source, losing nothing (see the rule's report)."""
+def test_the_gate_accepts_grouped_matches_that_rebuild_every_line() -> None:
     case = support.case("other__grep-rn-def-large")
     outcome = support.run(rule, case.combined, case.cmd, case.exit_code)
-    assert outcome.text == clean(case.combined)
-    assert not outcome.applied
-    assert outcome.refused is not None and "protected facts missing" in outcome.refused
+    assert outcome.applied, outcome.refused
     assert corpus.lost_facts(case, outcome.text) == []
+    assert len(outcome.text) < 0.85 * len(clean(case.combined))
+
+
+def test_the_gate_refuses_a_grouped_entry_whose_text_changed() -> None:
+    case = support.case("other__grep-rn-def-large")
+    outcome = support.run(rule, case.combined, case.cmd, case.exit_code)
+    first = next(line for line in outcome.text.split("\n") if line.startswith(" ") and ":def " in line)
+    edited = outcome.text.replace(first, first.replace(":def ", ":def  renamed_"), 1)
+    verdict = verify.refusal(clean(case.combined), edited, detect.invocation(case.cmd, case.exit_code))
+    assert verdict is not None and "protected facts missing" in verdict
+    moved = outcome.text.replace(first, " 1" + first.lstrip(), 1)  # another line number
+    verdict = verify.refusal(clean(case.combined), moved, detect.invocation(case.cmd, case.exit_code))
+    assert verdict is not None and "protected facts missing" in verdict
 
 
 def test_match_text_is_kept_byte_for_byte_after_its_line_number() -> None:

@@ -826,9 +826,40 @@ def _held_lines(proposal: str) -> set[str]:
     return found
 
 
+def _search_held_lines(proposal: str) -> set[str]:
+    """The search lines the proposal's grouped entries stand for, rebuilt exactly.
+
+    Under a header that is a path (``path`` or ``path (N)``), an indented entry ``NUM:text`` is
+    the match line ``path:NUM:text``, ``NUM-text`` the context line ``path-NUM-text``, and an
+    entry starting with ``:`` or ``-`` (no line numbers) the line ``path`` + entry. Only the
+    indentation before the entry goes; the text after the separator is kept byte for byte, so a
+    rebuilt line equals its source line or stands for none.
+    """
+    found: set[str] = set()
+    header: str | None = None
+    for line in _chunk_lines(proposal):
+        if not line[:1].isspace():
+            group = _GROUP_HEADER.match(line)
+            header = group["path"].rstrip(":") if group and _group_header(line) else None
+            continue
+        entry = line.lstrip(" \t")
+        if header is None or not entry:
+            continue
+        if entry[0] in ":-":
+            found.add((header + entry).strip(" \t"))
+            continue
+        digits = len(entry) - len(entry.lstrip("0123456789"))
+        separator = entry[digits : digits + 1]
+        if digits and separator in (":", "-"):
+            found.add((header + separator + entry).strip(" \t"))
+            if separator == "-":  # ag and ack print context lines as path:NUM-text
+                found.add((header + ":" + entry).strip(" \t"))
+    return found
+
+
 _PART_BUILDERS = {
-    "held": _held_lines, "lines": _plain_lines, "bare": _bare_line_set, "locations": _location_set,
-    "paths": _path_set, "commits": _commit_set,
+    "held": _held_lines, "search_held": _search_held_lines, "lines": _plain_lines,
+    "bare": _bare_line_set, "locations": _location_set, "paths": _path_set, "commits": _commit_set,
 }  # fmt: skip
 # The parts that may hold a fact of each kind, cheapest first (a fact is kept when any holds it;
 # the group parts are built for locations before lines are looked for).
@@ -1021,7 +1052,9 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     their message the entry's, their paths and commit ids the header's and the message's.
     """
     skip: tuple[set[str], ...] = (index.part("held"),)
-    if not _searching(inv):  # (a search's match is its whole line: a rebuilt one has no other)
+    if _searching(inv):  # a search's match is its whole line: only an exact rebuild stands for it
+        skip = (*skip, index.part("search_held"))
+    else:
         if "group_held" not in index._parts:
             index.rebuild = _source_forms(source)
         skip = (*skip, index.part("group_held"), index.part("group_entries"))
