@@ -31,8 +31,11 @@ if TYPE_CHECKING:
 
 _NAME_LENGTH = 16 + 1 + 8
 _HEX = frozenset("0123456789abcdef")
-_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+#: Writing relative to an open folder needs ``dir_fd`` (POSIX); elsewhere plain paths are used.
+_RELATIVE = hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
 #: A spool never holds more rows than this in one fold (the rest waits for the next fold).
 FOLD_BATCH = 5000
 
@@ -46,13 +49,14 @@ def put(folder: str, row: Row) -> str:
     name = f"{time.time_ns():016x}-{os.urandom(4).hex()}"
     temp = f"{TEMP_PREFIX}{name}"
     data = repr(row).encode("utf-8", "surrogatepass")
+    if not _RELATIVE:  # pragma: no cover - Windows: the profile folder is the user's own
+        _put_by_path(folder, temp, name, data)
+        return name
     folder_fd = _open_folder(folder)
     try:
         fd = os.open(temp, _FILE_FLAGS, 0o600, dir_fd=folder_fd)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            _write_all(fd, data)
         finally:
             os.close(fd)
         try:
@@ -63,6 +67,27 @@ def put(folder: str, row: Row) -> str:
     finally:
         os.close(folder_fd)
     return name
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _put_by_path(folder: str, temp: str, name: str, data: bytes) -> None:  # pragma: no cover
+    from tersh.fsutil import open_private
+
+    if os.path.islink(folder):
+        raise TershError(f"refusing to write into {folder}: not a plain folder")
+    if not os.path.isdir(folder):
+        _make_folder(folder)
+    fd = open_private(os.path.join(folder, temp))
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+    os.replace(os.path.join(folder, temp), os.path.join(folder, name))
 
 
 def _open_folder(folder: str) -> int:
