@@ -378,3 +378,23 @@ def test_executed_form_is_kept_without_arguments_unless_allowed() -> None:
     with ledger.connect() as db:
         rows = [r[0] for r in db.execute("SELECT executed FROM calls ORDER BY id")]
     assert rows == ["rtk git", "rtk git status --short"]
+
+
+def test_upkeep_folds_the_spool_and_drops_texts_whose_capture_expired(tmp_path: Path) -> None:
+    import time as clock
+
+    from tersh import recording, spool
+
+    put(result("first\n", capture=tmp_path / "gone"))  # creates the ledger (direct insert)
+    row = recording.call_row(result("second\n", capture=tmp_path / "gone"), session="s1", host="cli",
+                             program="pytest", klass="tests", with_arguments=False)
+    spool.put(recording.spool_folder(), row)
+    with sqlite3.connect(ledger.ledger_path()) as db:  # not ledger.connect: it would fold
+        db.execute("UPDATE pending_texts SET ts = ?", (clock.time() - 8 * 86400,))
+    assert len(spool.pending(recording.spool_folder())) == 1
+    ledger.maintain(tersh_settings.Settings())
+    assert spool.pending(recording.spool_folder()) == []
+    with open_db() as db:
+        assert db.execute("SELECT COUNT(*) FROM calls").fetchone()[0] == 2
+        texts = [r[0] for r in db.execute("SELECT text FROM pending_texts")]
+    assert texts == ["second\n"]  # the first call's text waited past the captures' lifetime

@@ -579,12 +579,13 @@ EVICT_STAMP = ".last-eviction"
 EVICT_EVERY_SECONDS = 60.0
 
 
-def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str]:
-    """Run :func:`evict` at most once a minute (a stamp file's mtime says when it last ran)."""
+def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str] | None:
+    """Run :func:`evict` at most once a minute (a stamp file's mtime says when it last ran);
+    the removed ids, or None when it was not due."""
     stamp = os.path.join(_root(), EVICT_STAMP)
     try:
         if time.time() - os.stat(stamp).st_mtime < EVICT_EVERY_SECONDS:
-            return []
+            return None
     except FileNotFoundError:
         pass
     try:
@@ -592,7 +593,7 @@ def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str]:
         os.close(fd)
         os.utime(stamp)
     except OSError:
-        return []
+        return None
     return evict(settings=settings)
 
 

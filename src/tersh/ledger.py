@@ -303,6 +303,16 @@ def fold(db: sqlite3.Connection, folder: str) -> int:
     return count
 
 
+def maintain(conf: settings.Settings) -> None:
+    """Fold the spooled calls in, and drop the model texts waiting to be counted whose capture
+    has expired (their input is gone, so their tokens can no longer be counted)."""
+    if not os.path.exists(ledger_path()):
+        return
+    horizon = time.time() - conf.int("captures.ttl_days") * 86400
+    with contextlib.closing(connect(durable=False)) as db, transaction(db):
+        db.execute("DELETE FROM pending_texts WHERE ts < ?", (horizon,))
+
+
 def record_retrieval(capture_id: str, bytes_returned: int) -> None:
     """Count ``bytes_returned`` read back from a capture against its call's saving; never raises."""
     try:

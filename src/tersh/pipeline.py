@@ -290,9 +290,12 @@ def _after(result: Result, conf: Settings) -> None:
     except Exception as exc:  # fail open: a broken ledger costs the record, not the output
         warn(f"could not record this call: {type(exc).__name__}: {exc}")
     try:
-        capture_store.evict_if_due(settings=conf)
+        if capture_store.evict_if_due(settings=conf) is not None and conf.flag("ledger.enabled"):
+            from tersh import ledger
+
+            ledger.maintain(conf)  # once a minute, like eviction: off the per-call path
     except Exception as exc:
-        warn(f"capture eviction failed: {type(exc).__name__}: {exc}")
+        warn(f"capture eviction or ledger upkeep failed: {type(exc).__name__}: {exc}")
 
 
 def run(command: str | Sequence[str], *, timeout: float | None = None,
