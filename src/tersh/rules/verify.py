@@ -29,6 +29,8 @@ from tersh.rules.base import Invocation
 from tersh.rules.clean import strip_ansi
 
 SEARCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+#: Programs that list paths, one a line (and ``git ls-files``): see ``_listing_held_lines``.
+LISTING_PROGRAMS = frozenset({"find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate"})
 
 _SEVERITY = re.compile(
     r"(?<![A-Za-z0-9_])(?:errors?|warn(?:ing|ings)?|fail(?:s|ed|ure|ures)?|fatal|panic(?:ked)?"
@@ -332,6 +334,12 @@ def _looks_like_git_log(inv: Invocation | None, lines: list[str]) -> bool:
 def _searching(inv: Invocation | None) -> bool:
     return inv is not None and (
         inv.program in SEARCH_PROGRAMS or (inv.program == "git" and inv.subcommand == "grep")
+    )
+
+
+def _listing(inv: Invocation | None) -> bool:
+    return inv is not None and (
+        inv.program in LISTING_PROGRAMS or (inv.program == "git" and inv.subcommand == "ls-files")
     )
 
 
@@ -857,8 +865,30 @@ def _search_held_lines(proposal: str) -> set[str]:
     return found
 
 
+def _listing_held_lines(proposal: str) -> set[str]:
+    """The listed paths the proposal's grouped entries stand for, rebuilt exactly.
+
+    A line that is not indented and ends with ``/`` heads the indented lines after it: each is
+    the path header + entry, the entry's indentation removed and the rest kept byte for byte,
+    so a rebuilt line equals its source line or stands for none. Any other line that is not
+    indented ends the group.
+    """
+    found: set[str] = set()
+    header = ""
+    add = found.add
+    for line in _chunk_lines(proposal):
+        if line[:1] not in (" ", "\t"):
+            header = line if line.endswith("/") else ""
+        elif header:
+            entry = line.lstrip(" \t")
+            if entry:
+                add((header + entry).rstrip(" \t"))
+    return found
+
+
 _PART_BUILDERS = {
-    "held": _held_lines, "search_held": _search_held_lines, "lines": _plain_lines,
+    "held": _held_lines, "search_held": _search_held_lines, "listing_held": _listing_held_lines,
+    "lines": _plain_lines,
     "bare": _bare_line_set, "locations": _location_set, "paths": _path_set, "commits": _commit_set,
 }  # fmt: skip
 # The parts that may hold a fact of each kind, cheapest first (a fact is kept when any holds it;
@@ -1054,6 +1084,8 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     skip: tuple[set[str], ...] = (index.part("held"),)
     if _searching(inv):  # a search's match is its whole line: only an exact rebuild stands for it
         skip = (*skip, index.part("search_held"))
+    elif _listing(inv):  # so is a listed path (header + entry, see _listing_held_lines)
+        skip = (*skip, index.part("listing_held"))
     else:
         if "group_held" not in index._parts:
             index.rebuild = _source_forms(source)
