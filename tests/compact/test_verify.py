@@ -114,3 +114,71 @@ def test_rebuilt_forms_follow_what_the_source_shows() -> None:
     for source in ("a/b.py:3:1: E501 line too long\n", "  3:1  E501  line too long\n",
                    "E501 line too long\n  --> a/b.py:9:4\n"):  # fmt: skip
         assert verify.missing_facts(source, proposal) == []
+
+
+_FIND_SOURCE = (
+    "./src/tersh/cli.py\n./src/tersh/rules/verify.py\n./src/tersh/rules/search.py\n"
+    "./src/tersh/rules/listing.py\n./My Docs/a b.txt\n./My Docs/c.txt\n"
+)
+_FIND_GROUPED = (
+    "./src/tersh/cli.py\n./src/tersh/rules/\n verify.py\n search.py\n listing.py\n"
+    "./My Docs/\n a b.txt\n c.txt\n"
+)
+
+
+def _listing_inv(command: str = "find . -type f") -> object:
+    from tersh.rules import detect
+
+    return detect.invocation(command, 0)
+
+
+def test_a_grouped_listing_stands_for_its_paths_rebuilt_exactly() -> None:
+    for command in ("find . -type f", "fdfind -t f", "git ls-files", "locate tersh"):
+        assert verify.refusal(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command)) is None  # type: ignore[arg-type]
+
+
+def test_a_grouped_listing_of_a_real_find_passes_the_gate() -> None:
+    from tests.compact import buildlint_support as support
+
+    case = support.case("other__find-large-tree")
+    lines = case.stdout.splitlines()
+    out: list[str] = []
+    for line in lines:  # one header per line's folder, however short the run
+        folder = line[: line.rfind("/") + 1]
+        out.extend([folder, " " + line[len(folder) :]])
+    proposal = "\n".join(out) + "\n"
+    inv = _listing_inv(case.cmd)
+    assert verify.missing_facts(case.stdout, proposal, inv) == []  # type: ignore[arg-type]
+
+
+def test_a_grouped_entry_changed_or_cut_by_one_character_is_refused() -> None:
+    inv = _listing_inv()
+    for edited in (" verify.py\n", " search.py\n"):
+        for lossy in (edited[:-3] + edited[-2:], edited[:2] + "X" + edited[3:], "  " + edited[2:]):
+            proposal = _FIND_GROUPED.replace(edited, lossy)
+            assert proposal != _FIND_GROUPED
+            assert verify.missing_facts(_FIND_SOURCE, proposal, inv), lossy  # type: ignore[arg-type]
+    dropped = _FIND_GROUPED.replace(" c.txt\n", "")
+    missing = verify.missing_facts(_FIND_SOURCE, dropped, inv)  # type: ignore[arg-type]
+    assert [f.text for f in missing] == ["Docs/c.txt"]  # the path word after the space
+
+
+def test_a_header_typo_or_a_header_without_its_slash_is_refused() -> None:
+    inv = _listing_inv()
+    for header in ("./src/tersh/rule/\n", "./src/tersh/rules\n", "./src/ters/rules/\n"):
+        proposal = _FIND_GROUPED.replace("./src/tersh/rules/\n", header)
+        assert verify.missing_facts(_FIND_SOURCE, proposal, inv), header  # type: ignore[arg-type]
+
+
+def test_grouped_paths_count_only_for_listing_programs() -> None:
+    for command in ("cat paths.txt", "grep -rl x .", "git status"):
+        assert verify.missing_facts(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command))  # type: ignore[arg-type]
+
+
+def test_an_entry_only_stands_under_a_header_in_force() -> None:
+    inv = _listing_inv()
+    source = "./a/x.py\n./a/y.py\nfind: './b': Permission denied\n./a/z.py\n"
+    no_header_again = "./a/\n x.py\n y.py\nfind: './b': Permission denied\n z.py\n"
+    assert [f.text for f in verify.missing_facts(source, no_header_again, inv)] == ["a/z.py"]  # type: ignore[arg-type]
+    header_again = "./a/\n x.py\n y.py\nfind: './b': Permission denied\n./a/\n z.py\n"
+    assert verify.missing_facts(source, header_again, inv) == []  # type: ignore[arg-type]

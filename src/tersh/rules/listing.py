@@ -57,9 +57,8 @@ _DECLINED_OPTIONS = {
     ),
     "locate": frozenset({"-0", "--null", "-c", "--count", "-S", "--statistics"}),
     "git": frozenset(
-        {"-s", "--stage", "-t", "-v", "-f", "-u", "--unmerged", "-z", "--debug", "--eol", "--format",
-         "--resolve-undo"}
-    ),  # fmt: skip
+        {"-s", "--stage", "-t", "-v", "-f", "-u", "--unmerged", "-z", "--debug", "--eol", "--format"}
+    ),
 }
 _FAMILY = {"bfs": "find", "fdfind": "fd", "plocate": "locate", "mlocate": "locate"}
 # Notices the tools print among the paths ("find: '/x': Permission denied", "[fd error]: …").
@@ -113,6 +112,7 @@ class _Grouper:
         self.paths = 0
         self.odd = 0
         self.headers = 0
+        self.indented = False  # a listed line starts with white space: it would read as an entry
 
     def feed(self, lines: list[str]) -> None:
         """Take the lines of one chunk."""
@@ -120,6 +120,8 @@ class _Grouper:
         for line in lines:
             if is_odd(line):
                 self.odd += 1
+                if line[:1] in (" ", "\t"):
+                    self.indented = True
                 self._close("")
                 run = self.run
                 self.out.append(line)
@@ -174,14 +176,14 @@ class _Grouper:
 
     def note(self) -> str:
         """The one line that says what changed."""
-        return f"{_diag.MARK} {self.paths:,} paths; each folder/ heads the names in it that follow"
+        return f"{_diag.MARK} {self.paths:,} paths grouped by folder"
 
 
 @_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Group a long listing by folder, or None when it is short, not plain paths, or when
     grouping would not pay."""
-    if not text or text.count("\n", 0, 1 << 16) < FEW_LINES and text.count("\n") <= FEW_LINES:
+    if text.count("\n") <= FEW_LINES:
         return None
     if "\x00" in text or _declined_by_options(inv):
         return None
@@ -190,7 +192,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         grouper.feed(lines)
     body = grouper.finish()
     total = grouper.paths + grouper.odd
-    if total <= FEW_LINES or grouper.odd > MAX_ODD_SHARE * total:
+    if total <= FEW_LINES or grouper.odd > MAX_ODD_SHARE * total or grouper.indented:
         return None
     proposal = "\n".join([grouper.note(), *body]) + ("\n" if text.endswith("\n") else "")
     return proposal if _diag.worth_it(text, proposal) else None
