@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tersh.rules import verify
+from tersh.rules import detect, verify
+from tersh.rules.base import Invocation
 
 
 def test_grouped_entry_may_list_several_locations_for_one_message() -> None:
@@ -126,15 +127,13 @@ _FIND_GROUPED = (
 )
 
 
-def _listing_inv(command: str = "find . -type f") -> object:
-    from tersh.rules import detect
-
+def _listing_inv(command: str = "find . -type f") -> Invocation:
     return detect.invocation(command, 0)
 
 
 def test_a_grouped_listing_stands_for_its_paths_rebuilt_exactly() -> None:
     for command in ("find . -type f", "fdfind -t f", "git ls-files", "locate tersh"):
-        assert verify.refusal(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command)) is None  # type: ignore[arg-type]
+        assert verify.refusal(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command)) is None
 
 
 def test_a_grouped_listing_of_a_real_find_passes_the_gate() -> None:
@@ -148,7 +147,7 @@ def test_a_grouped_listing_of_a_real_find_passes_the_gate() -> None:
         out.extend([folder, " " + line[len(folder) :]])
     proposal = "\n".join(out) + "\n"
     inv = _listing_inv(case.cmd)
-    assert verify.missing_facts(case.stdout, proposal, inv) == []  # type: ignore[arg-type]
+    assert verify.missing_facts(case.stdout, proposal, inv) == []
 
 
 def test_a_grouped_entry_changed_or_cut_by_one_character_is_refused() -> None:
@@ -157,9 +156,9 @@ def test_a_grouped_entry_changed_or_cut_by_one_character_is_refused() -> None:
         for lossy in (edited[:-3] + edited[-2:], edited[:2] + "X" + edited[3:], "  " + edited[2:]):
             proposal = _FIND_GROUPED.replace(edited, lossy)
             assert proposal != _FIND_GROUPED
-            assert verify.missing_facts(_FIND_SOURCE, proposal, inv), lossy  # type: ignore[arg-type]
+            assert verify.missing_facts(_FIND_SOURCE, proposal, inv), lossy
     dropped = _FIND_GROUPED.replace(" c.txt\n", "")
-    missing = verify.missing_facts(_FIND_SOURCE, dropped, inv)  # type: ignore[arg-type]
+    missing = verify.missing_facts(_FIND_SOURCE, dropped, inv)
     assert [f.text for f in missing] == ["Docs/c.txt"]  # the path word after the space
 
 
@@ -167,18 +166,18 @@ def test_a_header_typo_or_a_header_without_its_slash_is_refused() -> None:
     inv = _listing_inv()
     for header in ("./src/tersh/rule/\n", "./src/tersh/rules\n", "./src/ters/rules/\n"):
         proposal = _FIND_GROUPED.replace("./src/tersh/rules/\n", header)
-        assert verify.missing_facts(_FIND_SOURCE, proposal, inv), header  # type: ignore[arg-type]
+        assert verify.missing_facts(_FIND_SOURCE, proposal, inv), header
 
 
 def test_grouped_paths_count_only_for_listing_programs() -> None:
     for command in ("cat paths.txt", "grep -rl x .", "git status"):
-        assert verify.missing_facts(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command))  # type: ignore[arg-type]
+        assert verify.missing_facts(_FIND_SOURCE, _FIND_GROUPED, _listing_inv(command))
 
 
 def test_an_entry_only_stands_under_a_header_in_force() -> None:
     inv = _listing_inv()
     source = "./a/x.py\n./a/y.py\nfind: './b': Permission denied\n./a/z.py\n"
     no_header_again = "./a/\n x.py\n y.py\nfind: './b': Permission denied\n z.py\n"
-    assert [f.text for f in verify.missing_facts(source, no_header_again, inv)] == ["a/z.py"]  # type: ignore[arg-type]
+    assert [f.text for f in verify.missing_facts(source, no_header_again, inv)] == ["a/z.py"]
     header_again = "./a/\n x.py\n y.py\nfind: './b': Permission denied\n./a/\n z.py\n"
-    assert verify.missing_facts(source, header_again, inv) == []  # type: ignore[arg-type]
+    assert verify.missing_facts(source, header_again, inv) == []
