@@ -38,6 +38,8 @@ PROGRAMS = ("find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate", "git 
 #: What starts each entry under a header.
 INDENT = " "
 
+_ENTRY_BREAK = "\n" + INDENT
+
 #: Up to this many lines a listing stays as printed.
 FEW_LINES = 100
 
@@ -153,15 +155,15 @@ class _Grouper:
             return
         last = run.pop() if following and run[-1] == following else ""
         size = len(folder)
+        # (one string per run, not per line: a long listing's output costs a few objects)
         if run and folder == self.heading:
-            self.out.extend([INDENT + line[size:] for line in run])
+            self.out.append(INDENT + _ENTRY_BREAK.join([line[size:] for line in run]))
         elif len(run) >= MIN_GROUP:
             self.headers += 1
-            self.out.append(folder)
-            self.out.extend([INDENT + line[size:] for line in run])
+            self.out.append(folder + _ENTRY_BREAK + _ENTRY_BREAK.join([line[size:] for line in run]))
             self.heading = folder
         elif run:
-            self.out.extend(run)
+            self.out.append("\n".join(run))
             self.heading = run[-1] if run[-1].endswith("/") else ""
         if last:
             self.out.append(last)
