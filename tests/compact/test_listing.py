@@ -3,7 +3,7 @@
 Fixtures under fixtures/listing/ were recorded here with GNU find 4.9.0, fd 8.6.0 (``fdfind``),
 plocate 1.1.18 and git 2.39 on the Python 3.11 standard library, /usr/include,
 /usr/lib/python3/dist-packages, /etc and /var/lib (run as ``nobody``: two folders denied) and
-this repository; ``-ls``, ``-printf``, ``-exec wc``, ``-print0`` and ``git ls-files -s`` are
+this repository, and npm's node_modules; ``-ls``, ``-printf``, ``-exec wc``, ``-print0`` and ``git ls-files -s`` are
 outputs the rule must leave alone.
 """
 
@@ -22,9 +22,11 @@ from tersh.rules.clean import clean
 from tests.compact import buildlint_support as support
 
 FIXTURES = Path(__file__).parent / "fixtures" / "listing"
-# Columns, NUL separators, counts, few paths; "find . -type d" saves too little (folders alone).
+# Columns, NUL separators, counts, few paths; too little to share: folders alone ("-type d"),
+# one package.json per folder.
 DECLINED = {"find-exec-wc", "find-few", "find-ls", "find-print0", "find-printf", "find-type-d"} | {
-    "git-ls-files-s"
+    "git-ls-files-s",
+    "find-node-modules-package-json",
 }
 RECORDED = sorted(path.stem for path in FIXTURES.glob("*.cmd"))
 
