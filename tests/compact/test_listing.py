@@ -2,9 +2,9 @@
 
 Fixtures under fixtures/listing/ were recorded here with GNU find 4.9.0, fd 8.6.0 (``fdfind``),
 plocate 1.1.18 and git 2.39 on the Python 3.11 standard library, /usr/include,
-/usr/lib/python3/dist-packages, /etc and /var/lib (run as ``nobody``: two folders denied) and
-this repository, and npm's node_modules; ``-ls``, ``-printf``, ``-exec wc``, ``-print0`` and ``git ls-files -s`` are
-outputs the rule must leave alone.
+/usr/lib/python3/dist-packages, npm's node_modules, /etc and /var/lib (run as ``nobody``: two
+folders denied) and this repository; ``-ls``, ``-printf``, ``-exec wc``, ``-print0`` and
+``git ls-files -s`` are outputs the rule must leave alone.
 """
 
 from __future__ import annotations
