@@ -193,7 +193,7 @@ def test_a_line_starting_with_white_space_declines() -> None:
 def test_lines_that_are_not_plain_paths_stay_as_printed() -> None:
     odd = [
         "./a/ leading space.txt", "./a/tab\there", "./a/trailing ", "./a/x.py:12:def f():",
-        "find: './b': Permission denied", "./a/line\u2028break", "",
+        "find: './b': Permission denied", "./a/line\u2028break", "./a/cr\rhere", "",
     ]  # fmt: skip
     paths = [*_many("./a/", 60), *odd, *_many("./a/", 60, 60)]
     text = _listing(paths)

@@ -90,8 +90,9 @@ def _chunk_lines(text: str) -> Iterator[list[str]]:
         start = end
 
 
-def is_odd(line: str) -> bool:
-    """Whether ``line`` is not a plain path this rule may split into folder and entry."""
+def is_odd(line: str, breaks: bool = True) -> bool:
+    """Whether ``line`` is not a plain path this rule may split into folder and entry
+    (``breaks``: whether the text may hold a line break other than ``\\n``)."""
     return (
         not line
         or line[0] in " \t"
@@ -99,28 +100,29 @@ def is_odd(line: str) -> bool:
         or "\t" in line
         or "  " in line
         or (":" in line and (_COLON_DIGIT.search(line) is not None or _NOTICE.match(line) is not None))
-        or (not line.isascii() and _OTHER_BREAKS.search(line) is not None)
+        or (breaks and _OTHER_BREAKS.search(line) is not None)
     )
 
 
 class _Grouper:
     """Reads listing lines one by one and writes the grouped text."""
 
-    def __init__(self) -> None:
+    def __init__(self, breaks: bool) -> None:
+        self.breaks = breaks  # the text holds a line break other than "\n" (such a line stays)
         self.out: list[str] = []
         self.folder = ""  # the folder of the current run ('' when there is none)
         self.run: list[str] = []  # the current run's lines, as printed
         self.heading = ""  # the header in force for what follows (a line ending with "/"), or ''
         self.paths = 0
         self.odd = 0
-        self.headers = 0
         self.indented = False  # a listed line starts with white space: it would read as an entry
 
     def feed(self, lines: list[str]) -> None:
         """Take the lines of one chunk."""
         run = self.run
+        breaks = self.breaks
         for line in lines:
-            if is_odd(line):
+            if is_odd(line, breaks):
                 self.odd += 1
                 if line[:1] in (" ", "\t"):
                     self.indented = True
@@ -159,7 +161,6 @@ class _Grouper:
         if run and folder == self.heading:
             self.out.append(INDENT + _ENTRY_BREAK.join([line[size:] for line in run]))
         elif len(run) >= MIN_GROUP:
-            self.headers += 1
             self.out.append(folder + _ENTRY_BREAK + _ENTRY_BREAK.join([line[size:] for line in run]))
             self.heading = folder
         elif run:
@@ -189,7 +190,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     if "\x00" in text or _declined_by_options(inv):
         return None
-    grouper = _Grouper()
+    grouper = _Grouper(_OTHER_BREAKS.search(text) is not None)
     for lines in _chunk_lines(text):
         grouper.feed(lines)
     body = grouper.finish()
