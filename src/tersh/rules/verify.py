@@ -13,6 +13,8 @@ Protected facts (SPEC §1, "The safety rule"):
 A rule may reformat: findings grouped under a file header (a line holding just the path,
 optionally followed by `` (…)``) with entries that start with ``line[:col]`` (or several
 locations sharing one message: ``  7:1 9:4  msg``) count as carrying ``path:line:col``.
+For a listing (find, fd, locate, ``git ls-files``), an indented entry under a line ending with
+``/`` stands for the listed path header + entry, and only when that equals a source line.
 Whitespace differences never matter.
 """
 
