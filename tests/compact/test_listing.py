@@ -172,11 +172,13 @@ def test_short_listings_stay_as_printed() -> None:
 @pytest.mark.parametrize(
     "command",
     ["find . -ls", "find . -printf '%s %p\\n'", "find . -print0", "find . -exec wc -l {} +",
-     "fdfind -l", "fd -x wc -l", "git ls-files -s", "git ls-files --stage", "locate -0 x"],
+     "fdfind -l", "fd -x wc -l", "git ls-files -s", "git ls-files --stage", "locate -0 x",
+     "find . -name '*.py' | xargs grep -l x", "find . | while read f; do echo $f; done"],
 )  # fmt: skip
 def test_options_that_print_more_than_paths_are_declined(command: str) -> None:
     text = _listing(_many("./src/tersh/rules/", 200))
     assert rule.compact(text, detect.invocation(command, 0)) is None
+    assert rule.compact(text, detect.invocation("find . -type f | sort", 0)) is not None
 
 
 def test_many_lines_that_are_not_paths_decline() -> None:

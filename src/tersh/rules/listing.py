@@ -62,6 +62,8 @@ _DECLINED_OPTIONS = {
         {"-s", "--stage", "-t", "-v", "-f", "-u", "--unmerged", "-z", "--debug", "--eol", "--format"}
     ),
 }
+# A later stage that runs a command per path prints that command's output, not the paths.
+_PIPED_TO_COMMAND = re.compile(r"\|\s*(?:xargs|parallel|while)\b")
 _FAMILY = {"bfs": "find", "fdfind": "fd", "plocate": "locate", "mlocate": "locate"}
 # Notices the tools print among the paths ("find: '/x': Permission denied", "[fd error]: …").
 _NOTICE = re.compile(r"^(?:\[?(?:find|bfs|fd|fdfind|locate|plocate|git|fatal|error|warning)\b[^/]*?[:\]])")
@@ -71,9 +73,12 @@ _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _declined_by_options(inv: Invocation) -> bool:
+    """Whether the command prints more than paths (its options, or a pipe into ``xargs``)."""
     family = _FAMILY.get(inv.program, inv.program)
     declined = _DECLINED_OPTIONS.get(family)
-    return declined is not None and not declined.isdisjoint(inv.args)
+    if declined is not None and not declined.isdisjoint(inv.args):
+        return True
+    return "|" in inv.command and _PIPED_TO_COMMAND.search(inv.command) is not None
 
 
 def _chunk_lines(text: str) -> Iterator[list[str]]:
