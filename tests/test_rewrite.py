@@ -422,3 +422,20 @@ def test_tersh_rewrite_starts_lean(tersh_home: Path, tmp_path: Path) -> None:
                               env=env, timeout=60, check=False)
     assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
     assert "verdict:   skipped" in done.stdout
+
+
+def test_without_rtk_the_provider_loads_once_then_a_cached_absence_answers(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from tersh import rewrite\n"
+        "from tersh.settings import Settings\n"
+        "answer = rewrite.rewrite('git status', Settings())\n"
+        "print(answer.verdict, answer.provider, 'tersh.rewrite.rtk' in sys.modules, answer.reason)\n"
+    )
+    env = {**os.environ, "PATH": str(tmp_path)}  # no rtk anywhere
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                           timeout=60, check=True).stdout.split(" ", 3) for _ in range(2)]
+    assert [run[:3] for run in runs] == [["skipped", "rtk", "True"], ["skipped", "rtk", "False"]]
+    reason = "rtk unavailable: rtk not found on PATH (set rtk.path to use one elsewhere)\n"
+    assert runs[0][3] == runs[1][3] == reason
+    assert status.read()["rtk"]["found"] is False  # the first run probed and published

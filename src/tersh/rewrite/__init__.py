@@ -102,6 +102,13 @@ def _rewrite(command: str, settings: Settings, platform: str | None,
         decision = policy.decide(command, settings=settings, platform=platform)
     if not decision.rewritable:
         return _unchanged(command, "skipped", decision.reason, decision.classes)
+    if provider is None and DEFAULT_PROVIDER == "rtk":
+        from tersh.rewrite import rtk_probe
+
+        absence = rtk_probe.known_absence(settings)  # no RTK: the provider need not load
+        if absence:
+            return _unchanged(command, "skipped", f"rtk unavailable: {absence}", decision.classes,
+                              DEFAULT_PROVIDER)
     chosen = provider if provider is not None else load_provider()
     name = chosen.NAME
     proposal = chosen.propose(command, settings)

@@ -20,6 +20,12 @@ import time
 
 from tersh import classify, shell
 from tersh.rewrite import Proposal
+from tersh.rewrite.rtk_probe import PROBE_FILE as PROBE_FILE
+from tersh.rewrite.rtk_probe import Probe as Probe
+from tersh.rewrite.rtk_probe import cached as _cached
+from tersh.rewrite.rtk_probe import fingerprint as _fingerprint
+from tersh.rewrite.rtk_probe import locate as locate
+from tersh.rewrite.rtk_probe import probe_path as probe_path
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
@@ -31,7 +37,6 @@ else:
     from tersh.lean import NamedTuple
 
 NAME = "rtk"
-PROBE_FILE = "rtk-probe.json"
 #: How long ``rtk --version`` may take during a probe.
 VERSION_TIMEOUT_S = 3.0
 _CANDIDATE = 0
@@ -40,76 +45,12 @@ _DECLINED = 2
 _ASK = 3
 
 
-class Probe(NamedTuple):
-    """The result of looking for a usable RTK."""
-
-    found: bool
-    version: str
-    path: str  # the resolved real path ('' when not found)
-    verified: bool
-    reason: str
-    checked_at: str  # ISO 8601, UTC
-
-
 class Answer(NamedTuple):
     """What ``rtk rewrite`` said, before tersh binds it to the verified path."""
 
     verdict: str
     candidate: str
     reason: str
-
-
-# ------------------------------------------------------------------ discovery
-
-
-def _executable_names() -> tuple[str, ...]:
-    if sys.platform == "win32":  # pragma: no cover - Windows only
-        extensions = os.environ.get("PATHEXT", ".EXE;.CMD;.BAT").split(os.pathsep)
-        return tuple(f"rtk{ext.lower()}" for ext in extensions if ext)
-    return ("rtk",)
-
-
-def locate(settings: Settings) -> tuple[str, str]:
-    """``(candidate path, '')`` for the RTK to probe, or ``('', reason)`` when there is none."""
-    configured = str(settings["rtk.path"]).strip()
-    if configured:
-        path = os.path.expanduser(configured)
-        if not os.path.isabs(path):
-            return "", f"rtk.path must be an absolute path, not {configured!r}"
-        if not os.path.exists(path):
-            return "", f"rtk.path {configured} does not exist"
-        return path, ""
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not folder or not os.path.isabs(folder):
-            continue  # a relative PATH entry would depend on the working folder
-        for name in _executable_names():
-            path = os.path.join(folder, name)
-            if os.path.isfile(path) and os.access(path, os.X_OK):
-                return path, ""
-    return "", "rtk not found on PATH (set rtk.path to use one elsewhere)"
-
-
-def _fingerprint(candidate: str, settings: Settings) -> str:
-    """What a cached probe is valid for: the pinning settings and the executable's identity.
-
-    Hex-encoded, so the cache can be matched as bytes without parsing JSON.
-    """
-    parts = [
-        str(settings["rtk.path"]),
-        str(settings["rtk.min_version"]),
-        str(settings["rtk.max_version"]),
-        str(settings["rtk.sha256"]).lower(),
-        candidate,
-    ]
-    if candidate:
-        real = os.path.realpath(candidate)
-        try:
-            info = os.stat(real)
-            parts += [real, str(info.st_size), str(info.st_mtime_ns), str(info.st_ino),
-                      str(info.st_mode)]
-        except OSError:
-            parts.append("")
-    return "\0".join(parts).encode("utf-8", "surrogateescape").hex()
 
 
 # --------------------------------------------------------------- verification
@@ -201,33 +142,6 @@ def _check_version(real: str, settings: Settings) -> Probe:
 
 
 # ---------------------------------------------------------------- probe cache
-
-
-def probe_path() -> str:
-    """Where the probe of the current profile is cached (``state/rtk-probe.json``)."""
-    from tersh.settings import profile_root
-
-    return os.path.join(profile_root(), "state", PROBE_FILE)
-
-
-def _cached(key: str, why_missing: str) -> Probe | None:
-    """The cached probe when it was made for ``key``, else None."""
-    try:
-        with open(probe_path(), "rb") as handle:
-            raw = handle.read(65536)
-    except OSError:
-        return None
-    if f'"key": "{key}"'.encode() not in raw:
-        return None
-    if raw.startswith(b'{"found": false'):  # nothing to read back: no json import needed
-        return Probe(False, "", "", False, why_missing, "")
-    import json
-
-    try:
-        data = json.loads(raw)
-        return Probe(*(data[field] for field in Probe._fields))
-    except (ValueError, KeyError, TypeError):
-        return None
 
 
 def _store(probe: Probe, key: str) -> None:
