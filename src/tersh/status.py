@@ -98,9 +98,20 @@ def lock() -> exclusive_lock:
     """The lock every writer of the status file holds (its folders are created if missing)."""
     path = _status_file()
     folder = os.path.dirname(path)
-    settings.ensure_private_dir(os.path.dirname(folder))
-    settings.ensure_private_dir(folder)
+    for needed in (os.path.dirname(folder), folder):
+        if not _plain_folder(needed):  # missing (or not plain: ensure_private_dir refuses it)
+            settings.ensure_private_dir(needed)
     return exclusive_lock(path + LOCK_SUFFIX)
+
+
+def _plain_folder(path: str) -> bool:
+    """Whether ``path`` is a folder, not a symbolic link (one ``lstat``)."""
+    import stat
+
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def update(section: str, values: dict[str, Any]) -> None:
@@ -234,8 +245,12 @@ def _replace(path: str, data: bytes) -> None:
     tmp = fsutil.temp_name(path)
     fd = fsutil.open_private(tmp)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         fsutil.refuse_symlink(path)
         os.replace(tmp, path)
     except BaseException:
