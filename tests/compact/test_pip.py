@@ -127,3 +127,13 @@ def test_sniff_claims_only_pip_installs() -> None:
     fresh = next(c for c in CASES if c.name == "pkg__pip-install-fresh-venv")
     assert rule.sniff(support.clean(fresh.combined)) >= 0.9
     assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+
+
+def test_download_keeps_where_each_file_was_saved() -> None:
+    """`pip download` answers with the files it wrote: those lines are the outcome, not chatter."""
+    fixture = next(f for f in FIXTURES if f.name == "download")
+    saved = [line for line in support.clean(fixture.text).splitlines() if line.startswith("Saved ./dl/")]
+    text = gp.outcome_text(rule, fixture)
+    assert len(saved) == 5
+    assert [line for line in text.splitlines() if line.startswith("Saved ")] == saved
+    assert "Collecting " not in text

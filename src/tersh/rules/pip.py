@@ -3,7 +3,8 @@
 Dropped: ``Collecting``, ``Downloading``/``Using cached``, progress bars, ``Requirement already
 satisfied``, ``Installing collected packages``, build-step chatter (``Preparing metadata … done``),
 the caret marks under a build traceback's source lines and pip's upgrade ``[notice]``. Kept as
-written: ``Successfully installed …``, every ERROR / WARNING / DEPRECATION line and whatever
+written: ``Successfully installed …``, where ``pip download``/``pip wheel`` put each file (``Saved …``,
+``File was already downloaded …``: the command's answer), every ERROR / WARNING / DEPRECATION line and whatever
 follows them, resolver conflicts, build failures, and any line this rule does not know. ``pip
 list``/``freeze`` lose only column padding; ``pip show`` is data and passes unchanged.
 """
@@ -32,7 +33,7 @@ PROGRAMS = ("pip", "pip3")
 _CHATTER = Chatter({
     "download line": (
         r"\s*(?:Collecting |Downloading |Using cached |Obtaining |Looking in indexes: "
-        r"|Looking in links: |File was already downloaded |Saved |Processing \S)"
+        r"|Looking in links: |Processing \S)"
     ),
     "progress bar": r"\s*[━╸╺─ ]{4,}\S* +[\d.]+/[\d.]+ [kMG]?B\b|\s*\|[█▉▊▋▌▍▎▏ ]*\|",
     # Only dependencies: a requirement the user named is the command's answer.
