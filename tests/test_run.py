@@ -137,3 +137,21 @@ def test_enable_takes_effect_on_the_next_command() -> None:
     assert cleaned.stdout == b"bold\n"
     assert tersh(["disable"]).returncode == 0
     assert tersh(["run", "-c", "printf '\\033[1mbold\\033[0m\\n'"]).stdout == raw.stdout
+
+
+def test_the_console_script_and_python_m_flush_everything_before_their_fast_exit(tmp_path: Path) -> None:
+    script = "seq 1 20000; echo err >&2; exit 7"
+    tersh_script = str(Path(sys.executable).with_name("tersh"))
+    for enabled in (False, True):
+        if enabled:
+            subprocess.run([tersh_script, "enable"], check=True, capture_output=True)
+        for argv in ([tersh_script], [sys.executable, "-m", "tersh"]):
+            done = subprocess.run([*argv, "run", "-c", script], capture_output=True, timeout=60,
+                                  cwd=tmp_path)
+            assert done.returncode == 7
+            if not enabled:  # passed through byte for byte
+                expected = "".join(f"{n}\n" for n in range(1, 20001)).encode()
+                assert (done.stdout, done.stderr) == (expected, b"err\n")
+            else:  # the model's text, bounded, with its report as the very last line
+                assert b"\n20000\n" in done.stdout and b"err" in done.stdout
+                assert done.stdout.rstrip().endswith(b"--query TEXT")

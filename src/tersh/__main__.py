@@ -1,5 +1,5 @@
 """``python -m tersh`` runs the command-line interface."""
 
-from tersh.cli import main
+from tersh.cli import entry
 
-raise SystemExit(main())
+entry()
