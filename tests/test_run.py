@@ -155,3 +155,17 @@ def test_the_console_script_and_python_m_flush_everything_before_their_fast_exit
             else:  # the model's text, bounded, with its report as the very last line
                 assert b"\n20000\n" in done.stdout and b"err" in done.stdout
                 assert done.stdout.rstrip().endswith(b"--query TEXT")
+
+
+def test_a_closed_stdout_or_stderr_still_runs_the_command_with_its_exit_code(tmp_path: Path) -> None:
+    tersh_script = str(Path(sys.executable).with_name("tersh"))
+    inner = "echo out; echo err >&2; exit 5"
+    for enabled in (False, True):
+        if enabled:
+            subprocess.run([tersh_script, "enable"], check=True, capture_output=True)
+        for closing in (">&-", "2>&- >&-"):
+            line = f"'{tersh_script}' run -- sh -c '{inner}' {closing}; echo \"code=$?\""
+            done = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=60,
+                                  cwd=tmp_path)
+            assert done.stdout.strip().endswith("code=5"), (enabled, closing, done.stderr)
+            assert "Traceback" not in done.stderr

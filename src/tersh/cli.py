@@ -108,9 +108,11 @@ def entry() -> None:
             sys.stdout.flush()
         except (BrokenPipeError, ValueError):
             code = code or 141
+        except AttributeError:  # started with stdout closed
+            pass
         try:
             sys.stderr.flush()
-        except (BrokenPipeError, ValueError):
+        except (BrokenPipeError, ValueError, AttributeError):
             pass
         os._exit(code & 0xFF if code >= 0 else 1)
     sys.exit(code)

@@ -19,5 +19,5 @@ def warn(message: str, stream: TextIO | None = None) -> None:
     try:
         out.write(f"tersh: {message}\n")
         out.flush()
-    except (OSError, ValueError):  # a closed or broken stderr must not break the command
-        pass
+    except (OSError, ValueError, AttributeError):  # a closed or broken stderr (None when the
+        pass  # process started without one) must not break the command

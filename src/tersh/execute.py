@@ -68,6 +68,17 @@ class _FailOpenSink:
             pass
 
 
+def _standard_output() -> BinaryIO:
+    """Where output goes when the capture fails: stdout, or nowhere when tersh has none (a
+    process started with stdout closed still runs its command and keeps its exit code)."""
+    import sys
+
+    stream = sys.stdout
+    if stream is not None:
+        return stream.buffer
+    return open(os.devnull, "wb")  # lives as long as the process
+
+
 def _argv_for(command: str | Sequence[str], executed: str, rewritten: bool) -> list[str]:
     if isinstance(command, str) or rewritten:
         return runner.shell_argv(executed)
@@ -107,7 +118,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         writer = capture_store.start(requested, cwd)
     except Exception as exc:
         raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
-    sink = _FailOpenSink(writer, fallback or sys.stdout.buffer)
+    sink = _FailOpenSink(writer, fallback or _standard_output())
     started = time.monotonic()
     try:
         outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)

@@ -128,6 +128,8 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
         warn(str(exc))
         return exc.exit_code
     out = sys.stdout
+    if out is None:  # started with stdout closed: the capture keeps everything
+        return result.exit_code
     if fmt == "json":
         import json
 
