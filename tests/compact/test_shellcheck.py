@@ -42,3 +42,18 @@ def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("shellcheck -x scripts/*.sh", 1)) is rule
     assert rule.sniff(support.fixture("shellcheck", "shellcheck-few")) >= 0.9
     assert rule.sniff("x\n") == 0.0
+
+
+def test_error_level_comments_keep_their_written_location_when_grouped() -> None:
+    """Many comments are grouped by file, but an error keeps `In FILE line N:` / `FILE:N:C: error:`."""
+    from pathlib import Path
+
+    unseen = Path(__file__).parent / "fixtures" / "unseen"
+    for case, wanted in (("lint__shellcheck-tty-multi-errors", "In xdg-mime line 346:"),
+                         ("lint__shellcheck-gcc-format-multi", "xdg-mime:346:25: error:")):
+        text = (unseen / case / "combined").read_text()
+        cmd = (unseen / case / "cmd").read_text().strip()
+        out = rule.compact(text, detect.invocation(cmd, 1))
+        assert out is not None and len(out) < len(text)
+        assert wanted in out
+        assert "\nxdg-mime (" in out  # the other comments are still grouped by file

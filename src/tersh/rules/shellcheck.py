@@ -80,8 +80,28 @@ def compact(text: str, inv: Invocation) -> str | None:
     findings = sum(isinstance(item, _diag.Finding) for item in items)
     _attach_kept(items, blocks)
     if findings > _diag.FEW_FINDINGS:
-        return _diag.render(text, items, dropped, strict_paths=False)
+        return _diag.render(text, _errors_kept_whole(items), dropped, strict_paths=False)
     return _few(text, items, blocks, dropped)
+
+
+_ERROR_LEVEL = re.compile(r"^SC\d{4} \(error\):|^(?:\d+:)*\s*error:")
+
+
+def _errors_kept_whole(items: list[_diag.Finding | str]) -> list[_diag.Finding | str]:
+    """Error-level comments out of the groups, each as shellcheck wrote its location.
+
+    A grouped entry drops the file from the line (``In FILE line N:`` or ``FILE:N:C: error:``),
+    and an error's exact location is what a reader looks for first; there are few of them.
+    """
+    out: list[_diag.Finding | str] = []
+    for item in items:
+        if not isinstance(item, _diag.Finding) or not _ERROR_LEVEL.match(item.text.lstrip()):
+            out.append(item)
+        elif item.source_line.startswith(item.path + ":"):
+            out.extend((item.source_line, *item.extra))
+        else:
+            out.extend((f"In {item.path} line {item.location.split(':')[0]}:", item.source_line, *item.extra))
+    return out
 
 
 def _caret_finding(header: str, code: str | None, caret: re.Match[str]) -> _diag.Finding:
