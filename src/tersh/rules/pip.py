@@ -5,8 +5,8 @@ satisfied``, ``Installing collected packages``, build-step chatter (``Preparing 
 the caret marks under a build traceback's source lines and pip's upgrade ``[notice]``. Kept as
 written: ``Successfully installed …``, where ``pip download``/``pip wheel`` put each file
 (``Saved …``, ``File was already downloaded …``: the command's answer), every ERROR / WARNING /
-DEPRECATION line and whatever follows them, resolver conflicts, build failures, and any line this rule does not know. ``pip
-list``/``freeze`` lose only column padding; ``pip show`` is data and passes unchanged.
+DEPRECATION line and whatever follows them, resolver conflicts, build failures, and any line this
+rule does not know. ``pip list``/``freeze`` lose only column padding; ``pip show`` is data and passes unchanged.
 """
 
 from __future__ import annotations
