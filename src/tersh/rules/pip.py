@@ -6,7 +6,8 @@ the caret marks under a build traceback's source lines and pip's upgrade ``[noti
 written: ``Successfully installed …``, where ``pip download``/``pip wheel`` put each file
 (``Saved …``, ``File was already downloaded …``: the command's answer), every ERROR / WARNING /
 DEPRECATION line and whatever follows them, resolver conflicts, build failures, and any line this
-rule does not know. ``pip list``/``freeze`` lose only column padding; ``pip show`` is data and passes unchanged.
+rule does not know. ``pip list``/``freeze`` lose only column padding; ``pip show`` is data and
+passes unchanged.
 """
 
 from __future__ import annotations
