@@ -141,3 +141,18 @@ def test_grep_and_python_middle_scans_agree(tmp_path: Path, monkeypatch: pytest.
     assert lines[1000 + 997 * 29] in grep_scan.text
     assert "def outline_marker():" in grep_scan.text
     assert "WARNING: colour inside" in grep_scan.text
+
+
+def test_commit_lines_subjects_and_group_headers_survive_the_middle_cut() -> None:
+    log: list[str] = []
+    for n in range(60):
+        log += [f"commit {n:040x}", "Author: A <a@b>", "Date:   Mon Nov 30", "", f"    subject {n}", "",
+                f"diff --git a/f{n} b/f{n}", *[f"+line {i} of change {n}" for i in range(200)]]
+    shown = bound_lines(log, 2000, 50 * 1024).text
+    for n in range(60):
+        assert f"commit {n:040x}" in shown and f"    subject {n}\n" in shown + "\n"
+    grouped: list[str] = []
+    for n in range(300):
+        grouped += [f"src/module_{n}.py (40)", *[f" {i}:    value = compute_{i}(x)" for i in range(40)]]
+    shown = bound_lines(grouped, 2000, 50 * 1024).text
+    assert all(f"src/module_{n}.py (40)" in shown for n in range(300))

@@ -34,17 +34,20 @@ _DIAG_BYTES = re.compile(
     rb"|\.[a-z0-9]{1,10}[:(]\d|, line \d"
 )
 # Second tier: lines that give a long text its shape — top-level definitions of source code,
-# the file headers of a diff, identity keys of a JSON document.
+# the file headers of a diff, the commit lines of a git log, identity keys of a JSON document.
 _STRUCTURE = re.compile(
     r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
     r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
-    r"|diff --git |\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
+    r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
 )
+# A line that heads grouped entries (findings, matches or paths under their file or folder).
+_GROUP_HEAD = re.compile(r"\S(?:.*\S)?(?:/| \(\d[\d,]*\))")
+_LOG_DATE = ("Date:", "CommitDate:")
 _SETEXT = re.compile(r"^(?:={3,}|-{3,})\s*$")
 _STRUCTURE_BYTES = re.compile(  # matched on "\n" + chunk: a literal first byte scans fast
     rb"\n(?:async def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod |func "
-    rb"|type |public |private |protected |static |interface |record |diff --git |#{1,6} \S"
+    rb"|type |public |private |protected |static |interface |record |diff --git |commit |#{1,6} \S"
     rb"|\s*\"(?:name|version|id|title|key|path)\": )"
 )
 
@@ -111,11 +114,17 @@ TIERS = ((_STRUCTURE_BYTES, _is_structure), (_DIAG_BYTES, _is_diagnostic))
 
 
 def _in_memory_tier(lines: Sequence[str], index: int, tier: int) -> bool:
-    if TIERS[tier][1](lines[index]):
+    line = lines[index]
+    if TIERS[tier][1](line):
         return True
-    # A setext heading: a text line underlined by === or --- on the next line.
-    return (tier == 0 and index + 1 < len(lines) and bool(lines[index].strip())
-            and bool(_SETEXT.match(lines[index + 1])))
+    if tier != 0 or not line:
+        return False
+    following = lines[index + 1] if index + 1 < len(lines) else ""
+    if line[0].isspace():  # a commit's subject: the first message line after its Date: header
+        return (line.startswith("    ") and index >= 2 and not lines[index - 1]
+                and lines[index - 2].startswith(_LOG_DATE))
+    # A setext heading (a text line underlined by === or ---), or the header of grouped entries.
+    return bool(_SETEXT.match(following)) if following[:1] != " " else bool(_GROUP_HEAD.fullmatch(line))
 
 
 class _Selection:
@@ -361,7 +370,7 @@ def _scan_middle(path: Path, start: int, end: int, first_number: int, clean: boo
 GREP_THRESHOLD = 16 << 20
 _GREP_PATTERNS = (
     (["-E"], r"^(async def |def |class |export |function|pub |fn |struct |enum |trait |impl |mod "
-     r"|func |type |public |private |protected |static |interface |record |diff --git |#{1,6} "
+     r"|func |type |public |private |protected |static |interface |record |diff --git |commit |#{1,6} "
      r"|[[:space:]]*\"(name|version|id|title|key|path)\": )"),
     (["-i", "-E"], r"error|warn|fail|fatal|panic|exception|traceback|deprecat|abort|segmentation"
      r"|\.[a-z0-9]{1,10}[:(][0-9]|, line [0-9]"),

@@ -16,15 +16,8 @@ def encoder():  # type: ignore[no-untyped-def]
 
 
 #: Cases that lose facts today, with why; strict, so a fix makes them fail until removed here.
-KNOWN_LOSSES = {
-    # The 50 KB preview bound cuts the middle of a huge `git log -p`: commit headers and subjects
-    # there are neither diagnostics nor structure lines to the preview (src/tersh/preview.py).
-    "git__log-patch-3": "preview bound drops mid-log commit headers",
-    # Grouped search output over 50 KB: the preview drops whole middle groups with their headers.
-    "other__rg-n-many-self": "preview bound drops mid-output search group headers",
-    # `ruff check --select ALL` on toolz: 4,397 findings grouped are still > 50 KB; the preview keeps
-    # the diagnostics it meets first, and later files' headers and first-seen rule codes go.
-    "lint__ruff-toolz-select-all-concise": "preview bound drops mid-output lint group headers and codes",
+KNOWN_LOSSES: dict[str, str] = {
+    # case name -> why it still loses a fact (a strict expected failure: fix it, then remove it)
 }
 
 

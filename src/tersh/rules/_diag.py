@@ -251,7 +251,37 @@ def render(
             else:
                 out.append(item)
     out.append(omission_note(dropped, summary))
+    if grouped and sum(map(len, out)) + len(out) > DIGEST_ABOVE_BYTES:
+        digest = code_digest(findings)
+        if digest:
+            out.append(digest)
     return finish(source, out)
+
+
+#: Grouped findings longer than this may be cut by the preview (50 KB): the rule codes are
+#: then also listed on the last line, which the preview always keeps.
+DIGEST_ABOVE_BYTES = 32 * 1024
+# A finding's code: a leading ``F401`` / ``C0114:`` / ``SC2086``, else a trailing ``[arg-type]``
+# (mypy) or ``no-unused-vars`` / ``@typescript-eslint/no-explicit-any`` (eslint).
+_LEADING_CODE = re.compile(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
+_TRAILING_CODE = re.compile(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
+
+
+def code_digest(findings: Iterable[Finding]) -> str:
+    """One line with every rule code of ``findings`` and its count, in order of first sight."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        text = finding.text.strip()
+        match = _LEADING_CODE.match(text)
+        code = match.group(1) if match else None
+        if code is None:
+            trailing = _TRAILING_CODE.search(text)
+            code = (trailing.group(1) or trailing.group(2)) if trailing else None
+        if code:
+            counts[code] = counts.get(code, 0) + 1
+    if not counts:
+        return ""
+    return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
 
 
 def line_finding(line: str) -> Finding | None:
