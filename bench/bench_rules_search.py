@@ -1,184 +1,35 @@
 """Throughput, peak memory and token saving of the search rule (grep, rg, git grep, ag, ack).
 
-Throughput: the rule compacts a synthetic output of about ``--mb`` megabytes made by repeating
-a real one (a recorded fixture or a corpus case), each copy under its own path prefix. Prints
-the median MB/s over ``--runs`` runs in wall time and in CPU time of this process (the floor is
-checked on CPU time), the verifier's MB/s on the same input and proposal (the whole gate,
-``verify.refusal``), and the peak extra memory of one rule run on a tenth of the input
-(tracemalloc) as a multiple of that input. Savings: every fixture and search corpus case, o200k
-tokens of the cleaned output against the rule's proposal and against what the gate lets through
-(plus 40 tokens of capture report when the text changed), and the must_keep facts lost (corpus).
-Exits 1 when the rule is under ``--floor`` MB/s or a fact is lost.
+What is measured and printed: see bench/grouping_bench.py.
 
     .venv/bin/python bench/bench_rules_search.py --mb 50 --runs 3
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import statistics
 import sys
-import time
-import tracemalloc
 from pathlib import Path
-from typing import NamedTuple
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from grouping_bench import ROOT, Bench, run
 
-from tests import corpus  # noqa: E402
+from tersh.rules import search
 
-from tersh import tokens  # noqa: E402
-from tersh.rules import apply, detect, verify  # noqa: E402
-from tersh.rules import search as rule  # noqa: E402
-from tersh.rules.clean import clean  # noqa: E402
-
-FIXTURES = ROOT / "tests" / "compact" / "fixtures" / "search"
-REPORT_TOKENS = 40
-CORPUS_CASES = ("other__grep-rn-def-large", "other__rg-unsafe")
-
-# label: (command, sample: a corpus case name or fixtures/<name>)
-SAMPLES = {
-    "grep -rn": ("grep -rn 'def ' .", "fixtures/grep-rn-def"),
-    "rg (no -n)": ("rg 'def '", "fixtures/rg-def"),
-    "git grep -C1": ("git grep -n -C1 'class '", "fixtures/gitgrep-C1"),
-    "ag -C1": ("ag -C1 'self\\.' json", "fixtures/ag-C1-big"),
-    "corpus grep": ("grep -rn 'def ' src", "other__grep-rn-def-large"),
-}
-# The start of a line that names a file (not a notice such as "grep: x: binary file matches").
-_PATH_START = re.compile(r"^(?!(?:grep|rg|git|Binary file)\b)(\./)?(?=[\w.])", re.MULTILINE)
-
-
-class Speed(NamedTuple):
-    sample: str
-    mb_per_s: float
-    cpu_mb_per_s: float
-    verify_mb_per_s: float
-    peak_ratio: float
-    out_bytes: int
-
-
-def sample_text(source: str) -> str:
-    """The cleaned text of a corpus case or a recorded fixture."""
-    if source.startswith("fixtures/"):
-        path = FIXTURES / f"{source.removeprefix('fixtures/')}.out"
-        return clean(path.read_bytes().decode("utf-8", "replace"))
-    return clean(next(c for c in corpus.cases() if c.name == source).combined)
-
-
-def synthetic(sample: str, megabytes: float) -> str:
-    """``sample`` repeated to about ``megabytes`` MB, each copy under its own path prefix."""
-    target = int(megabytes * 1_000_000)
-    copies: list[str] = []
-    size = index = 0
-    while size < target:
-        copy = _PATH_START.sub(lambda found, i=index: f"{found.group(1) or ''}copy{i}/", sample)
-        copies.append(copy if copy.endswith("\n") else copy + "\n")
-        size += len(copies[-1])
-        index += 1
-    return "".join(copies)
-
-
-def speed(label: str, command: str, text: str, runs: int) -> Speed:
-    """Time the rule (and the verifier on its proposal) on ``text``."""
-    inv = detect.invocation(command, 0)
-    times, cpu_times, verify_times = [], [], []
-    out: str | None = None
-    for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        out = rule.compact(text, inv)
-        times.append(time.perf_counter() - start)
-        cpu_times.append(time.process_time() - cpu_start)
-    if out is not None:  # the verifier is slower: one run
-        for _ in range(1):
-            cpu_start = time.process_time()
-            verify.refusal(text, out, inv)
-            verify_times.append(time.process_time() - cpu_start)
-    part = text[: len(text) // 10]
-    tracemalloc.start()
-    rule.compact(part, inv)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    megabytes = len(text.encode()) / 1e6
-    verify_speed = megabytes / statistics.median(verify_times) if verify_times else 0.0
-    return Speed(label, megabytes / statistics.median(times),
-                 megabytes / max(statistics.median(cpu_times), 1e-9), verify_speed,
-                 peak / len(part.encode()), len((out or "").encode()))  # fmt: skip
-
-
-class Saving(NamedTuple):
-    name: str
-    before: int
-    proposed: int
-    after: int
-    applied: bool
-    refused: str
-    lost: int
-
-
-def _saving(name: str, raw: str, command: str, exit_code: int, case: corpus.Case | None) -> Saving:
-    text = clean(raw)
-    inv = detect.invocation(command, exit_code)
-    proposal = rule.compact(text, inv)
-    outcome = apply(rule, text, inv)  # type: ignore[arg-type]
-    before = tokens.count(raw)
-    proposed = tokens.count(proposal) + REPORT_TOKENS if proposal is not None else before
-    after = tokens.count(outcome.text) + (REPORT_TOKENS if outcome.text != raw else 0)
-    lost = (
-        len(corpus.lost_facts(case, outcome.text)) + len(corpus.lost_facts(case, proposal or text))
-        if case
-        else 0
-    )
-    refused = (outcome.refused or "")[:40]
-    return Saving(name, before, proposed, after, outcome.applied, refused, lost)
-
-
-def savings() -> list[Saving]:
-    """One row per search corpus case and per fixture."""
-    rows = []
-    for case in corpus.cases():
-        if case.name in CORPUS_CASES:
-            rows.append(_saving(case.name, case.combined, case.cmd, case.exit_code, case))
-    for path in sorted(FIXTURES.glob("*.out")):
-        raw = path.read_bytes().decode("utf-8", "replace")
-        command = path.with_suffix(".cmd").read_text().strip()
-        exit_code = int(path.with_suffix(".exit").read_text())
-        rows.append(_saving(f"fixture {path.stem}", raw, command, exit_code, None))
-    return rows
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Print throughput and savings; 1 when the rule is too slow or a fact was lost."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--mb", type=float, default=50.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--floor", type=float, default=20.0, help="minimum rule MB/s (CPU)")
-    args = parser.parse_args(argv)
-    failed = False
-    print(f"{'sample':<14} {'wall MB/s':>9} {'CPU MB/s':>9} {'verify MB/s':>11} {'peak/input':>10}"
-          f" {'out bytes':>12}   ({args.mb:g} MB input)")  # fmt: skip
-    for label, (command, source) in SAMPLES.items():
-        row = speed(label, command, synthetic(sample_text(source), args.mb), args.runs)
-        flag = "" if row.cpu_mb_per_s >= args.floor else "  < floor"
-        failed |= bool(flag)
-        print(f"{row.sample:<14} {row.mb_per_s:9.1f} {row.cpu_mb_per_s:9.1f} {row.verify_mb_per_s:11.1f}"
-              f" {row.peak_ratio:10.2f} {row.out_bytes:12,}{flag}")  # fmt: skip
-    rows = savings()
-    header = f"{'case':<34} {'tokens':>7} {'rule':>7} {'saved':>6} {'gate':>7} {'saved':>6}"
-    print(f"\n{header} applied lost  refused")
-    for item in rows:
-        failed |= item.lost > 0
-        print(f"{item.name:<34} {item.before:7,} {item.proposed:7,} {1 - item.proposed / item.before:6.0%}"
-              f" {item.after:7,} {1 - item.after / item.before:6.0%} {item.applied!s:>7} {item.lost:>4}"
-              f"  {item.refused}")  # fmt: skip
-    before = sum(item.before for item in rows)
-    proposed = sum(item.proposed for item in rows)
-    after = sum(item.after for item in rows)
-    total = f"{'all':<34} {before:7,} {proposed:7,} {1 - proposed / before:6.0%} {after:7,}"
-    print(f"{total} {1 - after / before:6.0%}")
-    return 1 if failed else 0
-
+BENCH = Bench(
+    rule=search,
+    fixtures=ROOT / "tests" / "compact" / "fixtures" / "search",
+    corpus_cases=("other__grep-rn-def-large", "other__rg-unsafe"),
+    samples={
+        "grep -rn": ("grep -rn 'def ' .", "fixtures/grep-rn-def"),
+        "rg (no -n)": ("rg 'def '", "fixtures/rg-def"),
+        "git grep -C1": ("git grep -n -C1 'class '", "fixtures/gitgrep-C1"),
+        "ag -C1": ("ag -C1 'self\\.' json", "fixtures/ag-C1-big"),
+        "corpus grep": ("grep -rn 'def ' src", "other__grep-rn-def-large"),
+    },
+    # The start of a line that names a file (not a notice such as "grep: x: binary file matches").
+    path_start=re.compile(r"^(?!(?:grep|rg|git|Binary file)\b)(\./)?(?=[\w.])", re.MULTILINE),
+)
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run(BENCH, (__doc__ or "").splitlines()[0]))
