@@ -108,6 +108,16 @@ def lines_of(text: str) -> Iterator[str]:
     return chain.from_iterable(map(str.splitlines, _chunks(text)))
 
 
+def newline_chunks(text: str) -> Iterator[list[str]]:
+    """The lines of ``text`` split at ``\\n`` only (other line breaks stay inside a line), a
+    list per chunk of about CHUNK_CHARS."""
+    for chunk in _chunks(text):
+        lines = chunk.split("\n")
+        if chunk.endswith("\n"):
+            lines.pop()
+        yield lines
+
+
 def _chunks(text: str) -> Iterator[str]:
     start, size = 0, len(text)
     while start < size:

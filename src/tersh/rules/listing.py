@@ -25,7 +25,6 @@ not plain paths.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from tersh.rules import _diag
 from tersh.rules.base import Invocation
@@ -79,20 +78,6 @@ def _declined_by_options(inv: Invocation) -> bool:
     if declined is not None and not declined.isdisjoint(inv.args):
         return True
     return "|" in inv.command and _PIPED_TO_COMMAND.search(inv.command) is not None
-
-
-def _chunk_lines(text: str) -> Iterator[list[str]]:
-    """The lines of ``text`` split at ``\\n`` only, a list per chunk of about CHUNK_CHARS."""
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start + _diag.CHUNK_CHARS)
-        end = size if end < 0 else end + 1
-        chunk = text[start:end]
-        lines = chunk.split("\n")
-        if chunk.endswith("\n"):
-            lines.pop()
-        yield lines
-        start = end
 
 
 def is_odd(line: str, breaks: bool = True) -> bool:
@@ -196,7 +181,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     if "\x00" in text or _declined_by_options(inv):
         return None
     grouper = _Grouper(_OTHER_BREAKS.search(text) is not None)
-    for lines in _chunk_lines(text):
+    for lines in _diag.newline_chunks(text):
         grouper.feed(lines)
     body = grouper.finish()
     total = grouper.paths + grouper.odd

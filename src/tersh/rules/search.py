@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain
 
 from tersh.rules import _diag, verify
 from tersh.rules.base import Invocation
@@ -274,16 +275,7 @@ def plain_split(line: str, following: str, context: bool) -> int | None:
 
 def _lines(text: str) -> Iterator[str]:
     """The lines of ``text`` split at ``\\n`` only, a chunk at a time (no list of all lines)."""
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start + _diag.CHUNK_CHARS)
-        end = size if end < 0 else end + 1
-        chunk = text[start:end]
-        lines = chunk.split("\n")
-        if chunk.endswith("\n"):
-            lines.pop()
-        yield from lines
-        start = end
+    return chain.from_iterable(_diag.newline_chunks(text))
 
 
 def _form(text: str, context: bool) -> tuple[bool, bool] | None:
