@@ -17,7 +17,6 @@ else:
     from tersh.lean import NamedTuple
 
 
-
 class Savings(NamedTuple):
     """Savings over a set of calls (one group of a breakdown, or the total)."""
 
