@@ -27,7 +27,11 @@ SWITCH = "tests"
 PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
 
 _PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
-_FAILED_TEST = re.compile(r"^test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED$")
+_FAILED_TEST = re.compile(
+    r"^(?:test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED|(?P<terse>.+?) --- FAILED)$"
+)
+# -q (terse) progress: "." passed, "i" ignored, "F" failed, "b" bench; " 8/18" ends a row
+_TERSE_ROW = re.compile(r"^(?:[.iFb]+(?: \d+/\d+)?| \d+/\d+)$")
 _RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
 _PROGRESS = re.compile(r"^\s+(?:Compiling|Finished|Fresh|Downloaded|Downloading|Blocking) ")
 _NEXTEST_PASS = re.compile(r"^\s+(?:PASS|SKIP) \[\s*[\d.]+s\] ")
@@ -66,6 +70,10 @@ class _Reader:
             else:
                 self.ignored += 1
                 out.omit(line)
+        elif _TERSE_ROW.match(line):
+            self.passed += line.count(".")
+            self.ignored += line.count("i")
+            out.omit_marks(line)  # a failed test is named on a line of its own, or in failures:
         elif _RUNNING_COUNT.match(line) or _PROGRESS.match(line) or _CHATTER.match(line):
             out.omit(line)
         elif _BINARY.match(line):
@@ -153,7 +161,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Drop compile progress and passing test lines; keep every binary's result and failures."""
     if not (_RESULT.search(text) or _NEXTEST_SUMMARY.search(text) or "running " in text):
         return None  # not test output (a build that failed before any test ran, a --help…)
-    failed = {m["name"] for m in map(_FAILED_TEST.match, text.split("\n")) if m}
+    failed = {m["name"] or m["terse"] for m in map(_FAILED_TEST.match, text.split("\n")) if m}
     reader = _Reader(failed)
     for line in text.split("\n"):
         reader.feed(line)

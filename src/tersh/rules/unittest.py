@@ -1,12 +1,13 @@
 """Compact ``python -m unittest`` (and nose2) output: drop passing tests, keep failures and totals.
 
-Default mode prints a row of progress marks (``..F.s``); ``-v`` prints one line per test
+Default mode prints a row of progress marks (``..F.E.s``); ``-v`` prints one line per test
 (``test_x (pkg.mod.Case.test_x) ... ok``), with the first docstring line on a line of its own
-when there is one. Rows of passing or skipped marks and the lines of passing, skipped and
-expected-failure tests are left out; everything else (every ``FAIL:``/``ERROR:`` block with its
-traceback, printed output, the ``Ran N tests`` line and the ``OK``/``FAILED (...)`` verdict) is
-kept as written, except that the ``=``/``-`` rules between blocks are shortened and Python's
-``~~^^^`` underlines are left out.
+when there is one. Left out: rows of progress marks (a row with ``E`` or ``F`` only when the run
+reached its ``FAILED (...)`` verdict, so every failure is listed in full below it), the lines of
+passing and skipped tests, the ``=``/``-`` bars between blocks and Python's ``~~^^^`` underlines
+(lines of nothing but spaces, ``^`` and ``~``). Everything else (every ``FAIL:``/``ERROR:``
+block with its ``File "...", line N`` lines and exception lines, printed output, the
+``Ran N tests`` line and the ``OK``/``FAILED (...)`` verdict) is kept as written.
 """
 
 from __future__ import annotations
@@ -21,25 +22,64 @@ CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("unittest", "nose2")
 
-_MARKS_ROW = re.compile(r"^[.sxu]+$")
+_MARKS_ROW = re.compile(r"^[.EFsxu]+$")
 _NAME_LINE = re.compile(r"^\w+ \([\w.]+\)$")
 _PASSING_END = re.compile(
     r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
-_CARETS = re.compile(r"^\s+[~^]+\s*$")
-_RULE = re.compile(r"^(?:={20,}|-{20,})$")
+_CARETS = re.compile(r"^ +[~^]+ *$")
+# A SyntaxError's location has no ", in function": its caret is the only mention of the column.
+_SYNTAX_AT = re.compile(r'^ *File ".*", line \d+$')
+_BAR = re.compile(r"^(?:={20,}|-{20,})$")
 _RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
 
 _VERBOSE_ROW = re.compile(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
 
-_MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "expected failures", "u": "unexpected"}
+# mark -> what one mark and several marks are called
+_MARK_OUTCOMES = {".": ("passed", "passed"), "s": ("skipped", "skipped"),
+                  "x": ("expected failure", "expected failures"),
+                  "u": ("unexpected success", "unexpected successes"),
+                  "F": ("failed", "failed"), "E": ("error", "errors")}
+
+
+class _Tally:
+    """What the left-out lines were, for the omission note."""
+
+    def __init__(self) -> None:
+        self.marks: dict[str, int] = {}
+        self.rows = self.carets = self.bars = 0
+
+    def count_row(self, row: str) -> None:
+        self.rows += 1
+        for mark in _MARK_OUTCOMES:
+            if mark in row:
+                self.marks[mark] = self.marks.get(mark, 0) + row.count(mark)
+
+    def describe(self, omitted: int, counts: dict[str, int]) -> str:
+        """``omitted`` lines in all; ``counts`` the passing/skipped test lines by outcome."""
+        parts = []
+        lines = omitted - self.rows - self.bars  # bars go unsaid, as collapsed blank lines do
+        if lines > self.carets:
+            tally = ", ".join(f"{count:,} {outcome}" for outcome, count in counts.items())
+            what = f"{plural(lines, 'line')} of passing/skipped tests{' and underlines' * bool(self.carets)}"
+            parts.append(f"{what} ({tally})" if tally else what)
+        elif self.carets:
+            parts.append(plural(self.carets, "underline"))
+        if self.rows:
+            marks = ", ".join(f"{count:,} {_MARK_OUTCOMES[mark][count != 1]}"
+                              for mark, count in self.marks.items())
+            parts.append(f"{plural(self.rows, 'progress row')} ({marks})")
+        return "; ".join(parts) + " omitted"
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress marks and passing/skipped test lines; keep every failure and the totals."""
     out = Output()
+    tally = _Tally()
     counts: dict[str, int] = {}
+    finished = _VERDICT.search(text) is not None  # every E and F is then listed in full below
+    back2 = back1 = ""  # the two lines before this one
     pending: str | None = None  # a "name (dotted.id)" line waiting for its docstring line
     for line in text.split("\n"):
         passing = _PASSING_END.match(line)
@@ -58,26 +98,23 @@ def compact(text: str, inv: Invocation) -> str | None:
             pending = None
         if _NAME_LINE.match(line):
             pending = line
-        elif _CARETS.match(line):
+        elif _CARETS.match(line) and not _SYNTAX_AT.match(back2):
+            tally.carets += 1
             out.omit_marks(line)  # Python's ~~^^^ underline of the failing expression
-        elif _RULE.match(line):
-            out.keep(line[:3])  # a rule of 70 "=" or "-" between blocks
-        elif _MARKS_ROW.match(line):
-            for mark, outcome in _MARK_OUTCOMES.items():
-                if mark in line:
-                    counts[outcome] = counts.get(outcome, 0) + line.count(mark)
+        elif _BAR.match(line):
+            tally.bars += 1
+            out.omit_marks(line)  # a bar of 70 "=" or "-" between blocks
+        elif _MARKS_ROW.match(line) and (finished or ("E" not in line and "F" not in line)):
+            tally.count_row(line)
             out.omit_marks(line)
+        elif not line.strip():
+            out.keep_blank(line)  # a run of blank lines (a bar between two went) becomes one
         else:
             out.keep(line)
+        back2, back1 = back1, line
     if pending is not None:
         out.keep(pending)
-    tally = ", ".join(f"{count:,} {outcome}" for outcome, count in counts.items())
-
-    def describe(omitted: int) -> str:
-        what = f"{plural(omitted, 'line')} of passing/skipped tests omitted"
-        return f"{what} ({tally})" if tally else what
-
-    return out.render(describe, text)
+    return out.render(lambda omitted: tally.describe(omitted, counts), text)
 
 
 def sniff(text: str) -> float:
