@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.rules._testrun import Output, plural
+from tersh.rules._testrun import PREFIX, Output, plural
 from tersh.rules.base import Invocation
 
 NAME = "unittest"
@@ -36,6 +36,12 @@ _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
 
 _VERBOSE_ROW = re.compile(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
 
+_TRACEBACK = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^  File ".*", line \d+, in ')
+_FRAME_CODE = re.compile(r"^    \S")
+#: Frames an earlier traceback showed are told, not repeated, from this many in a row on.
+MIN_REPEATED_FRAMES = 3
+
 # mark -> what one mark and several marks are called
 _MARK_OUTCOMES = {".": ("passed", "passed"), "s": ("skipped", "skipped"),
                   "x": ("expected failure", "expected failures"),
@@ -48,7 +54,7 @@ class _Tally:
 
     def __init__(self) -> None:
         self.marks: dict[str, int] = {}
-        self.rows = self.carets = self.bars = 0
+        self.rows = self.carets = self.bars = self.frames = self.frame_lines = 0
 
     def count_row(self, row: str) -> None:
         self.rows += 1
@@ -59,7 +65,8 @@ class _Tally:
     def describe(self, omitted: int, counts: dict[str, int]) -> str:
         """``omitted`` lines in all; ``counts`` the passing/skipped test lines by outcome."""
         parts = []
-        lines = omitted - self.rows - self.bars  # bars go unsaid, as collapsed blank lines do
+        # bars go unsaid, as collapsed blank lines do
+        lines = omitted - self.rows - self.bars - self.frame_lines
         if lines > self.carets:
             tally = ", ".join(f"{count:,} {outcome}" for outcome, count in counts.items())
             what = f"{plural(lines, 'line')} of passing/skipped tests{' and underlines' * bool(self.carets)}"
@@ -70,13 +77,81 @@ class _Tally:
             marks = ", ".join(f"{count:,} {_MARK_OUTCOMES[mark][count != 1]}"
                               for mark, count in self.marks.items())
             parts.append(f"{plural(self.rows, 'progress row')} ({marks})")
+        if self.frames:
+            parts.append(plural(self.frames, "repeated frame"))
         return "; ".join(parts) + " omitted"
+
+
+class _Frames:
+    """The frames of tracebacks: a run of frames earlier tracebacks showed becomes one line."""
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+        self.seen: set[tuple[str, ...]] = set()  # frames of the tracebacks before this one
+        self.current: set[tuple[str, ...]] = set()
+        self.run: list[tuple[str, ...]] = []  # consecutive frames found in ``seen``
+        self.frame: list[str] | None = None  # the frame being read: its File line, its code line
+        self.told = self.told_lines = 0  # frames left out, and their lines
+
+    def read(self, line: str) -> bool:
+        """Take ``line`` when it belongs to a frame; False when the caller must read it."""
+        if _FRAME.match(line):
+            self.end_frame()
+            self.frame = [line]
+            return True
+        if self.frame is not None and len(self.frame) == 1 and _FRAME_CODE.match(line):
+            self.frame.append(line)
+            return True
+        if self.frame is None and not self.run:
+            if line == _TRACEBACK:
+                self.seen |= self.current
+                self.current = set()
+            return False
+        if _CARETS.match(line):
+            return False  # an underline inside a frame: the caller drops it
+        self.end_frame()
+        self.flush()
+        if line == _TRACEBACK:
+            self.seen |= self.current
+            self.current = set()
+        return False
+
+    def end_frame(self) -> None:
+        if self.frame is None:
+            return
+        frame, self.frame = tuple(self.frame), None
+        self.current.add(frame)
+        if frame in self.seen:
+            self.run.append(frame)
+            return
+        self.flush()
+        self.out.kept.extend(frame)
+
+    def flush(self) -> None:
+        run, self.run = self.run, []
+        if len(run) < MIN_REPEATED_FRAMES:
+            for frame in run:
+                self.out.kept.extend(frame)
+            return
+        self.out.kept.extend(run[0])
+        self.out.kept.append(f"  {PREFIX} {len(run) - 1} more frames, each shown in a traceback above")
+        self.told += len(run) - 1
+        for frame in run[1:]:
+            self.told_lines += len(frame)
+            for line in frame:
+                self.out.omit_copy(line)
+
+    def finish(self) -> None:
+        """Place what is still held back."""
+        self.end_frame()
+        self.flush()
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress marks and passing/skipped test lines; keep every failure and the totals."""
     out = Output()
     tally = _Tally()
+    frames = _Frames(out)
     counts: dict[str, int] = {}
     finished = _VERDICT.search(text) is not None  # every E and F is then listed in full below
     back2 = back1 = ""  # the two lines before this one
@@ -96,7 +171,9 @@ def compact(text: str, inv: Invocation) -> str | None:
         if pending is not None:
             out.keep(pending)
             pending = None
-        if _NAME_LINE.match(line):
+        if frames.read(line):
+            pass
+        elif _NAME_LINE.match(line):
             pending = line
         elif _CARETS.match(line) and not _SYNTAX_AT.match(back2):
             tally.carets += 1
@@ -112,8 +189,10 @@ def compact(text: str, inv: Invocation) -> str | None:
         else:
             out.keep(line)
         back2, back1 = back1, line
+    frames.finish()
     if pending is not None:
         out.keep(pending)
+    tally.frames, tally.frame_lines = frames.told, frames.told_lines
     return out.render(lambda omitted: tally.describe(omitted, counts), text)
 
 
