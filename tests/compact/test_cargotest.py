@@ -79,3 +79,13 @@ def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
 
 
 _FRAGMENTS = support.fragment_lines("test__cargo", "cargotest") or ["cargo test"]
+
+
+def test_quiet_progress_rows_go_and_failed_names_stay() -> None:
+    text = _outcome("quiet-failures")
+    assert "....... 7/401" not in text and " 95/401" not in text
+    for kept in ("tests::check_007 --- FAILED", "tests::check_231 --- FAILED",
+                 "panicked at src/lib.rs:20:22", "test result: FAILED. 398 passed; 2 failed; 1 ignored;"):
+        assert kept in text
+    assert "398 passing tests, 1 ignored" in text  # the marks are counted, not dropped unsaid
+    assert "\n    tests::check_231\n" not in text  # the failures: list repeats the FAILED lines

@@ -81,3 +81,31 @@ def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
 
 
 _FRAGMENTS = support.fragment_lines("test__unittest", "unittest") or ["python -m unittest"]
+
+
+def test_progress_row_with_failures_goes_when_the_verdict_lists_them() -> None:
+    text = _outcome("shared-helper-failures")
+    assert "....." not in text
+    assert "1 progress row (150 passed, 5 skipped, 1 failed, 3 errors)" in text
+    for kept in ("ERROR: test_empty_field (test_parse.ParseTests.test_empty_field)",
+                 "FAIL: test_sum (test_parse.ParseTests.test_sum)",
+                 "ValueError: invalid literal for int() with base 10: 'two'",
+                 "Ran 159 tests", "FAILED (failures=1, errors=3, skipped=5)"):
+        assert kept in text
+    assert "^^^^" not in text and "=====" not in text
+
+
+def test_a_syntax_error_caret_stays_and_repeated_frames_are_told() -> None:
+    text = _outcome("shared-helper-failures")
+    assert '  File "snippet.py", line 1\n    def f(:\n          ^\nSyntaxError' in text
+    assert text.count('  File "/tmp/ut_h/helpers.py", line 2, in parse') == 2
+    assert text.count('  File "/tmp/ut_h/helpers.py", line 8, in _num') == 1
+    assert "3 more frames, each shown in a traceback above" in text
+
+
+def test_a_row_with_failures_stays_when_the_run_stopped_before_its_verdict() -> None:
+    row = ".........E.........F" * 8
+    text = "\n".join([row, *["." * 160] * 60, "Traceback (most recent call last):",
+                      '  File "/tmp/x/runner.py", line 3, in <module>', "KeyboardInterrupt"])
+    out = rule.compact(text, detect.invocation("python -m unittest", 130))
+    assert out is not None and row in out and "." * 160 not in out
