@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import apply, detect, verify
 from tersh.rules.base import Invocation, Outcome, Rule
@@ -100,6 +104,30 @@ def check_fixture(rule: Rule, fixture: Fixture, floor: float) -> str:
     if outcome.applied:
         assert "[tersh] " in outcome.text  # every proposal says what it left out
     return outcome.text
+
+
+def standard_tests(
+    rule: Rule, tool: str, prefixes: Iterable[str], command: str, floors: dict[str, float],
+    applied: set[str], fixture_floors: dict[str, float],
+) -> tuple[Callable[..., None], Callable[..., None], Callable[[], None]]:
+    """The three tests every test-runner rule has: each corpus case of ``prefixes`` through the
+    gate (facts kept, applied as expected, floor met, snapshot), each recorded fixture of
+    ``tool`` (lossless proposal, floor, snapshot), and an empty input declined for ``command``."""
+    cases = [case for prefix in prefixes for case in corpus_cases(prefix)]
+
+    @pytest.mark.parametrize("case", cases, ids=lambda c: c.name)
+    def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
+        floor = floors.get(case.name, 0.0)
+        assert check_corpus_case(rule, case, floor, case.name in applied) == snapshot
+
+    @pytest.mark.parametrize("fixture", fixtures(tool), ids=lambda f: f.name)
+    def test_recorded_mode(fixture: Fixture, snapshot: SnapshotAssertion) -> None:
+        assert check_fixture(rule, fixture, fixture_floors.get(fixture.name, 0.0)) == snapshot
+
+    def test_empty_input_is_declined() -> None:
+        assert rule.compact("", detect.invocation(command, 0)) is None
+
+    return test_corpus_case, test_recorded_mode, test_empty_input_is_declined
 
 
 def check_fragments(rule: Rule, lines: list[str], exit_code: int) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import detect, rule_for_program
 from tersh.rules import jest as rule
@@ -22,25 +23,10 @@ FIXTURE_FLOORS: dict[str, float] = {
 }
 
 
-@pytest.mark.parametrize(
-    "case", support.corpus_cases("test__jest") + support.corpus_cases("test__vitest"), ids=lambda c: c.name
+test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "jest", ('test__jest', 'test__vitest'), "npx jest", FLOORS, APPLIED, FIXTURE_FLOORS
 )
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    floor = FLOORS.get(case.name, 0.0)
-    assert support.check_corpus_case(rule, case, floor, case.name in APPLIED) == snapshot
-
-
-@pytest.mark.parametrize("fixture", support.fixtures("jest"), ids=lambda f: f.name)
-def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0)) == snapshot
-
-
-def _outcome(name: str) -> str:
-    return support.fixture_outcome(rule, "jest", name)
-
-
-def test_empty_input_is_declined() -> None:
-    assert rule.compact("", detect.invocation("npx jest", 0)) is None
+_outcome = functools.partial(support.fixture_outcome, rule, "jest")
 
 
 def test_failing_tests_keep_their_tree_and_blocks() -> None:

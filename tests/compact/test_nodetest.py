@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import detect, rule_for_program
 from tersh.rules import nodetest as rule
-from tests import corpus
 from tests.compact import runner_support as support
 
 # Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
@@ -18,23 +18,10 @@ APPLIED = {"test__node-test-marked-unit-failures"}
 FIXTURE_FLOORS: dict[str, float] = {"tap-pass": 0.9, "spec-pass": 0.8, "tap-failure": 0.7}
 
 
-@pytest.mark.parametrize("case", support.corpus_cases("test__node"), ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    floor = FLOORS.get(case.name, 0.0)
-    assert support.check_corpus_case(rule, case, floor, case.name in APPLIED) == snapshot
-
-
-@pytest.mark.parametrize("fixture", support.fixtures("nodetest"), ids=lambda f: f.name)
-def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0)) == snapshot
-
-
-def _outcome(name: str) -> str:
-    return support.fixture_outcome(rule, "nodetest", name)
-
-
-def test_empty_input_is_declined() -> None:
-    assert rule.compact("", detect.invocation("node --test", 0)) is None
+test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "nodetest", ('test__node',), "node --test", FLOORS, APPLIED, FIXTURE_FLOORS
+)
+_outcome = functools.partial(support.fixture_outcome, rule, "nodetest")
 
 
 def test_node_running_a_script_is_declined() -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import detect, rule_for_program
 from tersh.rules import unittest as rule
@@ -18,23 +19,10 @@ APPLIED = {"test__unittest-more-itertools-v-pass"}
 FIXTURE_FLOORS: dict[str, float] = {"failures-v": 0.6}
 
 
-@pytest.mark.parametrize("case", support.corpus_cases("test__unittest"), ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    floor = FLOORS.get(case.name, 0.0)
-    assert support.check_corpus_case(rule, case, floor, case.name in APPLIED) == snapshot
-
-
-@pytest.mark.parametrize("fixture", support.fixtures("unittest"), ids=lambda f: f.name)
-def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert support.check_fixture(rule, fixture, FIXTURE_FLOORS.get(fixture.name, 0.0)) == snapshot
-
-
-def _outcome(name: str) -> str:
-    return support.fixture_outcome(rule, "unittest", name)
-
-
-def test_empty_input_is_declined() -> None:
-    assert rule.compact("", detect.invocation("python -m unittest", 0)) is None
+test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "unittest", ('test__unittest',), "python -m unittest", FLOORS, APPLIED, FIXTURE_FLOORS
+)
+_outcome = functools.partial(support.fixture_outcome, rule, "unittest")
 
 
 def test_failures_errors_and_verdict_are_kept() -> None:
