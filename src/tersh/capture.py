@@ -25,7 +25,7 @@ import time
 from tersh import settings as settings_mod
 from tersh import spool
 from tersh.errors import TershError, warn
-from tersh.fsutil import TEMP_PREFIX, open_private
+from tersh.fsutil import TEMP_PREFIX, open_private, write_all
 from tersh.result import CaptureRef
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
@@ -271,11 +271,11 @@ class CaptureWriter:
 
     def write(self, stream: str, data: bytes) -> None:
         """Append ``data`` from ``stream`` (stdout or stderr) to combined (and its own file)."""
-        _write_all(self.fds["combined"], data)
+        write_all(self.fds["combined"], data)
         self.sizes["combined"] += len(data)
         self.sizes[stream] += len(data)
         if self.split:
-            _write_all(self.fds[stream], data)
+            write_all(self.fds[stream], data)
             return
         if self.segments and self.segments[-1][0] == stream:
             self.segments[-1] = (stream, self.segments[-1][1] + len(data))
@@ -294,7 +294,7 @@ class CaptureWriter:
                     chunk = combined.read(min(left, 1 << 20))
                     if not chunk:
                         break
-                    _write_all(self.fds[stream], chunk)
+                    write_all(self.fds[stream], chunk)
                     left -= len(chunk)
         self.segments = []
 
@@ -317,7 +317,7 @@ class CaptureWriter:
 
     def write_only(self, stream: str, data: bytes) -> None:
         """Append ``data`` to one stream file alone (recorded output given stream by stream)."""
-        _write_all(self.fds[stream], data)
+        write_all(self.fds[stream], data)
         self.sizes[stream] += len(data)
 
     def close(self) -> None:
@@ -353,7 +353,7 @@ class CaptureWriter:
         try:
             fd = open_private(os.path.join(self.folder, META_FILE))
             try:
-                _write_all(fd, repr(row).encode("utf-8", "surrogatepass"))
+                write_all(fd, repr(row).encode("utf-8", "surrogatepass"))
             finally:
                 os.close(fd)
         except OSError as exc:  # the folder's sizes and time still index it, command unknown
@@ -373,13 +373,6 @@ def _rmtree(path: str | os.PathLike[str]) -> None:
     import shutil
 
     shutil.rmtree(path, ignore_errors=True)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
 
 
 # --- a finished capture ----------------------------------------------------------------------
@@ -497,7 +490,7 @@ def store_bytes(command: str, streams: dict[str, bytes], exit_code: int | None) 
         else:
             for name in STREAMS:
                 data = streams.get(name, b"")
-                _write_all(writer.fds[name], data)
+                write_all(writer.fds[name], data)
                 writer.sizes[name] = len(data)
         capture = writer.finish(exit_code)
     except BaseException:

@@ -38,16 +38,26 @@ def refuse_symlink(path: str | os.PathLike[str]) -> None:
         raise TershError(f"refusing to write through symbolic link {path}")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a private temp file and rename; never through a symlink."""
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (``os.write`` may write less than asked)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def replace_file(path: str, data: bytes, *, sync: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically: a private temp file beside it, then a rename;
+    never through a symlink. ``sync=False`` skips the fsync (for snapshots rebuilt anyway)."""
     refuse_symlink(path)
-    tmp = temp_path(path)
+    tmp = temp_name(path)
     fd = open_private(tmp)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            write_all(fd, data)
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         refuse_symlink(path)
         os.replace(tmp, path)
     except BaseException:
@@ -56,6 +66,11 @@ def atomic_write(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a private temp file and rename; never through a symlink."""
+    replace_file(os.fspath(path), data)
 
 
 def clean_stale_temps(folder: Path, older_than_seconds: float) -> int:

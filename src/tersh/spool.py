@@ -21,7 +21,7 @@ import os
 import time
 
 from tersh.errors import TershError, warn
-from tersh.fsutil import TEMP_PREFIX
+from tersh.fsutil import TEMP_PREFIX, write_all
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
 if TYPE_CHECKING:
@@ -50,13 +50,13 @@ def put(folder: str, row: Row) -> str:
     temp = f"{TEMP_PREFIX}{name}"
     data = repr(row).encode("utf-8", "surrogatepass")
     if not _RELATIVE:  # pragma: no cover - Windows: the profile folder is the user's own
-        _put_by_path(folder, temp, name, data)
+        _put_by_path(folder, name, data)
         return name
     folder_fd = _open_folder(folder)
     try:
         fd = os.open(temp, _FILE_FLAGS, 0o600, dir_fd=folder_fd)
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
         finally:
             os.close(fd)
         try:
@@ -69,25 +69,14 @@ def put(folder: str, row: Row) -> str:
     return name
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _put_by_path(folder: str, temp: str, name: str, data: bytes) -> None:  # pragma: no cover
-    from tersh.fsutil import open_private
+def _put_by_path(folder: str, name: str, data: bytes) -> None:  # pragma: no cover
+    from tersh.fsutil import replace_file
 
     if os.path.islink(folder):
         raise TershError(f"refusing to write into {folder}: not a plain folder")
     if not os.path.isdir(folder):
         _make_folder(folder)
-    fd = open_private(os.path.join(folder, temp))
-    try:
-        _write_all(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(os.path.join(folder, temp), os.path.join(folder, name))
+    replace_file(os.path.join(folder, name), data, sync=False)
 
 
 def _open_folder(folder: str) -> int:

@@ -241,24 +241,7 @@ def _check_section(section: str) -> None:
 def _replace(path: str, data: bytes) -> None:
     """Atomic replace without fsync: the file is a snapshot rebuilt by the next write, so losing
     it to a power cut costs nothing, while an fsync per command can cost milliseconds."""
-    fsutil.refuse_symlink(path)
-    tmp = fsutil.temp_name(path)
-    fd = fsutil.open_private(tmp)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        fsutil.refuse_symlink(path)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    fsutil.replace_file(path, data, sync=False)
 
 
 def _parse(path: Path | str) -> dict[str, Any]:
