@@ -245,3 +245,15 @@ def test_the_lexer_never_raises(text: str) -> None:
         if command.first_span is not None:
             start, end = command.first_span
             assert 0 <= start <= end <= len(text)
+
+
+@pytest.mark.parametrize("text", ["( a ) ( a )", "{ a; } ( b )", "a && (b) (c)", "((1)) (a)",
+                                  "( a ) if true; then b; fi", "( a ) { b; }"])
+def test_a_command_started_right_after_a_compound_one_is_a_problem(text: str) -> None:
+    assert shell.parse(text).problems  # bash: syntax error near unexpected token
+
+
+@pytest.mark.parametrize("text", ["if (a) then b; fi", "while false; do (a) done", "(a) && (b)",
+                                  "(a) > f", "f() (a)"])
+def test_what_may_follow_a_compound_command_is_no_problem(text: str) -> None:
+    assert shell.parse(text).problems == ()

@@ -68,6 +68,10 @@ def _patterns() -> _Patterns:
 
 #: Keywords that end a compound command (an operator may follow them).
 _CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "{", "case", "[["})
+#: Reserved words that start a command: after a compound command they need an operator first.
+_OPENING_KEYWORDS = frozenset(
+    {"if", "while", "until", "for", "select", "case", "function", "{", "[[", "coproc"}
+)
 _NEEDS_COMMAND = frozenset({"&&", "||", ";", "&", "|", "|&"})
 _METACHARS = frozenset(" \t\n|&;()<>")
 #: Inputs made only of these characters are plain words and spaces: split without the lexer.
@@ -526,6 +530,7 @@ class _Lexer:
                     self.problem(f"{value!r} without a command before it")
                 self.content = value in _REDIRECTS or value == "("
                 self.units += self.content
+                follows_compound = self.after_compound
                 if value not in _REDIRECTS:
                     self.after_compound = False
                 if value in ("|", "|&"):
@@ -540,6 +545,8 @@ class _Lexer:
                 elif value in _REDIRECTS:
                     self.read_redirect(builder, value, token)
                 elif value == "(":
+                    if follows_compound:
+                        self.problem("'(' after a compound command")
                     opens = builder.at_start
                     self.open_paren(builder)
                     self.content = True
@@ -549,6 +556,8 @@ class _Lexer:
                 continue
             if not token.quoted and builder.at_start and token.value in _RESERVED:
                 keyword = token.value
+                if self.after_compound and keyword in _OPENING_KEYWORDS:
+                    self.problem(f"{keyword!r} after a compound command")
                 if keyword in closers:
                     if self.dangling:
                         self.problem(f"{self.dangling!r} without a command after it")
