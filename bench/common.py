@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -52,3 +53,21 @@ def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tu
 def self_peak_mb() -> float:
     """Peak RSS of this process so far, in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def print_corpus_totals(rows: list[dict[str, Any]], json_path: Path | None) -> None:
+    """The aggregate line of a corpus bench (rows with tokens_in/out, saving, facts, lost), and
+    the rows and totals as JSON when ``json_path`` is given."""
+    import json
+
+    total_in = sum(r["tokens_in"] for r in rows)
+    total_out = sum(r["tokens_out"] for r in rows)
+    facts = sum(r["facts"] for r in rows)
+    lost = sum(len(r["lost"]) for r in rows)
+    aggregate = 1 - total_out / total_in if total_in else 0.0
+    mean = sum(r["saving"] for r in rows) / len(rows) if rows else 0.0
+    print(f"\ncases {len(rows)}  tokens {total_in} -> {total_out}  aggregate saving {aggregate:.1%}"
+          f"  mean per-case saving {mean:.1%}  facts kept {facts - lost}/{facts}")
+    if json_path:
+        json_path.write_text(json.dumps({"rows": rows, "aggregate": aggregate, "mean": mean,
+                                         "facts": facts, "lost": lost}, indent=1))
