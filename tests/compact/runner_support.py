@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import apply, detect, verify
@@ -128,6 +130,22 @@ def standard_tests(
         assert rule.compact("", detect.invocation(command, 0)) is None
 
     return test_corpus_case, test_recorded_mode, test_empty_input_is_declined
+
+
+def fragment_test(rule: Rule, prefix: str, tool: str, fallback: str,
+                  exit_codes: tuple[int, ...] = (0, 1)) -> Callable[..., None]:
+    """A property test: outputs assembled from real lines of ``tool`` (corpus cases of
+    ``prefix`` and fixtures; ``fallback`` when there are none) never crash ``rule`` and are never
+    proposed lossy (see :func:`check_fragments`)."""
+    pool = fragment_lines(prefix, tool) or [fallback]
+
+    @settings(max_examples=60, deadline=None)
+    @given(data=st.data())
+    def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
+        lines = data.draw(st.lists(st.sampled_from(pool), max_size=120))
+        check_fragments(rule, lines, data.draw(st.sampled_from(exit_codes)))
+
+    return test_outputs_assembled_from_real_fragments
 
 
 def check_fragments(rule: Rule, lines: list[str], exit_code: int) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tersh.rules import detect, rule_for_program
 from tersh.rules import mocha as rule
@@ -57,11 +55,6 @@ def test_sniffs_nothing_outside_test_runs() -> None:
     assert support.other_family_scores(rule) == {}
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
-    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
-    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1])))
-
-
-_FRAGMENTS = support.fragment_lines("test__mocha", "mocha") or ["npx mocha"]
+test_outputs_assembled_from_real_fragments = support.fragment_test(
+    rule, "test__mocha", "mocha", "npx mocha"
+)

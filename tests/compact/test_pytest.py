@@ -5,8 +5,6 @@ from __future__ import annotations
 import types
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.rules import apply, detect, rule_for_program
@@ -121,11 +119,6 @@ def test_sniffs_pytest_output_only() -> None:
     assert support.other_family_scores(rule) == {}
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_outputs_assembled_from_real_fragments(data: st.DataObject) -> None:
-    lines = data.draw(st.lists(st.sampled_from(_FRAGMENTS), max_size=120))
-    support.check_fragments(rule, lines, data.draw(st.sampled_from([0, 1, 2, 5])))
-
-
-_FRAGMENTS = support.fragment_lines("test__pytest", "pytest")
+test_outputs_assembled_from_real_fragments = support.fragment_test(
+    rule, "test__pytest", "pytest", "pytest", exit_codes=(0, 1, 2, 5)
+)
