@@ -32,6 +32,7 @@ typecheck: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	@sh scripts/install_browser.sh
+	@sh scripts/install_hosts.sh
 	$(BIN)/python -m pytest -n 2 -q
 
 # Benchmarks (medians and ratios measured side by side); see bench/*.py for options.
