@@ -163,8 +163,9 @@ def test_the_viewer_pages_through_a_50_mb_capture(
 
 
 def test_captured_markup_is_shown_as_text(page: Any, served: Served) -> None:
-    hostile = (b"<img src=x onerror=\"document.title='pwned'\">\n<b>bold?</b>\n"
-               b"\x1b[31mred\x1b[0m and a bell\x07\n")
+    hostile = (
+        b"<img src=x onerror=\"document.title='pwned'\">\n<b>bold?</b>\n\x1b[31mred\x1b[0m and a bell\x07\n"
+    )
     cap = capture.store_bytes("cat hostile.html", {"combined": hostile}, 0)
     _open(page, served)
     page.click(f"#captures button[data-id='{cap.id}']")
@@ -199,8 +200,12 @@ def test_without_the_token_the_page_is_locked_and_the_api_refuses(
 def test_another_site_cannot_use_the_api_even_knowing_the_token(
     page: Any, served: Served, tersh_home: Path
 ) -> None:
-    page.route("http://evil.test/**", lambda route: route.fulfill(
-        status=200, content_type="text/html", body="<html><body>evil</body></html>"))
+    page.route(
+        "http://evil.test/**",
+        lambda route: route.fulfill(
+            status=200, content_type="text/html", body="<html><body>evil</body></html>"
+        ),
+    )
     page.goto("http://evil.test/")
     outcome = page.evaluate(
         """async ([base, token]) => {
@@ -274,5 +279,49 @@ def test_screenshots_of_the_whole_page(browser: Any, served: Served, scheme: str
         screenshot(shown, f"page-{scheme}", full_page=True)
         shown.evaluate("window.scrollTo(0, 0)")
         screenshot(shown, f"top-{scheme}")
+    finally:
+        context.close()
+
+
+def _drawn_switch(shown: Any) -> tuple[bool, float, str]:
+    """What the big switch shows at this instant: checked, the knob's x offset, the track colour."""
+    checked = bool(shown.locator("#enabled-toggle").is_checked())
+    offset = float(
+        shown.evaluate(
+            "new DOMMatrix(getComputedStyle(document.querySelector('.big-switch .thumb')).transform).m41"
+        )
+    )
+    track = str(
+        shown.evaluate("getComputedStyle(document.querySelector('.big-switch .track')).backgroundColor")
+    )
+    return checked, offset, track
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_switch_is_drawn_in_the_state_its_label_states(
+    browser: Any, served: Served, scheme: str, enabled: bool
+) -> None:
+    tersh(["enable" if enabled else "disable"])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    try:
+        shown = context.new_page()
+        shown.goto(served.url)
+        shown.wait_for_selector("body[data-ready='true']")
+        # Read at once: the knob must already sit where the label says, not be on its way there.
+        checked, offset, track = _drawn_switch(shown)
+        assert shown.locator("#enabled-label").inner_text() == ("On" if enabled else "Off")
+        assert checked is enabled
+        assert offset == (26.0 if enabled else 0.0)
+        shown.wait_for_selector("body[data-settled='true']")
+        settled = _drawn_switch(shown)
+        assert settled == (checked, offset, track), "the drawn state moved after the page was ready"
+        # A user's click still animates to the other side and ends there.
+        shown.locator("label.big-switch").click()
+        expect(shown.locator("#enabled-label")).to_have_text("Off" if enabled else "On")
+        shown.wait_for_timeout(400)
+        flipped = _drawn_switch(shown)
+        assert flipped[0] is (not enabled) and flipped[1] == (0.0 if enabled else 26.0)
+        assert flipped[2] != track
     finally:
         context.close()

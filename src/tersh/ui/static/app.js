@@ -605,5 +605,10 @@ document.addEventListener("DOMContentLoaded", () => {
   wire();
   state.token = readToken();
   if (!state.token) { locked("no key in this address"); return; }
-  refresh().then(() => { document.body.dataset.ready = "true"; }).catch((error) => toast(error.message, true));
+  refresh().then(() => {
+    // Draw the loaded state with transitions off, then allow them for the user's own changes.
+    void document.body.offsetWidth;
+    document.body.dataset.ready = "true";
+    requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.settled = "true"; }));
+  }).catch((error) => toast(error.message, true));
 });
