@@ -14,14 +14,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # tersh's main job on a real command: run ruff over tersh's own sources with every rule on
-# (hundreds of findings), compacted, bounded, with the capture report; then show the saving.
+# (hundreds of findings) through `tersh run`; the model's text goes to a file, the screen shows
+# its first lines and a side-by-side of what ruff printed against what the model receives.
+DEMO_HOME := $(CURDIR)/.demo-home
+DEMO_CMD := $(BIN)/ruff check --select ALL --no-cache src
 demo: $(STAMP)
-	@rm -rf .demo-home && mkdir -p .demo-home
-	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh enable
+	@rm -rf $(DEMO_HOME) && mkdir -p $(DEMO_HOME)
+	@TERSH_HOME=$(DEMO_HOME) $(BIN)/tersh enable >/dev/null
 	@echo '$$ tersh run -- ruff check --select ALL --no-cache src'
-	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh run -- $(BIN)/ruff check --select ALL --no-cache src; \
-	  echo "(exit code $$?)"
-	@TERSH_HOME=$(CURDIR)/.demo-home $(BIN)/tersh gain
+	@TERSH_HOME=$(DEMO_HOME) $(BIN)/tersh run -- $(DEMO_CMD) > $(DEMO_HOME)/model-text.txt 2>&1; \
+	  code=$$?; \
+	  echo "(exit code $$code; the model's whole text: .demo-home/model-text.txt, its first lines:)"; \
+	  head -c 2000 $(DEMO_HOME)/model-text.txt | head -n 6 | cut -c 1-160; echo '  …'; \
+	  echo; TERSH_HOME=$(DEMO_HOME) $(BIN)/python scripts/demo_summary.py \
+	    $(DEMO_HOME)/model-text.txt $$code $(DEMO_CMD)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts bench
