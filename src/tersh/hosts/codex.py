@@ -52,6 +52,15 @@ MCP_TABLE = "mcp_servers.tersh"
 #: Hook-facing names of Codex's shell tools (PR #20527); "Bash" is what hooks receive.
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "shell_command", "exec_command"})
 HOOK_TIMEOUT_SECONDS = 30
+#: How long Codex waits for one MCP tool call (its default, 60 s, is shorter than many builds).
+TOOL_TIMEOUT_SECONDS = 3600
+#: What ``tersh init codex --with-hook`` tells the user (Codex skips an untrusted hook silently).
+TRUST_NOTE = (
+    "Codex runs this hook only once you trust it: start codex, type /hooks, and trust the "
+    "tersh PreToolUse hook (again after any change to hooks.json). It rewrites a shell command "
+    'only under approval policy "never", with no .rules files, and never one that mentions rm; '
+    "everything else goes to Codex unchanged."
+)
 #: ``permission_mode`` of a hook payload when Codex's approval policy is ``never``.
 NEVER_ASK_MODE = "bypassPermissions"
 #: Characters that end a word for :func:`mentions_rm` (after quotes and backslashes are gone).
@@ -131,11 +140,21 @@ def has_exec_policy_rules(cwd: str | None) -> bool:
 
 
 def mcp_table(tersh: str) -> str:
-    """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``."""
+    """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``.
+
+    Keys from https://developers.openai.com/codex/config-reference/ (``mcp_servers.<id>.*``):
+    ``command`` and ``args``, and ``tool_timeout_sec`` because Codex gives up on a tool call
+    after 60 s by default, shorter than many test suites and builds that ``run`` serves.
+    Not written, measured in 0.171 (tests/e2e): ``startup_timeout_sec`` (``codex exec`` lists
+    only the servers that answered within about a second, whatever that value says; ``tersh
+    mcp`` answers ``initialize`` in tens of milliseconds) and ``required = true`` (Codex then
+    refuses to start at all when tersh is missing or broken: tersh must fail open).
+    """
     from tersh.hosts import tomledit
 
     argv = shlex.split(tersh)
-    return tomledit.render_table(MCP_TABLE, {"command": argv[0], "args": [*argv[1:], "mcp"]})
+    table = tomledit.render_table(MCP_TABLE, {"command": argv[0], "args": [*argv[1:], "mcp"]})
+    return table + f"tool_timeout_sec = {TOOL_TIMEOUT_SECONDS}\n"
 
 
 def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
@@ -181,7 +200,8 @@ def install_hook(scope: str, tersh: str, dry_run: bool) -> list[str]:
 
     spec = hook_spec(tersh)
     path = _folder(scope) / "hooks.json"
-    return jsonedit.edit_json(path, lambda data: hookconfig.with_tersh(data, NAME, [spec]), dry_run, "add")
+    lines = jsonedit.edit_json(path, lambda data: hookconfig.with_tersh(data, NAME, [spec]), dry_run, "add")
+    return [*lines, f"note: {TRUST_NOTE}"]
 
 
 def uninstall(scope: str, dry_run: bool) -> list[str]:
