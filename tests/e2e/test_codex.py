@@ -297,6 +297,8 @@ def test_mcp_results_reach_the_model_as_text(tmp_path: Path) -> None:
     assert {f"{NAMESPACE}.{name}" for name in ("run", "retrieve", "search", "stats")} <= set(names)
     run_text, page_text, stats_text = outcome.texts()
     assert "lines omitted" in run_text and CAPTURE_ID.search(run_text), run_text[:600]
+    capture = CAPTURE_ID.search(run_text)
+    assert capture and (outcome.tersh_home / "captures" / capture.group()).is_dir()  # env_vars
     for text in (run_text, page_text, stats_text):  # the text, not a structured record
         assert '"exit_code"' not in text and '"capture_id"' not in text and "tersh/record" not in text
     assert "1001" in page_text and "1003" in page_text and "1004" not in page_text, page_text

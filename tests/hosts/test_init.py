@@ -146,6 +146,7 @@ def test_codex_mcp_route_keeps_comments_and_layout(home: Path, capsys: pytest.Ca
     # Codex's 60 s default would cut long test runs; `required` would make Codex refuse to
     # start whenever tersh is missing (https://developers.openai.com/codex/config-reference/).
     assert table["tool_timeout_sec"] >= 600 and "required" not in table
+    assert table["env_vars"] == ["TERSH_HOME"]  # Codex filters the servers' environment
     assert not (home / ".codex" / "hooks.json").exists()  # the hook is opt-in
     assert tersh("init", "codex") == 0
     assert config.read_text() == text

@@ -54,6 +54,9 @@ SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "shell_command", "exec_
 HOOK_TIMEOUT_SECONDS = 30
 #: How long Codex waits for one MCP tool call (its default, 60 s, is shorter than many builds).
 TOOL_TIMEOUT_SECONDS = 3600
+#: Variables Codex passes on to ``tersh mcp`` (it starts MCP servers with a filtered environment,
+#: so without this a user's TERSH_HOME would reach the hook's ``tersh run`` but not the server).
+FORWARDED_VARIABLES = ("TERSH_HOME",)
 #: What ``tersh init codex --with-hook`` tells the user (Codex skips an untrusted hook silently).
 TRUST_NOTE = (
     "Codex runs this hook only once you trust it: start codex, type /hooks, and trust the "
@@ -143,8 +146,9 @@ def mcp_table(tersh: str) -> str:
     """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``.
 
     Keys from https://developers.openai.com/codex/config-reference/ (``mcp_servers.<id>.*``):
-    ``command`` and ``args``, and ``tool_timeout_sec`` because Codex gives up on a tool call
-    after 60 s by default, shorter than many test suites and builds that ``run`` serves.
+    ``command`` and ``args``; ``env_vars`` (:data:`FORWARDED_VARIABLES`); ``tool_timeout_sec``
+    because Codex gives up on a tool call after 60 s by default, shorter than many test suites
+    and builds that ``run`` serves.
     Not written, measured in 0.171 (tests/e2e): ``startup_timeout_sec`` (``codex exec`` lists
     only the servers that answered within about a second, whatever that value says; ``tersh
     mcp`` answers ``initialize`` in tens of milliseconds) and ``required = true`` (Codex then
@@ -153,7 +157,9 @@ def mcp_table(tersh: str) -> str:
     from tersh.hosts import tomledit
 
     argv = shlex.split(tersh)
-    table = tomledit.render_table(MCP_TABLE, {"command": argv[0], "args": [*argv[1:], "mcp"]})
+    values: dict[str, str | list[str]] = {"command": argv[0], "args": [*argv[1:], "mcp"]}
+    values["env_vars"] = list(FORWARDED_VARIABLES)
+    table = tomledit.render_table(MCP_TABLE, values)
     return table + f"tool_timeout_sec = {TOOL_TIMEOUT_SECONDS}\n"
 
 
