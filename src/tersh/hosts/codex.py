@@ -6,8 +6,9 @@ updatedInput rewrites"), and what was measured in the real ``codex exec`` 0.171.
 
 * Hooks live in ``~/.codex/hooks.json`` (``$CODEX_HOME``) or ``.codex/hooks.json`` in a trusted
   project, same layout as Claude Code; shell tools reach a hook as ``tool_name: "Bash"`` with
-  ``tool_input: {"command": "…"}`` and a ``permission_mode`` (``"bypassPermissions"`` when the
-  approval policy is ``never``, which ``codex exec`` always uses).
+  ``tool_input: {"command": "…"}`` and a ``permission_mode``: ``"bypassPermissions"`` for
+  approval policy ``never`` (which ``codex exec`` always uses), ``"default"`` for every policy
+  that can ask (openai/codex ``codex-rs/core/src/hook_runtime.rs``, ``hook_permission_mode``).
 * Codex runs a non-managed hook only after the user trusted it (``/hooks`` in the Codex TUI;
   trust is keyed to the hook's exact definition, so a changed hook needs trusting again);
   until then the hook is skipped without a word. ``--dangerously-bypass-hook-trust`` runs it
