@@ -3,8 +3,8 @@
 Usage: python bench/bench_mcp.py [--rounds 15] [--index-mib 8]
 Prints medians side by side, measured in one run on a throw-away TERSH_HOME.
 
-- start-up: spawn `python -m tersh mcp` -> `initialize` answered -> `tools/list` answered, with
-  the SDK's stdio client, against the same client spawning `python -c pass` (process floor).
+- start-up: spawn `python -m tersh mcp` -> `initialize` answered -> `tools/list` answered,
+  against `python -c pass` (process floor); see bench_mcp_startup.py.
 - run: one warm server; `run {"command": "true"}` round trips vs the whole `tersh run -c true`
   process (enabled profile) vs `sh -c true`, interleaved.
 - search: one capture of --index-mib MiB of log lines; first FTS5 search (indexes it), the same
@@ -26,46 +26,28 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_mcp_startup
 from common import VENV_BIN, time_process
 
 
 def _params(home: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "tersh", "mcp"],
-                                 env={"TERSH_HOME": home})
-
-
-async def _startup_once(home: str) -> tuple[float, float]:
-    started = time.perf_counter()
-    with open(os.devnull, "w", encoding="utf-8") as log:
-        async with stdio_client(_params(home), errlog=log) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            ready = time.perf_counter() - started
-            await session.list_tools()
-            listed = time.perf_counter() - started
-    return ready, listed
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "tersh", "mcp"], env={"TERSH_HOME": home}
+    )
 
 
 def bench_startup(home: str, rounds: int) -> None:
-    ready, listed, floor = [], [], []
-    for _ in range(rounds):
-        first, second = anyio.run(_startup_once, home)
-        ready.append(first)
-        listed.append(second)
-        floor.append(time_process([sys.executable, "-c", "pass"]))
-    base = statistics.median(floor)
-    print(f"start-up (median of {rounds})")
-    print(f"  python -c pass                 {base * 1000:8.1f} ms   1.00x")
-    for name, values in (("initialize answered", ready), ("tools/list answered", listed)):
-        value = statistics.median(values)
-        print(f"  tersh mcp: {name:20s}{value * 1000:8.1f} ms  {value / base:5.2f}x")
+    """Whole-process start-up, as a host sees it (bench_mcp_startup.py)."""
+    bench_mcp_startup.report([sys.executable, "-m", "tersh", "mcp"], rounds, home)
 
 
 async def _run_calls(home: str, rounds: int) -> list[float]:
     samples = []
     with open(os.devnull, "w", encoding="utf-8") as log:
-        async with stdio_client(_params(home), errlog=log) as (read, write), \
-                ClientSession(read, write) as session:
+        async with (
+            stdio_client(_params(home), errlog=log) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             await session.call_tool("run", {"command": "true"})  # warm imports
             for _ in range(rounds):
@@ -77,11 +59,13 @@ async def _run_calls(home: str, rounds: int) -> list[float]:
 
 def bench_run(home: str, rounds: int) -> None:
     env = {"TERSH_HOME": home}
-    subprocess.run([str(VENV_BIN / "tersh"), "enable"], env={**os.environ, **env},
-                   capture_output=True, check=True)
+    subprocess.run(
+        [str(VENV_BIN / "tersh"), "enable"], env={**os.environ, **env}, capture_output=True, check=True
+    )
     mcp = statistics.median(anyio.run(_run_calls, home, rounds))
-    cli = statistics.median(time_process([str(VENV_BIN / "tersh"), "run", "-c", "true"], env=env)
-                            for _ in range(rounds))
+    cli = statistics.median(
+        time_process([str(VENV_BIN / "tersh"), "run", "-c", "true"], env=env) for _ in range(rounds)
+    )
     bare = statistics.median(time_process(["sh", "-c", "true"]) for _ in range(rounds))
     print(f"run `true` (median of {rounds})")
     print(f"  sh -c true                     {bare * 1000:8.1f} ms")
@@ -93,8 +77,10 @@ def bench_search(home: str, mib: int, rounds: int) -> None:
     os.environ["TERSH_HOME"] = home
     from tersh import pipeline, retrieval, search_index
 
-    lines = [f"2026-11-30 01:02:{i % 60:02d} worker-{i % 16:02d} processed item {i:09d} ok\n"
-             for i in range(200_000)]
+    lines = [
+        f"2026-11-30 01:02:{i % 60:02d} worker-{i % 16:02d} processed item {i:09d} ok\n"
+        for i in range(200_000)
+    ]
     block = "".join(lines).encode()
     data = (block * (mib * (1 << 20) // len(block) + 1))[: mib << 20]
     data += b"src/app.py:42: error: frobnicated the widget at the very end\n"
@@ -118,8 +104,9 @@ def bench_search(home: str, mib: int, rounds: int) -> None:
     size = (Path(home) / "search" / "index.db").stat().st_size
     count = data.count(b"\n")
     print(f"search one capture of {len(data) / (1 << 20):.1f} MiB ({count:,} lines)")
-    print(f"  first search (indexes it)      {indexing * 1000:8.1f} ms   "
-          f"index file {size / (1 << 20):.1f} MiB")
+    print(
+        f"  first search (indexes it)      {indexing * 1000:8.1f} ms   index file {size / (1 << 20):.1f} MiB"
+    )
     print(f"  FTS5 search, indexed (median)  {statistics.median(again) * 1000:8.1f} ms")
     print(f"  substring scan (median)        {statistics.median(scan) * 1000:8.1f} ms")
 

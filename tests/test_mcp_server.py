@@ -23,18 +23,26 @@ T = TypeVar("T")
 CAPTURE_ID = re.compile(r"^c[0-9a-f]{12}$")
 
 
-def serve(scenario: Callable[[ClientSession], Awaitable[T]], *, env: dict[str, str] | None = None,
-          cwd: Path | None = None, errlog: Path | None = None) -> T:
+def serve(
+    scenario: Callable[[ClientSession], Awaitable[T]],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    errlog: Path | None = None,
+) -> T:
     """Start `python -m tersh mcp` with this test's TERSH_HOME, run ``scenario`` against it."""
     server_env = {"TERSH_HOME": os.environ["TERSH_HOME"], **(env or {})}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tersh", "mcp"],
-                                   env=server_env, cwd=cwd)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "tersh", "mcp"], env=server_env, cwd=cwd
+    )
     log_path = errlog or Path(os.environ["TERSH_HOME"]) / "server-stderr.log"
 
     async def main() -> T:
         with open(log_path, "a", encoding="utf-8") as log:
-            async with stdio_client(params, errlog=log) as (read, write), \
-                    ClientSession(read, write) as session:
+            async with (
+                stdio_client(params, errlog=log) as (read, write),
+                ClientSession(read, write) as session,
+            ):
                 await session.initialize()
                 return await scenario(session)
 
@@ -48,9 +56,12 @@ def texts(result: CallToolResult) -> list[str]:
 
 
 def data(result: CallToolResult) -> dict[str, Any]:
-    """The structured content, which every tersh tool returns as an object."""
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
+    """The call's record, which tersh keeps in ``_meta`` (the model reads only the text)."""
+    assert result.structured_content is None  # a host may show it instead of the text (Codex)
+    assert isinstance(result.meta, dict)
+    record = result.meta["tersh/record"]
+    assert isinstance(record, dict)
+    return record
 
 
 def run_tool(**arguments: Any) -> CallToolResult:
@@ -78,13 +89,17 @@ def test_lists_four_tools_with_descriptions_schemas_and_hints() -> None:
     assert set(tools["run"].input_schema["properties"]) == {"command", "timeout_seconds", "cwd"}
     assert tools["retrieve"].input_schema["required"] == ["id"]
     assert set(tools["retrieve"].input_schema["properties"]) == {
-        "id", "offset", "limit", "query", "stream", "bytes"}
+        "id",
+        "offset",
+        "limit",
+        "query",
+        "stream",
+        "bytes",
+    }
     assert tools["search"].input_schema["required"] == ["query"]
     assert tools["stats"].input_schema.get("required") in (None, [])
-    output = tools["run"].output_schema
-    assert output is not None
-    assert set(output["required"]) == {"exit_code", "capture_id", "complete", "category", "rule",
-                                       "input_bytes", "output_bytes", "timed_out"}
+    for tool in tools.values():  # an output schema obliges structured content: none is sent
+        assert tool.output_schema is None
     for name in ("retrieve", "search", "stats"):
         annotations = tools[name].annotations
         assert annotations is not None and annotations.read_only_hint is True
@@ -93,13 +108,16 @@ def test_lists_four_tools_with_descriptions_schemas_and_hints() -> None:
 
 
 def test_server_identifies_itself_and_explains_its_tools() -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tersh", "mcp"],
-                                   env={"TERSH_HOME": os.environ["TERSH_HOME"]})
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "tersh", "mcp"], env={"TERSH_HOME": os.environ["TERSH_HOME"]}
+    )
 
     async def main() -> Any:
         with open(Path(os.environ["TERSH_HOME"]) / "stderr.log", "a", encoding="utf-8") as log:
-            async with stdio_client(params, errlog=log) as (read, write), \
-                    ClientSession(read, write) as session:
+            async with (
+                stdio_client(params, errlog=log) as (read, write),
+                ClientSession(read, write) as session,
+            ):
                 return await session.initialize()
 
     init = anyio.run(main)
@@ -155,8 +173,10 @@ def test_run_text_is_exactly_what_tersh_run_prints(tmp_path: Path) -> None:
     # COLUMNS and CI fix pytest's line width and summary style (pytest does not shorten the
     # summary under CI): the two runs must not depend on the caller's terminal or environment.
     # Both runs start in the same folder, so pytest prints the same relative paths.
-    command = (f"cd {tmp_path} && CI=true COLUMNS=80 {sys.executable} -m pytest"
-               f" -p no:cacheprovider --rootdir={tmp_path} {tests_file.name}")
+    command = (
+        f"cd {tmp_path} && CI=true COLUMNS=80 {sys.executable} -m pytest"
+        f" -p no:cacheprovider --rootdir={tmp_path} {tests_file.name}"
+    )
     enable()
     cli = tersh(["run", "-c", command]).stdout.decode()
     result = run_tool(command=command)
@@ -171,8 +191,12 @@ def test_run_text_is_exactly_what_tersh_run_prints(tmp_path: Path) -> None:
     assert "test_broken" in texts(result)[0] and "arithmetic is off" in texts(result)[0]
 
 
-CORPUS_CASES = ["test__pytest-click-default-failures", "lint__ruff-boltons-default-full",
-                "build__mypy-click-injected-errors", "git__log-oneline-300"]
+CORPUS_CASES = [
+    "test__pytest-click-default-failures",
+    "lint__ruff-boltons-default-full",
+    "build__mypy-click-injected-errors",
+    "git__log-oneline-300",
+]
 
 
 @pytest.mark.parametrize("name", CORPUS_CASES)
@@ -348,8 +372,9 @@ def test_retrieve_reads_a_tool_output_cache_entry() -> None:
 
 def test_search_finds_lines_across_the_session_with_line_numbers() -> None:
     async def scenario(session: ClientSession) -> dict[str, CallToolResult]:
-        first = await session.call_tool("run", {"command": "seq 1 50; echo 'src/app.py:12: error: "
-                                                           "undefined name frobnicate'"})
+        first = await session.call_tool(
+            "run", {"command": "seq 1 50; echo 'src/app.py:12: error: undefined name frobnicate'"}
+        )
         second = await session.call_tool("run", {"command": "printf 'alpha\\nfrobnicate twice\\n'"})
         return {
             "first": first,
@@ -395,8 +420,10 @@ def test_search_session_is_the_ledger_session(tmp_path: Path) -> None:
 
 def test_search_with_no_captures_says_so() -> None:
     async def scenario(session: ClientSession) -> list[CallToolResult]:
-        return [await session.call_tool("search", {"query": "anything"}),
-                await session.call_tool("search", {"query": ""})]
+        return [
+            await session.call_tool("search", {"query": "anything"}),
+            await session.call_tool("search", {"query": ""}),
+        ]
 
     empty, blank = serve(scenario)
     assert empty.is_error is False and "no captures yet" in texts(empty)[0]
@@ -420,8 +447,10 @@ def test_search_index_is_private(tmp_path: Path) -> None:
 
 def test_stats_reports_the_session_savings_in_bytes_and_tokens() -> None:
     async def scenario(session: ClientSession) -> tuple[list[CallToolResult], CallToolResult]:
-        runs = [await session.call_tool("run", {"command": "seq 1 4000"}),
-                await session.call_tool("run", {"command": "echo small"})]
+        runs = [
+            await session.call_tool("run", {"command": "seq 1 4000"}),
+            await session.call_tool("run", {"command": "echo small"}),
+        ]
         return runs, await session.call_tool("stats", {})
 
     runs, stats = serve(scenario, env={"TERSH_SESSION": "stats-session"})
@@ -447,3 +476,76 @@ def test_stats_without_a_ledger_counts_this_servers_runs() -> None:
     record = data(serve(scenario))
     assert record["source"] == "server" and record["calls"] == 1
     assert record["input_bytes"] > record["output_bytes"] > 0
+
+
+# --- the wire protocol, line by line ------------------------------------------------------------
+
+
+def raw_session(lines: list[str]) -> list[dict[str, Any]]:
+    """Send ``lines`` to `python -m tersh mcp`, close stdin, return every answer line."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "tersh", "mcp"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "TERSH_HOME": os.environ["TERSH_HOME"]},
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def request(ident: int, method: str, params: dict[str, Any] | None = None) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params or {}})
+
+
+def test_protocol_version_is_the_clients_when_known_else_the_newest() -> None:
+    known, unknown = raw_session(
+        [
+            request(1, "initialize", {"protocolVersion": "2024-11-05", "capabilities": {}}),
+            request(2, "initialize", {"protocolVersion": "1999-01-01", "capabilities": {}}),
+        ]
+    )
+    assert known["result"]["protocolVersion"] == "2024-11-05"
+    assert unknown["result"]["protocolVersion"] == "2025-11-25"
+    assert known["result"]["capabilities"] == {"tools": {"listChanged": False}}
+
+
+def test_bad_lines_get_json_rpc_errors_and_the_server_carries_on() -> None:
+    answers = raw_session(
+        [
+            "this is not json",
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            request(3, "server/discover"),
+            request(4, "tools/call", {"name": "no-such-tool", "arguments": {}}),
+            request(5, "tools/call", {"name": "run", "arguments": ["echo"]}),
+            request(
+                6, "tools/call", {"name": "retrieve", "arguments": {"id": "c0123456789ab", "limit": "ten"}}
+            ),
+            request(7, "tools/call", {"name": "run", "arguments": {"command": "echo x", "shell": 1}}),
+            request(8, "ping"),
+        ]
+    )
+    by_id = {answer.get("id"): answer for answer in answers}
+    assert by_id[None]["error"]["code"] == -32700  # the notification got no answer at all
+    assert len(answers) == 7
+    assert by_id[3]["error"]["code"] == -32601
+    assert by_id[4]["error"]["code"] == -32602 and by_id[5]["error"]["code"] == -32602
+    for ident, words in ((6, "limit must be a number"), (7, "unknown argument 'shell'")):
+        assert by_id[ident]["result"]["isError"] is True
+        assert words in by_id[ident]["result"]["content"][0]["text"]
+    assert by_id[8]["result"] == {}
+
+
+def test_calls_are_answered_while_a_long_one_runs() -> None:
+    answers = raw_session(
+        [
+            request(1, "tools/call", {"name": "run", "arguments": {"command": "sleep 1; echo slow"}}),
+            request(2, "tools/call", {"name": "run", "arguments": {"command": "echo quick"}}),
+        ]
+    )
+    assert [answer["id"] for answer in answers] == [2, 1]  # the quick one did not wait
+    assert answers[1]["result"]["content"][0]["text"] == "slow"

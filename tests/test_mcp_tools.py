@@ -26,7 +26,8 @@ def test_a_lost_capture_returns_what_reached_the_fallback(monkeypatch: pytest.Mo
 
 
 def test_an_unexpected_failure_never_runs_the_command_twice(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     marker = tmp_path / "runs"
     real_run = execute.run
 
@@ -66,20 +67,37 @@ def test_result_answer_states_empty_output_timeout_and_exit_code() -> None:
     quiet = Result(text="", exit_code=0, requested_command="true", executed_command="true")
     assert mcp_tools.result_answer(quiet).blocks == ["[tersh] no output"]
     assert mcp_tools.result_answer(quiet).is_error is False
-    stopped = Result(text="half", exit_code=124, requested_command="x", executed_command="x",
-                     details={"timed_out": 2.5})
+    stopped = Result(
+        text="half", exit_code=124, requested_command="x", executed_command="x", details={"timed_out": 2.5}
+    )
     answer = mcp_tools.result_answer(stopped)
-    assert answer.blocks == ["half", "[tersh] stopped after the 2.5 s timeout",
-                             "[tersh] exit code 124"]
+    assert answer.blocks == ["half", "[tersh] stopped after the 2.5 s timeout", "[tersh] exit code 124"]
     assert answer.data["timed_out"] is True
 
 
 def test_server_state_counts_only_measured_bytes() -> None:
     state = ServerState()
-    state.count(Result(text="ab", exit_code=0, requested_command="a", executed_command="a",
-                       input_bytes=10, output_bytes=2))
-    state.count(Result(text="raw", exit_code=0, requested_command="b", executed_command="b",
-                       input_bytes=99, output_bytes=3, measured=False))
+    state.count(
+        Result(
+            text="ab",
+            exit_code=0,
+            requested_command="a",
+            executed_command="a",
+            input_bytes=10,
+            output_bytes=2,
+        )
+    )
+    state.count(
+        Result(
+            text="raw",
+            exit_code=0,
+            requested_command="b",
+            executed_command="b",
+            input_bytes=99,
+            output_bytes=3,
+            measured=False,
+        )
+    )
     totals = (state.calls, state.measured_calls, state.input_bytes, state.output_bytes)
     assert totals == (2, 1, 10, 2)
 
@@ -92,9 +110,16 @@ def test_run_counts_into_the_server_state() -> None:
 
 
 def test_stats_render_without_token_counts() -> None:
-    figures = {"calls": 1, "measured_calls": 1, "unmeasured_calls": 0, "input_bytes": 2048,
-               "output_bytes": 1024, "saving": 0.5, "retrieved_bytes": None,
-               "input_tokens": None}
+    figures = {
+        "calls": 1,
+        "measured_calls": 1,
+        "unmeasured_calls": 0,
+        "input_bytes": 2048,
+        "output_bytes": 1024,
+        "saving": 0.5,
+        "retrieved_bytes": None,
+        "input_tokens": None,
+    }
     text = mcp_tools.render_stats("s1", figures, "ledger off")
     assert text.splitlines() == [
         "[tersh] session s1: 1 call, 1 measured, 0 unmeasured (excluded from savings)",
@@ -110,15 +135,15 @@ def test_retrieve_rejects_ids_before_touching_any_path() -> None:
         assert answer.is_error and "malformed id" in answer.blocks[0]
 
 
-def test_sdk_wrapper_turns_a_crash_into_an_error_result() -> None:
+def test_server_wrapper_turns_a_crash_into_an_error_result() -> None:
     from tersh import mcp_server
 
     def crash() -> mcp_tools.Answer:
         raise KeyError("boom")
 
     result = mcp_server.to_result(mcp_server._guarded("stats", crash))
-    assert result.is_error is True
-    assert result.content[0].type == "text" and "KeyError" in result.content[0].text
+    assert result["isError"] is True and "structuredContent" not in result
+    assert result["content"][0]["type"] == "text" and "KeyError" in result["content"][0]["text"]
 
 
 def test_host_hooks_leave_tersh_own_mcp_results_alone() -> None:

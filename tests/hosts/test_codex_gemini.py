@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ def codex_payload(command: object, cwd: Path) -> dict[str, Any]:
         "cwd": str(cwd),
         "hook_event_name": "PreToolUse",
         "model": "gpt-5",
-        "permission_mode": "default",
+        "permission_mode": "bypassPermissions",  # approval policy "never" (all of `codex exec`)
         "tool_name": "Bash",
         "tool_input": {"command": command},
         "tool_use_id": "exec-0faab0a6",
@@ -53,6 +54,43 @@ def test_codex_stays_quiet_when_exec_policy_rules_exist(env: dict[str, str], tmp
     (rules / "default.rules").write_text('prefix_rule(pattern=["git", "push"], decision="forbidden")\n')
     run = run_hook("codex", codex_payload("git push", tmp_path), env, cwd=tmp_path)
     assert (run.code, run.stdout) == (0, "")
+
+
+def test_codex_stays_quiet_when_codex_may_ask(env: dict[str, str], tmp_path: Path) -> None:
+    # Under an approval policy that can ask, Codex would ask about (or exempt) the rewritten
+    # command instead of the requested one.
+    for mode in ("default", "acceptEdits", None):
+        payload = {**codex_payload("seq 1 500", tmp_path), "permission_mode": mode}
+        run = run_hook("codex", payload, env, cwd=tmp_path)
+        assert (run.code, run.stdout) == (0, "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -f x",
+        "ls && /bin/rm -rf build",
+        "r''m -f x",
+        "\\rm -f x",
+        'bash -c "rm -f x"',
+        "cat <<EOF | sh\nrm -f x\nEOF",
+        "find . -name x -exec rm {} +",
+        "echo $(rm -f x)",
+    ],
+)
+def test_codex_never_rewrites_a_command_mentioning_rm(
+    env: dict[str, str], tmp_path: Path, command: str
+) -> None:
+    # Codex refuses `rm -f` on its own (0.171, every mode); a rewrite would hide it.
+    run = run_hook("codex", codex_payload(command, tmp_path), env, cwd=tmp_path)
+    assert (run.code, run.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("command", ["ls -l", "git log --format=%H", "echo form; seq 1 3", "npm run lint"])
+def test_codex_rm_check_spares_other_words(env: dict[str, str], tmp_path: Path, command: str) -> None:
+    run = run_hook("codex", codex_payload(command, tmp_path), env, cwd=tmp_path)
+    words = shlex.split(run.answer()["hookSpecificOutput"]["updatedInput"]["command"])
+    assert words[-3:] == ["run", "-c", command]
 
 
 @pytest.mark.parametrize("command", [["bash", "-lc", "ls"], "", "ls # no-opt"])

@@ -143,10 +143,16 @@ def test_codex_mcp_route_keeps_comments_and_layout(home: Path, capsys: pytest.Ca
 
     table = tomllib.loads(text)["mcp_servers"]["tersh"]
     assert table["args"][-1] == "mcp" and Path(table["command"]).is_absolute()
+    # Codex's 60 s default would cut long test runs; `required` would make Codex refuse to
+    # start whenever tersh is missing (https://developers.openai.com/codex/config-reference/).
+    assert table["tool_timeout_sec"] >= 600 and "required" not in table
+    assert table["env_vars"] == ["TERSH_HOME"]  # Codex filters the servers' environment
     assert not (home / ".codex" / "hooks.json").exists()  # the hook is opt-in
     assert tersh("init", "codex") == 0
     assert config.read_text() == text
+    capsys.readouterr()
     assert tersh("init", "codex", "--with-hook") == 0
+    assert "/hooks" in capsys.readouterr().out  # Codex skips an untrusted hook without a word
     hooks = json.loads((home / ".codex" / "hooks.json").read_text())
     assert hooks["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     capsys.readouterr()

@@ -8,13 +8,13 @@ import argparse
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """No options: the host starts ``tersh mcp`` and speaks MCP on its stdin/stdout."""
     parser.epilog = (
-        "Register it in an MCP host as command = the absolute path of tersh, args = [\"mcp\"]. "
+        'Register it in an MCP host as command = the absolute path of tersh, args = ["mcp"]. '
         "The run tool always compacts (tersh enable/disable only switch the shell hooks)."
     )
 
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Run the server until the host closes the connection."""
-    from tersh import mcp_server  # the MCP SDK loads here, never on other commands' paths
+    from tersh import mcp_server
 
     return mcp_server.serve()

@@ -1,28 +1,38 @@
 """Codex CLI: the MCP route by default; an opt-in PreToolUse rewrite of shell commands.
 
-What Codex accepts (hooks page https://developers.openai.com/codex/hooks, and the source
+What Codex accepts (hooks page https://developers.openai.com/codex/hooks, the source
 openai/codex ``codex-rs/hooks/src/events/pre_tool_use.rs`` + PR #20527 "Support PreToolUse
-updatedInput rewrites"):
+updatedInput rewrites"), and what was measured in the real ``codex exec`` 0.171.0 (tests/e2e):
 
 * Hooks live in ``~/.codex/hooks.json`` (``$CODEX_HOME``) or ``.codex/hooks.json`` in a trusted
   project, same layout as Claude Code; shell tools reach a hook as ``tool_name: "Bash"`` with
-  ``tool_input: {"command": "…"}``.
+  ``tool_input: {"command": "…"}`` and a ``permission_mode``: ``"bypassPermissions"`` for
+  approval policy ``never`` (which ``codex exec`` always uses), ``"default"`` for every policy
+  that can ask (openai/codex ``codex-rs/core/src/hook_runtime.rs``, ``hook_permission_mode``).
+* Codex runs a non-managed hook only after the user trusted it (``/hooks`` in the Codex TUI;
+  trust is keyed to the hook's exact definition, so a changed hook needs trusting again);
+  until then the hook is skipped without a word. ``--dangerously-bypass-hook-trust`` runs it
+  for one invocation.
 * A PreToolUse rewrite is ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
-  "permissionDecision": "allow", "updatedInput": {"command": …}}}``. Codex rejects
-  ``updatedInput`` without ``permissionDecision: "allow"`` ("PreToolUse hook returned
-  updatedInput without permissionDecision:allow"), and in Codex that "allow" grants nothing:
-  the hook outcome carries only block/rewrite/context, and the rewritten command then goes
-  through Codex's own sandbox and approval policy. Older Codex releases refuse "allow" outright;
-  the hook is then reported as failed and the original command runs.
+  "permissionDecision": "allow", "updatedInput": {"command": …}}}``; Codex rejects
+  ``updatedInput`` without ``permissionDecision: "allow"``. Measured in 0.171.0: that "allow"
+  grants nothing by itself (an unchanged command under a ``forbidden`` or ``prompt``
+  ``.rules`` entry, or Codex's built-in "rm -f style commands are not permitted" check, is still
+  refused). But Codex judges the *rewritten* command: its exec-policy ``.rules``, its built-in
+  ``rm -f`` check and its approval logic would see ``tersh run -c '…'`` instead of the request.
+  So the hook rewrites only when none of those can decide differently: approval policy
+  ``never`` (no approval prompt exists that could be skipped or shown a different command), no
+  ``.rules`` file in the user's or the project's ``rules`` folder, and no ``rm`` word anywhere
+  in the command (quotes and backslashes removed first, so ``'rm'``, ``\\rm``, ``r""m``,
+  ``/bin/rm``, ``bash -c "rm …"`` and heredocs all count). The sandbox applies to the rewritten
+  command as to the original (a sandboxed ``tersh run`` that cannot write its capture runs the
+  command plainly).
 * What Codex cannot do: replace a tool's output after it ran (PostToolUse has no output
-  replacement, only a block whose reason the model sees as an error) — so tool outputs other
-  than shell commands are not compressed under Codex; and its exec-policy rules
-  (``~/.codex/rules/*.rules``) are matched against the rewritten command, so the hook stays
-  quiet whenever such rules exist. Also, a sandboxed ``tersh run`` cannot write captures outside
-  the workspace. Hence the default route is MCP: ``tersh mcp`` registered as
-  ``[mcp_servers.tersh]`` in ``config.toml`` (https://developers.openai.com/codex/mcp), whose
-  ``run`` tool the model calls itself; the hook is added only with ``tersh init codex
-  --with-hook``.
+  replacement, only a block whose reason the model sees as an error), so tool outputs other
+  than shell commands are not compressed under Codex. Hence the default route is MCP:
+  ``tersh mcp`` registered as ``[mcp_servers.tersh]`` in ``config.toml``
+  (https://developers.openai.com/codex/mcp), whose ``run`` tool the model calls itself; the hook
+  is added only with ``tersh init codex --with-hook``.
 """
 
 from __future__ import annotations
@@ -43,6 +53,22 @@ MCP_TABLE = "mcp_servers.tersh"
 #: Hook-facing names of Codex's shell tools (PR #20527); "Bash" is what hooks receive.
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "shell_command", "exec_command"})
 HOOK_TIMEOUT_SECONDS = 30
+#: How long Codex waits for one MCP tool call (its default, 60 s, is shorter than many builds).
+TOOL_TIMEOUT_SECONDS = 3600
+#: Variables Codex passes on to ``tersh mcp`` (it starts MCP servers with a filtered environment,
+#: so without this a user's TERSH_HOME would reach the hook's ``tersh run`` but not the server).
+FORWARDED_VARIABLES = ("TERSH_HOME",)
+#: What ``tersh init codex --with-hook`` tells the user (Codex skips an untrusted hook silently).
+TRUST_NOTE = (
+    "Codex runs this hook only once you trust it: start codex, type /hooks, and trust the "
+    "tersh PreToolUse hook (again after any change to hooks.json). It rewrites a shell command "
+    'only under approval policy "never", with no .rules files, and never one that mentions rm; '
+    "everything else goes to Codex unchanged."
+)
+#: ``permission_mode`` of a hook payload when Codex's approval policy is ``never``.
+NEVER_ASK_MODE = "bypassPermissions"
+#: Characters that end a word for :func:`mentions_rm` (after quotes and backslashes are gone).
+_WORD_ENDS = frozenset(" \t\n;&|()<>{}`$=/,")
 
 
 def codex_home() -> Path:
@@ -63,6 +89,8 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if not isinstance(tool_input, dict) or not isinstance(command, str):
         return None
+    if payload.get("permission_mode") != NEVER_ASK_MODE or mentions_rm(command):
+        return None
     cwd = payload.get("cwd")
     if has_exec_policy_rules(cwd if isinstance(cwd, str) else None):
         return None
@@ -76,10 +104,29 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     return {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
-            "permissionDecision": "allow",  # required by Codex to carry updatedInput; grants nothing
+            # Codex applies updatedInput only next to "allow"; measured: it grants nothing itself
+            "permissionDecision": "allow",
             "updatedInput": updated,
         }
     }
+
+
+def mentions_rm(command: str) -> bool:
+    """True when the word ``rm`` appears anywhere in ``command`` (Codex's built-in check).
+
+    Deliberately rough and wide: quotes and backslashes are dropped first, and any word that
+    is exactly ``rm`` counts, in any segment, argument, substitution or heredoc. A false alarm
+    only costs the saving of one command; a miss would let a rewrite hide ``rm -f`` from Codex.
+    """
+    flat = command.replace("'", "").replace('"', "").replace("\\", "")
+    start = flat.find("rm")
+    while start != -1:
+        before = flat[start - 1] if start else " "
+        after = flat[start + 2] if start + 2 < len(flat) else " "
+        if before in _WORD_ENDS and after in _WORD_ENDS:
+            return True
+        start = flat.find("rm", start + 1)
+    return False
 
 
 def has_exec_policy_rules(cwd: str | None) -> bool:
@@ -97,11 +144,24 @@ def has_exec_policy_rules(cwd: str | None) -> bool:
 
 
 def mcp_table(tersh: str) -> str:
-    """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``."""
+    """The ``[mcp_servers.tersh]`` table that starts ``tersh mcp``.
+
+    Keys from https://developers.openai.com/codex/config-reference/ (``mcp_servers.<id>.*``):
+    ``command`` and ``args``; ``env_vars`` (:data:`FORWARDED_VARIABLES`); ``tool_timeout_sec``
+    because Codex gives up on a tool call after 60 s by default, shorter than many test suites
+    and builds that ``run`` serves.
+    Not written, measured in 0.171 (tests/e2e): ``startup_timeout_sec`` (``codex exec`` lists
+    only the servers that answered within about a second, whatever that value says; ``tersh
+    mcp`` answers ``initialize`` in tens of milliseconds) and ``required = true`` (Codex then
+    refuses to start at all when tersh is missing or broken: tersh must fail open).
+    """
     from tersh.hosts import tomledit
 
     argv = shlex.split(tersh)
-    return tomledit.render_table(MCP_TABLE, {"command": argv[0], "args": [*argv[1:], "mcp"]})
+    values: dict[str, str | list[str]] = {"command": argv[0], "args": [*argv[1:], "mcp"]}
+    values["env_vars"] = list(FORWARDED_VARIABLES)
+    table = tomledit.render_table(MCP_TABLE, values)
+    return table + f"tool_timeout_sec = {TOOL_TIMEOUT_SECONDS}\n"
 
 
 def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
@@ -147,7 +207,8 @@ def install_hook(scope: str, tersh: str, dry_run: bool) -> list[str]:
 
     spec = hook_spec(tersh)
     path = _folder(scope) / "hooks.json"
-    return jsonedit.edit_json(path, lambda data: hookconfig.with_tersh(data, NAME, [spec]), dry_run, "add")
+    lines = jsonedit.edit_json(path, lambda data: hookconfig.with_tersh(data, NAME, [spec]), dry_run, "add")
+    return [*lines, f"note: {TRUST_NOTE}"]
 
 
 def uninstall(scope: str, dry_run: bool) -> list[str]:
