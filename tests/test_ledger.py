@@ -74,13 +74,13 @@ def test_migrating_a_blank_database_gives_the_exact_schema() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None)
     applied = ledger.migrate(db)
     assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts", "m004_executed",
-                       "m005_spool_key"]
+                       "m005_spool_key", "m006_rtk_outcome"]
     shape = schema(db)
     assert [c[0] for c in shape["calls"]] == [  # type: ignore[index]
         "id", "ts", "session", "host", "program", "klass", "arguments", "category", "rule",
         "measured", "complete", "exit_code", "duration_s", "input_bytes", "output_bytes",
         "input_tokens", "output_tokens", "capture_id", "capture_path", "deferred", "executed",
-        "spool_key",
+        "spool_key", "rtk_outcome", "rtk_bytes",
     ]  # fmt: skip
     assert sorted(k for k in shape if k != "indexes") == [
         "_tersh_migrations", "calls", "host_views", "pending_texts", "retrievals",
