@@ -35,8 +35,7 @@ def _find_real() -> Path | None:
 REAL = _find_real()
 
 
-@pytest.fixture
-def real() -> Path:
+def require_real() -> Path:
     """The real rtk; fails in CI (TERSH_REQUIRE_RTK=1), skips for a developer without it."""
     if REAL is not None:
         version = subprocess.run([REAL, "--version"], capture_output=True, text=True, check=False)
@@ -46,6 +45,12 @@ def real() -> Path:
     if os.environ.get("TERSH_REQUIRE_RTK") == "1":
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture
+def real() -> Path:
+    """The real rtk (see :func:`require_real`)."""
+    return require_real()
 
 
 @pytest.fixture(autouse=True)

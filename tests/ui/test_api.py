@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -269,3 +270,22 @@ def test_a_probe_that_raises_is_a_failed_probe(
     monkeypatch.setattr(provider, "retry", explode)
     rtk = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
     assert rtk["found"] is False and "OSError: disk on fire" in rtk["reason"]
+
+
+def test_the_page_shows_the_real_rtk_verified_and_why_not_when_pinned_out(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_rtk_real import PINNED, require_real
+
+    real = require_real()
+    monkeypatch.setenv("HOME", str(tmp_path))  # whatever RTK writes stays here
+    settings.save({"rtk.path": str(real)})
+    rtk = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
+    assert (rtk["found"], rtk["verified"], rtk["version"]) == (True, True, PINNED)
+    assert rtk["path"] == os.path.realpath(real) and rtk["reason"] == "verified"
+    assert _get(client, "/api/overview")["rtk"]["path"] == rtk["path"]
+    settings.save({"rtk.path": str(real), "rtk.max_version": PINNED})
+    refused = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
+    assert refused["found"] is True and refused["verified"] is False
+    assert "outside the pinned range" in refused["reason"]
+    assert _get(client, "/api/overview")["rtk"]["reason"] == refused["reason"]

@@ -182,7 +182,7 @@ function renderRtk(rtk) {
   $("rtk-dot").dataset.state = ready ? "ok" : rtk.found ? "warn" : rtk.found === false ? "off" : "unknown";
   $("rtk-title").textContent = ready ? "Ready" : rtk.found ? "Found, not verified" : rtk.found === false ? "Not in use" : "Not probed yet";
   const reason = $("rtk-reason");
-  reason.textContent = ready ? "Commands with an RTK equivalent run through it." : (rtk.reason || "No reason given.");
+  reason.textContent = ready ? "RTK filters the output of commands it has a filter for; its text is used only when the verifier finds nothing lost." : (rtk.reason || "No reason given.");
   reason.dataset.failed = String(!ready && rtk.found !== null && rtk.found !== undefined);
   const facts = $("rtk-facts");
   facts.replaceChildren();
