@@ -208,6 +208,7 @@ def test_recent_results_of_real_runs(client: TestClient) -> None:
     assert newest["exit_code"] == 3 and "boom" in newest["requested"]
     assert script in older["requested"]
     assert older["executed"] == older["requested"] and older["rewritten"] is False
+    assert older["rtk_outcome"] is None  # RTK never saw it
     assert older["input_bytes"] > 30_000
     assert older["saved_bytes"] == older["input_bytes"] - older["output_bytes"]
     assert older["capture_available"] is True
@@ -289,3 +290,13 @@ def test_the_page_shows_the_real_rtk_verified_and_why_not_when_pinned_out(
     assert refused["found"] is True and refused["verified"] is False
     assert "outside the pinned range" in refused["reason"]
     assert _get(client, "/api/overview")["rtk"]["reason"] == refused["reason"]
+
+
+def test_a_call_rtk_filtered_shows_whether_its_text_was_refused(client: TestClient) -> None:
+    for outcome in ("refused", "accepted"):
+        res = Result(text="short", exit_code=1, requested_command="pytest",
+                     executed_command="pytest", input_bytes=900,
+                     output_bytes=5, measured=True, details={"rtk": {"outcome": outcome,
+                                                                     "rtk_bytes": 40}})
+        ledger.record(res, session="s", host="cli", program="pytest", klass="tests")
+    assert [r["rtk_outcome"] for r in _get(client, "/api/results")] == ["accepted", "refused"]

@@ -140,7 +140,7 @@ function renderOverview(data) {
   toggle.checked = data.enabled;
   $("enabled-label").textContent = data.enabled ? "On" : "Off";
   $("enabled-explain").textContent = data.enabled
-    ? "Commands are rewritten (when RTK is ready) and their output compacted; every byte stays in a capture."
+    ? "Command output is compacted (and filtered by RTK when it is ready), always verified; every byte stays in a capture."
     : "Commands and their output pass through untouched.";
   const pill = $("state-pill");
   pill.dataset.state = data.enabled ? "on" : "off";
@@ -403,7 +403,9 @@ function renderResults(rows) {
   $("results").replaceChildren(...rows.map((r, index) => {
     const command = el("td", {}, el("div", { class: "cmd", text: r.requested }));
     if (r.rewritten) command.append(el("div", { class: "cmd executed", text: r.executed }));
-    if (r.rule) command.append(el("div", { class: "tag", text: `compacted by the ${r.rule} rule` }));
+    if (r.rtk_outcome === "accepted") command.append(el("div", { class: "tag", text: "filtered by RTK, verified" }));
+    else if (r.rtk_outcome) command.append(el("div", { class: "tag", text: `RTK's text ${r.rtk_outcome === "refused" ? "refused by the verifier" : "unavailable"}` }));
+    if (r.rule && r.rtk_outcome !== "accepted") command.append(el("div", { class: "tag", text: `compacted by the ${r.rule} rule` }));
     const saving = r.saving === null || r.saving === undefined
       ? el("span", { class: "muted", text: r.measured ? "–" : "unmeasured" })
       : el("div", { class: "meter" },
