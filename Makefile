@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_hook.py
 	$(BIN)/python bench/bench_rewrite.py
+	$(BIN)/python bench/bench_rtk.py
 	$(BIN)/python bench/bench_ledger.py
 	$(BIN)/python bench/bench_tools.py
 	$(BIN)/python bench/bench_rules_tests.py

@@ -74,13 +74,13 @@ def test_migrating_a_blank_database_gives_the_exact_schema() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None)
     applied = ledger.migrate(db)
     assert applied == ["m001_calls", "m002_retrievals", "m003_deferred_counts", "m004_executed",
-                       "m005_spool_key"]
+                       "m005_spool_key", "m006_rtk_outcome"]
     shape = schema(db)
     assert [c[0] for c in shape["calls"]] == [  # type: ignore[index]
         "id", "ts", "session", "host", "program", "klass", "arguments", "category", "rule",
         "measured", "complete", "exit_code", "duration_s", "input_bytes", "output_bytes",
         "input_tokens", "output_tokens", "capture_id", "capture_path", "deferred", "executed",
-        "spool_key",
+        "spool_key", "rtk_outcome", "rtk_bytes",
     ]  # fmt: skip
     assert sorted(k for k in shape if k != "indexes") == [
         "_tersh_migrations", "calls", "host_views", "pending_texts", "retrievals",
@@ -398,3 +398,30 @@ def test_upkeep_folds_the_spool_and_drops_texts_whose_capture_expired(tmp_path: 
         assert db.execute("SELECT COUNT(*) FROM calls").fetchone()[0] == 2
         texts = [r[0] for r in db.execute("SELECT text FROM pending_texts")]
     assert texts == ["second\n"]  # the first call's text waited past the captures' lifetime
+
+
+def test_rtk_summary_counts_rtk_saving_tersh_saving_and_refusals() -> None:
+    def filtered(outcome: str, rtk_bytes: int, out: str) -> Result:
+        res = result(out, input_bytes=1000)
+        res.details["rtk"] = {"filter": "pytest", "outcome": outcome, "rtk_bytes": rtk_bytes}
+        return res
+
+    put(filtered("accepted", 100, "x" * 100))  # RTK's text reached the model
+    put(filtered("refused", 50, "y" * 300))  # tersh's own compaction did
+    put(filtered("failed", 0, "z" * 400))  # RTK gave nothing: no RTK saving
+    put(result("w" * 10, input_bytes=1000))  # RTK never involved: not counted
+    with open_db() as db:
+        summary = ledger.rtk_summary(db)
+        row = db.execute("SELECT rtk_outcome, rtk_bytes FROM calls ORDER BY id").fetchall()
+    assert row == [("accepted", 100), ("refused", 50), ("failed", 0), (None, None)]
+    assert (summary.calls, summary.accepted, summary.refused, summary.failed) == (3, 1, 1, 1)
+    assert (summary.input_bytes, summary.rtk_bytes, summary.output_bytes) == (3000, 1150, 800)
+    assert summary.rtk_saving == pytest.approx(1 - 1150 / 3000)
+    assert summary.saving == pytest.approx(1 - 800 / 3000)
+    assert summary.refused_share == 0.5
+    from tersh.commands import gain
+
+    line = gain.rtk_lines(summary._asdict())[0]
+    assert "3 calls filtered by RTK" in line and "refused 1 of 2 times (50.0%)" in line
+    assert "1 without an RTK text" in line
+    assert gain.rtk_lines({"calls": 0}) == []

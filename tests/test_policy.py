@@ -214,6 +214,8 @@ TABLE: list[tuple[str, str, tuple[str, ...]]] = [
     ("aws s3api list-buckets --output json", "machine", (O,)),
     ("az vm list -o tsv", "machine", (O,)),
     ("mypy --junit-xml report.xml src", "ok", (B,)),
+    ("mypy src --output json", "machine", (B,)),
+    ("mypy -O json src", "machine", (B,)),
     # bypass marker
     ("git status # no-opt", "bypass", (G,)),
     ("git status --short # no-opt", "bypass", (G,)),

@@ -85,20 +85,32 @@ def _argv_for(command: str | Sequence[str], executed: str, rewritten: bool) -> l
     return list(command)
 
 
-def _rewrite(requested: str, decision: policy.Decision, conf: Settings) -> tuple[str, dict[str, Any]]:
+def _rewrite(requested: str, decision: policy.Decision,
+             conf: Settings) -> tuple[str, dict[str, Any], tuple[str, str] | None]:
+    """What to execute, the rewrite's details, and (RTK path, pipe filter) for a filtered call."""
     if not decision.rewritable:
-        return requested, {}
+        return requested, {}, None
     try:
         from tersh import rewrite
     except ImportError:
-        return requested, {}
+        return requested, {}, None
     try:
         answer = rewrite.rewrite(requested, conf, decision=decision)
     except Exception as exc:  # any provider failure: the original command runs
-        return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}
+        return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}, None
     info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason,
             "recorded": getattr(answer, "recorded", "")}
-    return answer.executed or requested, {"rewrite": info}
+    pipe = None
+    if answer.verdict == "filtered" and answer.pipe_filter:
+        info["pipe_filter"] = answer.pipe_filter
+        try:
+            from tersh.rewrite import rtk
+
+            probe = rtk.current(conf)
+            pipe = (probe.path, answer.pipe_filter) if probe.verified else None
+        except Exception:  # fail open: tersh's own compaction
+            pipe = None
+    return answer.executed or requested, {"rewrite": info}, pipe
 
 
 def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
@@ -112,7 +124,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     conf = conf or settings_mod.load()
     requested = command if isinstance(command, str) else shell_join(command)
     decision = policy.decide(requested, settings=conf)  # one analysis serves both stages
-    executed, details = _rewrite(requested, decision, conf)
+    executed, details, pipe = _rewrite(requested, decision, conf)
     argv = _argv_for(command, executed, executed != requested)
     try:
         writer = capture_store.start(requested, cwd)
@@ -138,6 +150,7 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         result = pipeline.process(
             cap, requested=requested, executed=executed, exit_code=outcome.code, conf=conf,
             decision=decision, duration_s=time.monotonic() - started, details=details,
+            rtk_pipe=pipe,
         )
     except Exception as exc:  # fail open: the raw captured output, whole
         warn(f"compaction failed ({type(exc).__name__}: {exc}); showing the raw output")

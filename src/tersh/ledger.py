@@ -241,6 +241,14 @@ def m005_spool_key(db: sqlite3.Connection) -> None:
     db.execute("CREATE UNIQUE INDEX calls_spool_key ON calls(spool_key) WHERE spool_key IS NOT NULL")
 
 
+@migration
+def m006_rtk_outcome(db: sqlite3.Connection) -> None:
+    """For a call RTK filtered: whether its text was ``accepted``, ``refused`` or ``failed``, and
+    its size (RTK's saving is measured against the same complete input)."""
+    db.execute("ALTER TABLE calls ADD COLUMN rtk_outcome TEXT")
+    db.execute("ALTER TABLE calls ADD COLUMN rtk_bytes INTEGER")
+
+
 # --- recording ---------------------------------------------------------------------------------
 
 #: The columns of a call row, as ``tersh.recording.call_row`` writes them.
@@ -248,6 +256,7 @@ CALL_COLUMNS = (
     "ts", "session", "host", "program", "klass", "arguments", "category", "rule", "measured",
     "complete", "exit_code", "duration_s", "input_bytes", "output_bytes", "input_tokens",
     "output_tokens", "capture_id", "capture_path", "deferred", "executed", "spool_key",
+    "rtk_outcome", "rtk_bytes",
 )
 _INSERT_CALL = (f"INSERT OR IGNORE INTO calls ({', '.join(CALL_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(CALL_COLUMNS))})")
@@ -461,6 +470,46 @@ def versus_hosts(db: sqlite3.Connection, where: Filter | None = None) -> list[Ho
         HostComparison(host, calls, raw, shown, back, ratio(raw - shown - back, raw))
         for host, calls, raw, shown, back in db.execute(query, params)
     ]
+
+
+class RtkSummary(NamedTuple):
+    """The measured calls whose output RTK filtered: RTK's saving, tersh's, and refusals.
+
+    ``rtk_saving`` is what RTK's texts alone would have removed from the complete inputs;
+    ``saving`` is what reached the model (RTK's text where accepted, tersh's own compaction
+    where it was refused or RTK failed).
+    """
+
+    calls: int
+    accepted: int
+    refused: int
+    failed: int
+    input_bytes: int
+    rtk_bytes: int
+    output_bytes: int
+    rtk_saving: float | None
+    saving: float | None
+    refused_share: float | None
+
+
+def rtk_summary(db: sqlite3.Connection, where: Filter | None = None) -> RtkSummary:
+    """The RTK figures of the calls that match ``where`` (zeros when RTK filtered none)."""
+    clause, params = (where or Filter()).sql()
+    query = f"""
+        SELECT COUNT(*),
+               COALESCE(SUM(c.rtk_outcome = 'accepted'), 0),
+               COALESCE(SUM(c.rtk_outcome = 'refused'), 0),
+               COALESCE(SUM(c.rtk_outcome = 'failed'), 0),
+               COALESCE(SUM(c.input_bytes), 0),
+               COALESCE(SUM(CASE WHEN c.rtk_outcome = 'failed' THEN c.input_bytes
+                            ELSE c.rtk_bytes END), 0),
+               COALESCE(SUM(c.output_bytes), 0)
+        FROM calls c WHERE c.measured AND c.rtk_outcome IS NOT NULL AND {clause}"""
+    calls, accepted, refused, failed, in_bytes, rtk_bytes, out_bytes = db.execute(query, params).fetchone()
+    judged = accepted + refused
+    return RtkSummary(calls, accepted, refused, failed, in_bytes, rtk_bytes, out_bytes,
+                      ratio(in_bytes - rtk_bytes, in_bytes), ratio(in_bytes - out_bytes, in_bytes),
+                      refused / judged if judged else None)
 
 
 def recent_sessions(db: sqlite3.Connection, limit: int = 10) -> list[tuple[str, float]]:

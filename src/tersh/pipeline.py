@@ -232,10 +232,59 @@ def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                    total_lines=bounded.total_lines)
 
 
+def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+                  rtk_pipe: tuple[str, str]) -> Result | None:
+    """RTK's text for a filtered call when the verifier accepts it, else None (tersh compacts).
+
+    RTK filters the complete capture (``rtk pipe -f``); its text must keep every protected fact,
+    must not contradict the exit code and must pay for its capture report, like a rule's.
+    ``details["rtk"]`` records the outcome either way.
+    """
+    from tersh import preview
+    from tersh.rewrite import rtk_filter
+    from tersh.rules import clean as cleaning
+    from tersh.rules.detect import invocation
+
+    path, name = rtk_pipe
+    info: dict[str, Any] = {"filter": name}
+    base["details"]["rtk"] = info
+    data = cap.path().read_bytes()
+    if _encoding_notes(data):
+        info.update(outcome="failed", rtk_bytes=0, reason="output is not plain UTF-8 text")
+        return None
+    source = cleaning.clean(preview.decode(data)).rstrip("\n")
+    inv = invocation(base["requested_command"], base["exit_code"])
+    try:
+        verdict = rtk_filter.apply(path, name, data, source, inv)
+    except Exception as exc:  # fail open: tersh's own compaction
+        verdict = rtk_filter.Filtered("failed", "", f"rtk filter raised {type(exc).__name__}", 0)
+    info.update(outcome=verdict.outcome, rtk_bytes=verdict.rtk_bytes)
+    if verdict.reason:
+        info["reason"] = verdict.reason
+    if verdict.outcome != "accepted":
+        return None
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    bounded = preview.bound_text(verdict.text, max_lines, max_bytes)
+    candidate = _finish(bounded.text, False, cap, {**base, "category": "rtk", "rule": f"rtk:{name}",
+                                                   "details": dict(base["details"])})
+    full_lines, full_bytes = _bounds(conf, reserve=False)
+    plain = preview.bound_text(source, full_lines, full_bytes)
+    floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3, as for a rule's compaction
+    if plain.complete and not saves_enough(candidate.text, plain.text, floor):
+        info.update(outcome="refused", reason="saved too little to pay for its report")
+        return None
+    return candidate
+
+
 def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_code: int,
             conf: Settings, decision: policy.Decision, duration_s: float = 0.0,
-            details: Mapping[str, Any] | None = None) -> Result:
-    """Turn a finished capture into the model's text and the call's record."""
+            details: Mapping[str, Any] | None = None,
+            rtk_pipe: tuple[str, str] | None = None) -> Result:
+    """Turn a finished capture into the model's text and the call's record.
+
+    ``rtk_pipe`` (RTK's verified path, a pipe filter) asks RTK to filter the capture first; its
+    text is used only when the verifier accepts it.
+    """
     base: dict[str, Any] = {
         "exit_code": exit_code,
         "requested_command": requested,
@@ -251,22 +300,29 @@ def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_c
         return _structured(cap, conf, base)
     if cap.sizes["combined"] > conf.int("compact.max_input_bytes"):
         return _streamed(cap, conf, base, decision.bypass)
+    if rtk_pipe is not None and not decision.bypass:
+        filtered = _rtk_filtered(cap, conf, base, rtk_pipe)
+        if filtered is not None:
+            return filtered
     return _compacted(cap, conf, base, decision.bypass)
 
 
 def compact(command: str, exit_code: int, *, combined: bytes | None = None,
             stdout: bytes | None = None, stderr: bytes | None = None,
-            conf: Settings | None = None, executed: str | None = None) -> Result:
-    """Compact output recorded elsewhere (it is stored as a capture too)."""
+            conf: Settings | None = None, executed: str | None = None,
+            rtk_pipe: tuple[str, str] | None = None) -> Result:
+    """Compact output recorded elsewhere (it is stored as a capture too); ``rtk_pipe`` as for
+    :func:`process`."""
     import io
 
     sources = {name: io.BytesIO(data) for name, data in
                (("combined", combined), ("stdout", stdout), ("stderr", stderr)) if data is not None}
-    return compact_files(command, exit_code, sources, conf=conf, executed=executed)
+    return compact_files(command, exit_code, sources, conf=conf, executed=executed, rtk_pipe=rtk_pipe)
 
 
 def compact_files(command: str, exit_code: int, sources: Mapping[str, BinaryIO], *,
-                  conf: Settings | None = None, executed: str | None = None) -> Result:
+                  conf: Settings | None = None, executed: str | None = None,
+                  rtk_pipe: tuple[str, str] | None = None) -> Result:
     """Like :func:`compact`, reading the streams from open files in chunks (bounded memory)."""
     from tersh import settings as settings_mod
 
@@ -274,7 +330,7 @@ def compact_files(command: str, exit_code: int, sources: Mapping[str, BinaryIO],
     cap = capture_store.store_files(command, dict(sources), exit_code)
     decision = policy.decide(command)
     result = process(cap, requested=command, executed=executed or command, exit_code=exit_code,
-                     conf=conf, decision=decision)
+                     conf=conf, decision=decision, rtk_pipe=rtk_pipe)
     _after(result, conf)
     return result
 

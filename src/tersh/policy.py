@@ -41,7 +41,10 @@ _FORMAT_OPTIONS = frozenset(
 )
 _SHORT_FORMAT_OPTIONS = {"-f": frozenset({"eslint", "stylelint", "rubocop", "ansible-lint",
                                           "tflint", "phpcs", "phpstan", "golangci-lint"}),
-                         "-R": frozenset({"mocha"}), "-F": frozenset({"hadolint"})}
+                         "-R": frozenset({"mocha"}), "-F": frozenset({"hadolint"}),
+                         "-O": frozenset({"mypy"})}
+#: Build tools whose ``--output`` names a format (mypy's ``--output json``), not a file.
+_OUTPUT_IS_A_FORMAT = frozenset({"mypy", "dmypy"})
 #: Programs that use ``-o``/``--output`` for an output file, not a format.
 _OUTPUT_IS_A_FILE = frozenset(
     {"curl", "wget", "sort", "tar", "zip", "unzip", "ssh", "scp", "rsync", "ffmpeg", "pandoc",
@@ -108,7 +111,8 @@ def machine_request(words: Sequence[str]) -> str:
     )
     if (program, sub) in _MACHINE_SUBCOMMANDS:
         return f"{program} {sub}"
-    output_is_file = program in _OUTPUT_IS_A_FILE or classify.classify(words) == classify.BUILDS
+    output_is_file = program in _OUTPUT_IS_A_FILE or (
+        classify.classify(words) == classify.BUILDS and program not in _OUTPUT_IS_A_FORMAT)
     args = words[1:]
     for position, arg in enumerate(args):
         if arg[:1] != "-":

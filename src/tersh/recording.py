@@ -79,6 +79,10 @@ def call_row(result: Result, *, session: str, host: str, program: str, klass: st
         "capture_id": result.capture_id, "capture_path": refs[0].path if refs else None,
         "deferred": deferred, "executed": executed, "spool_key": os.urandom(12).hex(),
     }
+    filtered = result.details.get("rtk")
+    if isinstance(filtered, dict) and filtered.get("outcome"):
+        row["rtk_outcome"] = str(filtered["outcome"])
+        row["rtk_bytes"] = int(filtered.get("rtk_bytes") or 0)
     if deferred:
         row["text"] = result.text
     return row

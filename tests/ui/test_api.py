@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -207,6 +208,7 @@ def test_recent_results_of_real_runs(client: TestClient) -> None:
     assert newest["exit_code"] == 3 and "boom" in newest["requested"]
     assert script in older["requested"]
     assert older["executed"] == older["requested"] and older["rewritten"] is False
+    assert older["rtk_outcome"] is None  # RTK never saw it
     assert older["input_bytes"] > 30_000
     assert older["saved_bytes"] == older["input_bytes"] - older["output_bytes"]
     assert older["capture_available"] is True
@@ -269,3 +271,32 @@ def test_a_probe_that_raises_is_a_failed_probe(
     monkeypatch.setattr(provider, "retry", explode)
     rtk = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
     assert rtk["found"] is False and "OSError: disk on fire" in rtk["reason"]
+
+
+def test_the_page_shows_the_real_rtk_verified_and_why_not_when_pinned_out(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_rtk_real import PINNED, require_real
+
+    real = require_real()
+    monkeypatch.setenv("HOME", str(tmp_path))  # whatever RTK writes stays here
+    settings.save({"rtk.path": str(real)})
+    rtk = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
+    assert (rtk["found"], rtk["verified"], rtk["version"]) == (True, True, PINNED)
+    assert rtk["path"] == os.path.realpath(real) and rtk["reason"] == "verified"
+    assert _get(client, "/api/overview")["rtk"]["path"] == rtk["path"]
+    settings.save({"rtk.path": str(real), "rtk.max_version": PINNED})
+    refused = client.post("/api/rtk/retry", headers={"X-Tersh-Token": TOKEN}, json={}).json()["rtk"]
+    assert refused["found"] is True and refused["verified"] is False
+    assert "outside the pinned range" in refused["reason"]
+    assert _get(client, "/api/overview")["rtk"]["reason"] == refused["reason"]
+
+
+def test_a_call_rtk_filtered_shows_whether_its_text_was_refused(client: TestClient) -> None:
+    for outcome in ("refused", "accepted"):
+        res = Result(text="short", exit_code=1, requested_command="pytest",
+                     executed_command="pytest", input_bytes=900,
+                     output_bytes=5, measured=True, details={"rtk": {"outcome": outcome,
+                                                                     "rtk_bytes": 40}})
+        ledger.record(res, session="s", host="cli", program="pytest", klass="tests")
+    assert [r["rtk_outcome"] for r in _get(client, "/api/results")] == ["accepted", "refused"]

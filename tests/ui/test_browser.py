@@ -65,7 +65,7 @@ def test_a_switch_change_takes_effect_on_the_next_command(page: Any, served: Ser
     # the fake rtk is a Python script: give it time on a busy test machine
     settings.save({"enabled": True, "rtk.path": str(FAKE_RTK), "rtk.timeout_ms": 10_000})
     before = _rewrite("git status")
-    assert before["verdict"] == "rewritten" and before["executed"] != "git status"
+    assert before["verdict"] == "filtered" and before["pipe_filter"] == "git-status"
     _open(page, served)
     git = page.locator("#switch-git")
     assert git.is_checked()
@@ -74,7 +74,7 @@ def test_a_switch_change_takes_effect_on_the_next_command(page: Any, served: Ser
     after = _rewrite("git status")
     assert after["verdict"] == "skipped" and after["executed"] == "git status"
     assert "class switched off: git" in after["reason"]
-    assert _rewrite("pytest -q")["verdict"] == "rewritten", "only the git class was switched off"
+    assert _rewrite("pytest -q")["verdict"] == "filtered", "only the git class was switched off"
     screenshot(page.locator("#card-switches"), "switch-git-off")
     page.reload()
     page.wait_for_selector("body[data-ready='true']")

@@ -95,6 +95,7 @@ def build_report(where: ledger.Filter, *, count: bool = True) -> dict[str, Any]:
             report[f"by_{key}"] = [_as_dict(row) for row in ledger.breakdown(db, key, where)]
         report["vs_host"] = [row._asdict() for row in ledger.versus_hosts(db, where)]
         report["uncounted_calls"] = ledger.deferred_count(db)
+        report["rtk"] = ledger.rtk_summary(db, where)._asdict()
     return report
 
 
@@ -163,7 +164,21 @@ def headline(report: dict[str, Any]) -> list[str]:
             for row in report["vs_host"]
         )
         lines.append(f"  vs what the host would have shown (net of read-backs): {versus}")
+    lines.extend(rtk_lines(report.get("rtk")))
     return lines
+
+
+def rtk_lines(rtk: dict[str, Any] | None) -> list[str]:
+    """The RTK line of the headline: RTK's saving alone, tersh's, and how often RTK was refused."""
+    if not rtk or not rtk["calls"]:
+        return []
+    failed = f", {rtk['failed']} without an RTK text" if rtk["failed"] else ""
+    return [
+        f"  rtk     {rtk['calls']} calls filtered by RTK: RTK alone would save "
+        f"{percent(rtk['rtk_saving'])}, verified {percent(rtk['saving'])}; RTK's text refused "
+        f"{rtk['refused']} of {rtk['accepted'] + rtk['refused']} times"
+        f" ({percent(rtk['refused_share'])}){failed}"
+    ]
 
 
 def _scope(where: dict[str, Any]) -> str:

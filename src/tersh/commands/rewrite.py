@@ -2,7 +2,7 @@
 
 Prints the policy's and the provider's decision without running the command (RTK itself is
 asked, as ``run`` would). Hooks and debugging use the JSON form: requested, executed, recorded,
-provider, verdict, reason, classes, plus the policy flags. Plain argv (``tersh rewrite 'git
+provider, verdict, pipe_filter, reason, classes, plus the policy flags. Plain argv (``tersh rewrite 'git
 status'``) is read without argparse, so the command starts about as fast as a bare Python.
 """
 
@@ -73,6 +73,7 @@ def show(words: list[str], output_format: str, platform: str | None) -> int:
         "recorded": outcome.recorded,
         "provider": outcome.provider,
         "verdict": outcome.verdict,
+        "pipe_filter": outcome.pipe_filter,
         "reason": outcome.reason,
         "classes": list(outcome.classes),
         "bypass": decision.bypass,
@@ -98,6 +99,8 @@ def _text(report: Mapping[str, object]) -> str:
         f"requested: {report['requested']}",
         f"executed:  {report['executed']}",
         f"verdict:   {report['verdict']}{provider}",
+        *([f"filter:    rtk pipe -f {report['pipe_filter']} (verified against the capture)"]
+          if report["pipe_filter"] else []),
         f"reason:    {report['reason'] or '-'}",
         f"classes:   {', '.join(classes) if isinstance(classes, list) and classes else '-'}",
     ]

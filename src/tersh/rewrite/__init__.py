@@ -1,6 +1,8 @@
 """Optional rewriting (SPEC §1 "Rewrite"): ask a provider for a compact equivalent of a command.
 
-``rewrite(command, settings)`` returns a :class:`Rewrite` whose ``executed`` is what to run. Every
+``rewrite(command, settings)`` returns a :class:`Rewrite` whose ``executed`` is what to run. A
+``filtered`` verdict runs the command unchanged and names the provider's filter for its output
+(``pipe_filter``; see ``tersh.rewrite.rtk_filter``), which the pipeline holds to the verifier. Every
 refusal or failure — policy says no, a class is switched off, the provider is missing, slow,
 crashing or answering garbage, or tersh itself hits a bug — returns ``executed == requested``.
 A provider's answer only picks the command; it never grants or skips a permission of the host.
@@ -23,7 +25,7 @@ else:
     Protocol = object
 
 #: Verdicts of a rewrite, in the order a reader meets them.
-VERDICTS = ("rewritten", "none", "declined", "failed", "skipped")
+VERDICTS = ("rewritten", "filtered", "none", "declined", "failed", "skipped")
 #: Provider name -> module implementing :class:`Provider` (imported only when asked).
 PROVIDERS = {"rtk": "tersh.rewrite.rtk"}
 DEFAULT_PROVIDER = "rtk"
@@ -36,6 +38,7 @@ class Proposal(NamedTuple):
     candidate: str = ""  # the command as the provider wrote it (safe to record), '' if none
     executed: str = ""  # the candidate bound to the provider's verified executable, '' if none
     reason: str = ""
+    pipe_filter: str = ""  # verdict "filtered": the provider's filter for the command's output
 
 
 class Provider(Protocol):
@@ -62,6 +65,7 @@ class Rewrite(NamedTuple):
     reason: str
     classes: tuple[str, ...]
     recorded: str = ""
+    pipe_filter: str = ""
 
 
 def load_provider(name: str = DEFAULT_PROVIDER) -> Provider:
@@ -112,7 +116,7 @@ def _rewrite(command: str, settings: Settings, platform: str | None,
     chosen = provider if provider is not None else load_provider()
     name = chosen.NAME
     proposal = chosen.propose(command, settings)
-    if proposal.verdict != "rewritten":
+    if proposal.verdict not in ("rewritten", "filtered"):
         return _unchanged(command, proposal.verdict, proposal.reason, decision.classes, name)
     touched = policy.analyze(proposal.candidate).classes
     classes = tuple(c for c in policy.CLASS_ORDER if c in decision.classes or c in touched)
@@ -120,5 +124,5 @@ def _rewrite(command: str, settings: Settings, platform: str | None,
     if off:
         reason = f"class switched off: {', '.join(off)}; rewrite discarded"
         return _unchanged(command, "skipped", reason, classes, name)
-    return Rewrite(command, proposal.executed, name, "rewritten", proposal.reason, classes,
-                   proposal.candidate)
+    return Rewrite(command, proposal.executed, name, proposal.verdict, proposal.reason, classes,
+                   proposal.candidate, proposal.pipe_filter)

@@ -9,7 +9,9 @@ The probe (found, version, path, verified, reason, checked_at) is cached in
 
 Exit codes of ``rtk rewrite``: 0 and 3 offer a candidate (stdout, one line), 1 means no
 equivalent, 2 means declined; anything else, a timeout, a crash, an empty or multi-line answer
-means no rewrite. The executed form calls RTK by its verified absolute path.
+means no rewrite. An offer is checked by binding it to the verified path (it may run no command
+the request did not), then used only when its RTK form has a pipe filter: the command runs
+unchanged and RTK filters its complete capture, verified (``tersh.rewrite.rtk_filter``).
 """
 
 from __future__ import annotations
@@ -205,6 +207,7 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int, bytes, str]:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            env=_quiet_env(),
             start_new_session=sys.platform != "win32",
         )
     except OSError as exc:
@@ -217,6 +220,12 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int, bytes, str]:
     if proc.returncode < 0:
         return proc.returncode, out, f"crashed (signal {-proc.returncode})"
     return proc.returncode, out, ""
+
+
+def _quiet_env() -> dict[str, str]:
+    from tersh.rewrite.rtk_filter import quiet_env
+
+    return quiet_env()
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
@@ -307,7 +316,15 @@ def propose(command: str, settings: Settings) -> Proposal:
         return Proposal(answer.verdict, reason=answer.reason)
     if answer.candidate.strip() == command.strip():
         return Proposal("none", reason="rtk answered the command unchanged")
-    executed, refusal = bind(answer.candidate, command, probe.path)
+    _, refusal = bind(answer.candidate, command, probe.path)  # RTK may add no command
     if refusal:
         return Proposal("failed", reason=refusal)
-    return Proposal("rewritten", answer.candidate, executed, answer.reason)
+    from tersh.rewrite import rtk_filter
+
+    pipe_filter = rtk_filter.filter_for(answer.candidate)
+    if not pipe_filter:  # RTK 1.1 could not give the full output of its form: not used
+        return Proposal("none", answer.candidate, reason=f"rtk offered {answer.candidate!r}, which has "
+                        "no pipe filter: its full output could not be kept, so tersh compacts it")
+    return Proposal("filtered", answer.candidate, command,
+                    f"{answer.reason}; tersh runs it unchanged and verifies `rtk pipe -f {pipe_filter}`",
+                    pipe_filter)

@@ -116,7 +116,7 @@ def _day(day: str, calls: int, input_bytes: int, output_bytes: int) -> dict[str,
 
 RESULT_COLUMNS = (
     "id", "ts", "program", "klass", "arguments", "category", "rule", "measured", "complete",
-    "exit_code", "input_bytes", "output_bytes", "capture_id",
+    "exit_code", "input_bytes", "output_bytes", "capture_id", "rtk_outcome",
 )
 
 

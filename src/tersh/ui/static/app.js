@@ -140,7 +140,7 @@ function renderOverview(data) {
   toggle.checked = data.enabled;
   $("enabled-label").textContent = data.enabled ? "On" : "Off";
   $("enabled-explain").textContent = data.enabled
-    ? "Commands are rewritten (when RTK is ready) and their output compacted; every byte stays in a capture."
+    ? "Command output is compacted (and filtered by RTK when it is ready), always verified; every byte stays in a capture."
     : "Commands and their output pass through untouched.";
   const pill = $("state-pill");
   pill.dataset.state = data.enabled ? "on" : "off";
@@ -182,7 +182,7 @@ function renderRtk(rtk) {
   $("rtk-dot").dataset.state = ready ? "ok" : rtk.found ? "warn" : rtk.found === false ? "off" : "unknown";
   $("rtk-title").textContent = ready ? "Ready" : rtk.found ? "Found, not verified" : rtk.found === false ? "Not in use" : "Not probed yet";
   const reason = $("rtk-reason");
-  reason.textContent = ready ? "Commands with an RTK equivalent run through it." : (rtk.reason || "No reason given.");
+  reason.textContent = ready ? "RTK filters the output of commands it has a filter for; its text is used only when the verifier finds nothing lost." : (rtk.reason || "No reason given.");
   reason.dataset.failed = String(!ready && rtk.found !== null && rtk.found !== undefined);
   const facts = $("rtk-facts");
   facts.replaceChildren();
@@ -403,7 +403,9 @@ function renderResults(rows) {
   $("results").replaceChildren(...rows.map((r, index) => {
     const command = el("td", {}, el("div", { class: "cmd", text: r.requested }));
     if (r.rewritten) command.append(el("div", { class: "cmd executed", text: r.executed }));
-    if (r.rule) command.append(el("div", { class: "tag", text: `compacted by the ${r.rule} rule` }));
+    if (r.rtk_outcome === "accepted") command.append(el("div", { class: "tag", text: "filtered by RTK, verified" }));
+    else if (r.rtk_outcome) command.append(el("div", { class: "tag", text: `RTK's text ${r.rtk_outcome === "refused" ? "refused by the verifier" : "unavailable"}` }));
+    if (r.rule && r.rtk_outcome !== "accepted") command.append(el("div", { class: "tag", text: `compacted by the ${r.rule} rule` }));
     const saving = r.saving === null || r.saving === undefined
       ? el("span", { class: "muted", text: r.measured ? "–" : "unmeasured" })
       : el("div", { class: "meter" },
