@@ -45,7 +45,6 @@ COMMANDS: dict[str, Command] = {
     "serve": Command("serve", "long-lived JSON-lines compression service (`--stdio`)"),
     "mcp": Command("mcp", "MCP server on stdio: run, retrieve, search, stats"),
     "ui": Command("ui", "the local settings page"),
-    "shell-prefix": Command("shell_prefix", "Claude Code's CLAUDE_CODE_SHELL_PREFIX entry point"),
 }
 
 
@@ -125,12 +124,6 @@ _fast_exit: list[bool] = []
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tersh`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["shell-prefix"] and len(args) >= 2 and args[1] not in ("-h", "--help"):
-        _pause_gc()
-        _fast_exit.append(True)
-        from tersh.commands import shell_prefix  # hot path (every shell line the host spawns)
-
-        return shell_prefix.run(args[1:])
     if args[:1] == ["hook"] or args[:1] == ["run"]:
         _pause_gc()
         _fast_exit.append(True)

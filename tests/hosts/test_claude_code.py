@@ -1,4 +1,4 @@
-"""Claude Code: ``tersh shell-prefix`` run as the host runs it, and the PostToolUse hook."""
+"""Claude Code: ``tersh-shell-prefix`` run as the host runs it, and the PostToolUse hook."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import pytest
 from tersh.hosts import claude_code, claude_prefix
 from tersh.quoting import quote
 from tests.hosts.hostenv import TERSH, enable, host_env, run_hook
+
+PREFIX = TERSH.with_name("tersh-shell-prefix")
 
 
 @pytest.fixture
@@ -34,9 +36,7 @@ def host_line(command: str, cwd_file: Path) -> str:
 
 
 def prefix(line: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(TERSH), "shell-prefix", line], capture_output=True, text=True, env=env, cwd=cwd, timeout=60
-    )
+    return subprocess.run([str(PREFIX), line], capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
 
 
 @pytest.mark.parametrize(
@@ -148,19 +148,17 @@ def test_unknown_host_fails_open(env: dict[str, str], tmp_path: Path) -> None:
 
 def test_init_writes_the_prefix_and_only_a_post_tool_use_hook(tmp_path: Path) -> None:
     settings: dict[str, Any] = {"env": {"FOO": "1"}, "permissions": {"deny": ["Bash(rm:*)"]}}
-    installed, _ = claude_code.with_prefix(settings, "/opt/tersh/bin/tersh")
-    assert installed["env"] == {"FOO": "1", "CLAUDE_CODE_SHELL_PREFIX": "/opt/tersh/bin/tersh shell-prefix"}
+    installed, _ = claude_code.with_prefix(settings, str(TERSH))
+    assert installed["env"] == {"FOO": "1", "CLAUDE_CODE_SHELL_PREFIX": str(PREFIX)}
     assert list(installed["hooks"]) == ["PostToolUse"] and installed["permissions"] == settings["permissions"]
     assert "Grep" not in installed["hooks"]["PostToolUse"][0]["matcher"]
-    again, more = claude_code.with_prefix(installed, "/opt/tersh/bin/tersh")
+    again, more = claude_code.with_prefix(installed, str(TERSH))
     assert again == installed and more == []
     removed, _ = claude_code.without_prefix(installed)
     assert removed == settings
     theirs = {"env": {"CLAUDE_CODE_SHELL_PREFIX": "/usr/local/bin/audit"}}
-    kept, notes = claude_code.with_prefix(theirs, "/opt/tersh/bin/tersh")
+    kept, notes = claude_code.with_prefix(theirs, str(TERSH))
     assert kept["env"] == theirs["env"] and any("yours, kept" in n for n in notes)
-    with pytest.raises(Exception, match="quoting"):
-        claude_code.with_prefix({}, "'/opt/my tersh/bin/tersh'")
 
 
 def test_post_tool_use_without_a_change_prints_nothing(env: dict[str, str], tmp_path: Path) -> None:

@@ -59,7 +59,7 @@ def test_claude_init_is_idempotent_and_uninit_restores(
     ours = data["hooks"]["PostToolUse"][0]
     assert "Read" in ours["matcher"] and ours["hooks"][0]["command"].endswith(" hook claude-code")
     prefix = data["env"]["CLAUDE_CODE_SHELL_PREFIX"]
-    assert prefix.endswith(" shell-prefix") and Path(prefix.split()[0]).is_absolute()
+    assert prefix.endswith("/tersh-shell-prefix") and Path(prefix).is_absolute()
     assert stat.S_IMODE(settings.stat().st_mode) == 0o644
     backup = settings.with_name("settings.json.tersh-backup")
     assert backup.read_text() == original and stat.S_IMODE(backup.stat().st_mode) == 0o600

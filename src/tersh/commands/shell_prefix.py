@@ -1,6 +1,10 @@
-"""``tersh shell-prefix LINE``: Claude Code's ``CLAUDE_CODE_SHELL_PREFIX`` entry point.
+"""``tersh-shell-prefix LINE``: Claude Code's ``CLAUDE_CODE_SHELL_PREFIX`` executable.
 
-Claude Code runs every shell command it spawns as ``<prefix words> LINE`` (see
+Its own console script, not a ``tersh`` subcommand: Claude Code 2.1.332 splits the variable's
+value into words only when the second word starts with ``-``; otherwise it runs the whole value
+as one program path, so ``tersh shell-prefix`` would name a file that does not exist.
+
+Claude Code runs every shell command it spawns as ``<prefix> LINE`` (see
 ``tersh.hosts.claude_prefix`` for the shapes, https://code.claude.com/docs/en/env-vars for the
 variable). The host has already judged the requested command with its own permission rules;
 tersh only changes how the result is shown:
@@ -19,7 +23,6 @@ import sys
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the prefix's hot path
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Sequence
     from typing import NoReturn
 
@@ -34,14 +37,21 @@ HOST_INLINE_CHARS = 30_000
 PLAIN_SHELL = "/bin/sh"
 
 
-def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    """``LINE``: the shell line the host would run."""
-    parser.add_argument("line", nargs="*", help="the shell line Claude Code hands its prefix")
+def entry() -> None:
+    """The ``tersh-shell-prefix`` console script: :func:`run` on the arguments, then exit.
 
-
-def main(args: argparse.Namespace, name: str) -> int:
-    """Run the host's line (argparse path: only for ``--help`` and odd argv)."""
-    return run(list(args.line))
+    Ends with ``os._exit`` after flushing, as ``tersh run`` does (no interpreter teardown).
+    """
+    code = run(sys.argv[1:])
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError, AttributeError):
+        code = code or 141
+    try:  # noqa: SIM105 - contextlib stays off the start-up path
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError, AttributeError):
+        pass
+    os._exit(code & 0xFF if code >= 0 else 1)
 
 
 def run(words: Sequence[str]) -> int:

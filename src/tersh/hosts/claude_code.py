@@ -1,7 +1,7 @@
 """Claude Code: its shell prefix runs Bash through tersh; PostToolUse compresses the rest.
 
 Bash: ``tersh init claude-code`` sets ``CLAUDE_CODE_SHELL_PREFIX`` (the env-vars page,
-https://code.claude.com/docs/en/env-vars ) to ``<tersh> shell-prefix`` in the settings' ``env``
+https://code.claude.com/docs/en/env-vars ) to the ``tersh-shell-prefix`` executable in the settings' ``env``
 block. Claude Code checks its permission rules against the command the model asked for — its
 own matcher, nothing rewritten — and only then hands the shell line to the prefix, so tersh can
 never widen what the user's rules allow; the model's history keeps the requested command. See
@@ -44,8 +44,8 @@ NAME = "claude-code"
 POST_MATCHER = "Read|WebFetch|WebSearch|Agent|mcp__.*"
 #: The settings' ``env`` entry that routes every shell line through tersh.
 PREFIX_VARIABLE = "CLAUDE_CODE_SHELL_PREFIX"
-#: The tersh subcommand the prefix names.
-PREFIX_COMMAND = "shell-prefix"
+#: The console script the prefix names (``tersh.commands.shell_prefix``).
+PREFIX_EXECUTABLE = "tersh-shell-prefix"
 #: Never touched after the fact: edits, plans, questions, and Bash (its prefix runs tersh).
 UNTOUCHED = frozenset(
     {
@@ -163,27 +163,38 @@ def hook_specs(tersh: str) -> list[HookSpec]:
 
 
 def prefix_value(tersh: str) -> str:
-    """The ``CLAUDE_CODE_SHELL_PREFIX`` value for this tersh.
+    """The ``CLAUDE_CODE_SHELL_PREFIX`` value: the ``tersh-shell-prefix`` beside this tersh.
 
-    The host splits the value at whitespace (seen in 2.1.332), so a tersh path that needs
-    quoting cannot be named there.
+    One executable path, nothing else: Claude Code 2.1.332 splits the value into words only
+    when the second starts with ``-`` (else the whole value is one path), so a path holding
+    `` -`` could be cut in two and is refused.
     """
+    import shutil
+    import sys
+
     from tersh.errors import TershError
 
-    if "'" in tersh or '"' in tersh or "\\" in tersh:
-        raise TershError(
-            f"tersh's path {tersh} needs shell quoting; Claude Code splits {PREFIX_VARIABLE} at "
-            "spaces: install tersh at a path without spaces or quotes"
-        )
-    return f"{tersh} {PREFIX_COMMAND}"
+    folders = []
+    if " " not in tersh and os.path.isabs(tersh):
+        folders.append(os.path.dirname(tersh))
+    folders.append(os.path.dirname(sys.executable))
+    for folder in folders:
+        candidate = os.path.join(folder, PREFIX_EXECUTABLE)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            break
+    else:
+        found = shutil.which(PREFIX_EXECUTABLE)
+        if not found:
+            raise TershError(f"{PREFIX_EXECUTABLE} not found beside {tersh}: reinstall tersh")
+        candidate = os.path.abspath(found)
+    if " -" in candidate or "\n" in candidate:
+        raise TershError(f"{PREFIX_VARIABLE} cannot name {candidate!r} (Claude Code would split it)")
+    return candidate
 
 
 def is_tersh_prefix(value: object) -> bool:
-    """True for a ``CLAUDE_CODE_SHELL_PREFIX`` value that runs ``tersh shell-prefix``."""
-    if not isinstance(value, str):
-        return False
-    words = value.split()
-    return len(words) >= 2 and words[-1] == PREFIX_COMMAND and any("tersh" in w for w in words[:-1])
+    """True for a ``CLAUDE_CODE_SHELL_PREFIX`` value that runs tersh's prefix executable."""
+    return isinstance(value, str) and os.path.basename(value.strip()) == PREFIX_EXECUTABLE
 
 
 def with_prefix(settings: dict[str, Any], tersh: str) -> tuple[dict[str, Any], list[str]]:
