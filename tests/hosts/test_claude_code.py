@@ -192,10 +192,6 @@ def test_post_tool_use_replacement_keeps_each_tools_shape(monkeypatch: pytest.Mo
         return [{"type": "text", "text": "SHORT"}] if isinstance(value, list) else "SHORT\nLINES"
 
     monkeypatch.setattr(tool_output, "compress", fake)
-    read = {"type": "text", "file": {"filePath": "/a", "content": "long", "numLines": 1}}
-    out = post("Read", read)["updatedToolOutput"]
-    assert out == {"type": "text", "file": {"filePath": "/a", "content": "SHORT\nLINES", "numLines": 1}}
-    assert read["file"]["content"] == "long"  # the input object is not mutated
     out = post("Grep", {"mode": "content", "content": "a:1:x", "numLines": 1})["updatedToolOutput"]
     assert out["content"] == "SHORT\nLINES" and out["mode"] == "content"
     out = post("Glob", {"filenames": ["a", "b"], "numFiles": 2})["updatedToolOutput"]
@@ -235,3 +231,31 @@ def test_post_tool_use_with_the_real_tools_module_fails_open_or_compresses(
         replaced = run.answer()["hookSpecificOutput"]["updatedToolOutput"]
         assert replaced["file"]["filePath"] == "big.txt"
         assert len(replaced["file"]["content"]) < len(text)
+
+
+def test_read_keeps_every_line_number(env: dict[str, str], tmp_path: Path) -> None:
+    source = "".join(
+        f"# note {i}\n# more words for the reader\ndef f_{i}():\n    return {i}\n\n" for i in range(300)
+    )
+    response = {
+        "type": "text",
+        "file": {
+            "filePath": str(tmp_path / "m.py"),
+            "content": source,
+            "numLines": 1500,
+            "startLine": 1,
+            "totalLines": 1500,
+        },
+    }
+    payload = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": response}
+    run = run_hook("claude-code", payload, env)
+    replaced = run.answer()["hookSpecificOutput"]["updatedToolOutput"]
+    assert {k: v for k, v in replaced["file"].items() if k != "content"} == {
+        k: v for k, v in response["file"].items() if k != "content"
+    }
+    *shown, note = replaced["file"]["content"].split("\n")
+    original = source.split("\n")[:-1]  # the text ends with a newline: the note follows it
+    assert len(shown) == len(original) and note.startswith("[tersh: 600 comment lines shown empty")
+    for number, (before, after) in enumerate(zip(original, shown, strict=True), start=1):
+        assert after in (before, ""), number
+        assert not before.startswith("def") or after == before, number

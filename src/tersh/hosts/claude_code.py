@@ -76,6 +76,8 @@ def _post_tool_use(payload: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(tool, str) or tool in UNTOUCHED:
         return None
     response = payload.get("tool_response")
+    if tool == "Read":
+        return _read_answer(response)
     slot = main_slot(response)
     if slot is None:
         return None
@@ -88,6 +90,35 @@ def _post_tool_use(payload: dict[str, Any]) -> dict[str, Any] | None:
         return None
     field = "updatedMCPToolOutput" if tool.startswith("mcp__") else "updatedToolOutput"
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", field: put_back(compressed)}}
+
+
+def _read_answer(response: object) -> dict[str, Any] | None:
+    """Read: comments emptied in place, or nothing — never a line removed or added above.
+
+    Claude Code numbers the replaced ``file.content`` itself, from the read's first line
+    (seen in 2.1.332), so a removed line or a header would shift every number after it. The
+    note goes after the last line, where it moves nothing.
+    """
+    file = response.get("file") if isinstance(response, dict) else None
+    content = file.get("content") if isinstance(file, dict) else None
+    if not isinstance(content, str) or not isinstance(file, dict):
+        return None
+    from tersh.settings import load_or_defaults
+    from tersh.tools import budgets, strategies
+
+    limits = budgets.from_settings(load_or_defaults()[0])
+    path = file.get("filePath")
+    if len(content) <= limits.trigger_chars or not isinstance(path, str):
+        return None
+    shrunk = strategies.blank_comments(content, path)
+    if not shrunk.lossy:
+        return None
+    note = f"[tersh: {'; '.join(shrunk.notes)}, line numbers unchanged; the file itself is unchanged]"
+    text = shrunk.text + ("" if shrunk.text.endswith("\n") else "\n") + note
+    if len(text) >= (1 - limits.min_saving) * len(content):
+        return None
+    updated = _replaced(response, ("file", "content"), text)  # type: ignore[arg-type]
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
 
 def main_slot(response: object) -> Slot | None:
