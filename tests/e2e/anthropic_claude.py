@@ -97,6 +97,7 @@ def run_claude(
     home: Path,
     timeout: float = 600,
     before: Sequence[str] = (),
+    extra_env: dict[str, str] | None = None,
 ) -> ClaudeRun:
     """One headless ``claude -p`` run that makes ``calls`` in order (one per turn)."""
     claude = host_binary("claude")
@@ -105,7 +106,7 @@ def run_claude(
     config.mkdir(parents=True, exist_ok=True)
     (config / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
     with serving(model) as server:
-        env = environment(home, server.url, home / "tersh-profile")
+        env = environment(home, server.url, home / "tersh-profile") | (extra_env or {})
         if tersh:
             install_tersh(env, workdir)
         started = time.monotonic()
