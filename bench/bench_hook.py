@@ -90,7 +90,8 @@ def main() -> int:
     extra = medians["tersh-shell-prefix (same)"] - medians["/bin/sh -c (a hook line)"]
     print(f"shell prefix adds {extra:.2f} ms to each hook or MCP server start")
     if args.json:
-        args.json.write_text(json.dumps({"medians_ms": medians, "ratio": ratio, "prefix_added_ms": extra}, indent=2))
+        figures = {"medians_ms": medians, "ratio": ratio, "prefix_added_ms": extra}
+        args.json.write_text(json.dumps(figures, indent=2))
     return 0
 
 
