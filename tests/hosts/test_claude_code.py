@@ -100,6 +100,21 @@ def test_a_broken_profile_fails_open(tmp_path: Path) -> None:
     assert (run.returncode, run.stdout) == (5, "still runs\n")
 
 
+def test_no_capture_possible_runs_the_line_once_unchanged(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    env = host_env(tmp_path, SHELL="/bin/bash", TERSH_HOME=str(profile))
+    enable(env)
+    (tmp_path / "elsewhere").mkdir()
+    (profile / "captures").symlink_to(tmp_path / "elsewhere")  # tersh refuses to write there
+    counter = tmp_path / "ran"
+    run = prefix(
+        host_line(f"echo x >> {counter}; seq 1 3000; exit 7", tmp_path / "claude-1-cwd"), env, tmp_path
+    )
+    assert run.returncode == 7 and run.stdout == "".join(f"{i}\n" for i in range(1, 3001))
+    assert counter.read_text() == "x\n"  # once, not twice
+    assert "running without tersh" in run.stderr and run.stderr.count("\n") == 1
+
+
 def test_passthrough_is_an_exec_not_a_pipeline(env: dict[str, str], tmp_path: Path) -> None:
     started = time.monotonic()
     run = prefix("echo $$ $PPID", env, tmp_path)

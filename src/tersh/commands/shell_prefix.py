@@ -93,10 +93,12 @@ def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
 
     try:
         result = execute.run(parsed.command, conf=bounded(conf), wrap=wrap)
-    except execute.CaptureUnavailable as exc:
-        if not started:
-            raise _PassThrough(str(exc)) from exc
-        raise
+    except execute.CaptureUnavailable as exc:  # raised before the command starts
+        from tersh.errors import warn
+
+        warn(str(exc))  # one line on stderr, as `tersh run` says it; then the line runs as is
+        started.clear()
+        raise _PassThrough(str(exc)) from exc
     except execute.CaptureLost as exc:
         from tersh.errors import warn
 
