@@ -12,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.e2e import anthropic, anthropic_claude
 from tests.e2e.anthropic_claude import ClaudeRun
 
@@ -57,13 +55,14 @@ def claude_run(root: Path, tersh: bool) -> ClaudeRun:
     return run
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[ClaudeRun, ClaudeRun]:
-    root = tmp_path_factory.mktemp("claude-output")
-    return claude_run(root, tersh=False), claude_run(root, tersh=True)
+def test_what_the_model_receives(tmp_path: Path) -> None:
+    """One run per side serves every check (two runs, not two per check: CI time)."""
+    runs = claude_run(tmp_path, tersh=False), claude_run(tmp_path, tersh=True)
+    for check in CHECKS:
+        check(runs)
 
 
-def test_the_history_holds_the_requested_commands(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+def check_the_history_holds_the_requested_commands(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
     without, with_tersh = runs
     assert with_tersh.asked() == without.asked()
     scripted = [call.input for call in calls(Path("/unused")) if call.name == "Bash"]
@@ -73,7 +72,7 @@ def test_the_history_holds_the_requested_commands(runs: tuple[ClaudeRun, ClaudeR
     assert bash_inputs == scripted  # command, description and timeout exactly as the model sent them
 
 
-def test_a_huge_output_arrives_compacted_within_the_hosts_inline_limit(
+def check_a_huge_output_arrives_compacted_within_the_hosts_inline_limit(
     runs: tuple[ClaudeRun, ClaudeRun],
 ) -> None:
     without, with_tersh = runs
@@ -85,7 +84,7 @@ def test_a_huge_output_arrives_compacted_within_the_hosts_inline_limit(
     assert "tersh retrieve" in seq  # the capture report
 
 
-def test_a_failing_test_run_arrives_compacted_with_its_exit_code(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+def check_a_failing_test_run_arrives_compacted_with_its_exit_code(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
     without, with_tersh = runs
     before, after = without.results()[1], with_tersh.results()[1]
     assert before.startswith("Exit code 1\n") and after.startswith("Exit code 1\n")
@@ -94,7 +93,7 @@ def test_a_failing_test_run_arrives_compacted_with_its_exit_code(runs: tuple[Cla
     assert len(after) < len(before)
 
 
-def test_a_timeout_ends_the_command_as_without_tersh(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+def check_a_timeout_ends_the_command_as_without_tersh(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
     without, with_tersh = runs
     assert with_tersh.results()[2] == without.results()[2]
     assert "timed out" in without.results()[2] and "done" not in with_tersh.results()[2]
@@ -103,7 +102,7 @@ def test_a_timeout_ends_the_command_as_without_tersh(runs: tuple[ClaudeRun, Clau
     assert left.stdout == "", "the timed-out command outlived the host's kill"
 
 
-def test_state_changing_commands_work_as_without_tersh(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+def check_state_changing_commands_work_as_without_tersh(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
     without, with_tersh = runs
     before, after = without.results()[3], with_tersh.results()[3]
     assert "1 failed, 120 passed" in before and "1 failed, 120 passed" in after
@@ -119,7 +118,7 @@ def numbered(result: str) -> dict[int, str]:
     return rows
 
 
-def test_read_never_shifts_a_line_number(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+def check_read_never_shifts_a_line_number(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
     without, with_tersh = runs
     file_lines = SOURCE.split("\n")
     assert numbered(without.results()[5])[1203] == file_lines[1202]  # the host numbers from 1
@@ -146,7 +145,7 @@ def texts(value: object) -> list[str]:
     return []
 
 
-def test_the_post_tool_use_matcher_names_only_tools_this_version_has(
+def check_the_post_tool_use_matcher_names_only_tools_this_version_has(
     runs: tuple[ClaudeRun, ClaudeRun],
 ) -> None:
     from tersh.hosts import claude_code
@@ -158,3 +157,14 @@ def test_the_post_tool_use_matcher_names_only_tools_this_version_has(
     for name in claude_code.POST_MATCHER.split("|"):
         if not name.startswith("mcp__"):
             assert name in offered or re.search(rf"\b{name}\b", system), name
+
+
+CHECKS = (
+    check_the_history_holds_the_requested_commands,
+    check_a_huge_output_arrives_compacted_within_the_hosts_inline_limit,
+    check_a_failing_test_run_arrives_compacted_with_its_exit_code,
+    check_a_timeout_ends_the_command_as_without_tersh,
+    check_state_changing_commands_work_as_without_tersh,
+    check_read_never_shifts_a_line_number,
+    check_the_post_tool_use_matcher_names_only_tools_this_version_has,
+)
