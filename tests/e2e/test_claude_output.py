@@ -16,6 +16,12 @@ from tests.e2e import anthropic, anthropic_claude
 from tests.e2e.anthropic_claude import ClaudeRun
 
 SLEEP = "sleep 23.456"  # a duration nothing else on the machine uses: its process is findable
+#: 3,000 lines no rule can shorten (193 KB): tersh's default preview (50 KiB) would be over the
+#: host's inline limit; under the prefix it must stay within it.
+NOISE = (
+    f'{sys.executable} -c "import random; r = random.Random(1); '
+    '[print(i, r.getrandbits(200)) for i in range(3000)]"'
+)
 SOURCE = "".join(
     f"# step {i}: what the next function does, said at length\n# and a second comment line\n"
     f"def func_{i}(x):\n    return x + {i}  # trailing comments stay\n\n"
@@ -35,6 +41,7 @@ def calls(workdir: Path) -> list[anthropic.ToolCall]:
         anthropic.bash(f"cd sub && {pytest_run.replace('test_sample.py', '../test_sample.py -q')}"),
         anthropic.bash("pwd"),
         anthropic.ToolCall("Read", {"file_path": str(workdir / "module.py")}),
+        anthropic.bash(NOISE),
     ]
 
 
@@ -82,6 +89,14 @@ def check_a_huge_output_arrives_compacted_within_the_hosts_inline_limit(
     assert len(seq) <= 30_000
     assert seq.startswith("1\n2\n3\n") and "\n300000\n" in seq  # the first and last lines
     assert "tersh retrieve" in seq  # the capture report
+
+
+def check_the_preview_bound_is_the_hosts_inline_limit(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
+    without, with_tersh = runs
+    assert "Output too large" in without.results()[6]
+    noise = with_tersh.results()[6]
+    assert "Output too large" not in noise and 25_000 < len(noise) <= 30_000
+    assert noise.startswith("0 ") and "\n2999 " in noise and "tersh retrieve" in noise.rsplit("\n", 1)[-1]
 
 
 def check_a_failing_test_run_arrives_compacted_with_its_exit_code(runs: tuple[ClaudeRun, ClaudeRun]) -> None:
@@ -160,6 +175,7 @@ def check_the_post_tool_use_matcher_names_only_tools_this_version_has(
 
 
 CHECKS = (
+    check_the_preview_bound_is_the_hosts_inline_limit,
     check_the_history_holds_the_requested_commands,
     check_a_huge_output_arrives_compacted_within_the_hosts_inline_limit,
     check_a_failing_test_run_arrives_compacted_with_its_exit_code,
