@@ -75,9 +75,18 @@ def run(words: Sequence[str]) -> int:
             _report(exc)
             return 1
         _debug(exc)
-    from tersh import runner
+    _exec_argv(_host_shell(line))
 
-    _exec_argv(runner.shell_argv(line))
+
+def _host_shell(line: str) -> list[str]:
+    """The argv the host itself would run a Bash line with (``$SHELL -c``, as tersh picks it)."""
+    try:
+        from tersh import runner
+
+        return runner.shell_argv(line)
+    except Exception:  # fail open: any shell rather than no command
+        shell = os.environ.get("SHELL", "")
+        return [shell if os.path.isabs(shell) else "/bin/sh", "-c", line]
 
 
 def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
