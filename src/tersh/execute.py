@@ -115,8 +115,13 @@ def _rewrite(requested: str, decision: policy.Decision,
 
 def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
         cwd: str | None = None, fallback: BinaryIO | None = None,
-        on_lost: Callable[[str], None] | None = None) -> Result:
-    """Run ``command`` and return its Result (see tersh.pipeline.run)."""
+        on_lost: Callable[[str], None] | None = None,
+        wrap: Callable[[str], str] | None = None) -> Result:
+    """Run ``command`` and return its Result (see tersh.pipeline.run).
+
+    ``wrap`` turns the command to execute into the shell line that really runs (a host's own
+    line around it, e.g. Claude Code's shell prefix); the command stays what is classified.
+    """
     import sys
 
     from tersh import settings as settings_mod
@@ -125,7 +130,10 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     requested = command if isinstance(command, str) else shell_join(command)
     decision = policy.decide(requested, settings=conf)  # one analysis serves both stages
     executed, details, pipe = _rewrite(requested, decision, conf)
-    argv = _argv_for(command, executed, executed != requested)
+    if wrap is not None:
+        argv = runner.shell_argv(wrap(executed))
+    else:
+        argv = _argv_for(command, executed, executed != requested)
     try:
         writer = capture_store.start(requested, cwd)
     except Exception as exc:

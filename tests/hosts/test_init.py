@@ -50,14 +50,16 @@ def test_claude_init_is_idempotent_and_uninit_restores(
     assert tersh("init", "claude-code") == 0
     first = settings.read_text()
     out = capsys.readouterr().out
-    assert "add PreToolUse [Bash]" in out and "add PostToolUse" in out
+    assert "add PostToolUse [" in out and "add env CLAUDE_CODE_SHELL_PREFIX=" in out
+    assert "add PreToolUse" not in out  # Bash is judged as asked; the prefix only wraps the run
     assert "previous version saved as ~/.claude/settings.json.tersh-backup" in out
     data = json.loads(first)
     assert data["model"] == "opus" and data["permissions"] == CLAUDE_USER["permissions"]
-    assert data["hooks"]["PreToolUse"][0] == CLAUDE_USER["hooks"]["PreToolUse"][0]
-    ours = data["hooks"]["PreToolUse"][1]
-    assert ours["matcher"] == "Bash" and ours["hooks"][0]["command"].endswith(" hook claude-code")
-    assert Path(json.loads(first)["hooks"]["PreToolUse"][1]["hooks"][0]["command"].split()[0]).is_absolute()
+    assert data["hooks"]["PreToolUse"] == CLAUDE_USER["hooks"]["PreToolUse"]
+    ours = data["hooks"]["PostToolUse"][0]
+    assert "Read" in ours["matcher"] and ours["hooks"][0]["command"].endswith(" hook claude-code")
+    prefix = data["env"]["CLAUDE_CODE_SHELL_PREFIX"]
+    assert prefix.endswith("/tersh-shell-prefix") and Path(prefix).is_absolute()
     assert stat.S_IMODE(settings.stat().st_mode) == 0o644
     backup = settings.with_name("settings.json.tersh-backup")
     assert backup.read_text() == original and stat.S_IMODE(backup.stat().st_mode) == 0o600
@@ -68,7 +70,8 @@ def test_claude_init_is_idempotent_and_uninit_restores(
 
     assert tersh("uninit", "claude-code") == 0
     assert settings.read_text() == original
-    assert "remove PreToolUse [Bash]" in capsys.readouterr().out
+    removed = capsys.readouterr().out
+    assert "remove PostToolUse [" in removed and "remove env CLAUDE_CODE_SHELL_PREFIX=" in removed
     assert tersh("uninit", "claude-code") == 0
     assert settings.read_text() == original
 
@@ -76,7 +79,8 @@ def test_claude_init_is_idempotent_and_uninit_restores(
 def test_project_scope_and_new_file(home: Path) -> None:
     assert tersh("init", "claude-code", "--project") == 0
     local = Path.cwd() / ".claude" / "settings.local.json"
-    assert set(json.loads(local.read_text())["hooks"]) == {"PreToolUse", "PostToolUse"}
+    written = json.loads(local.read_text())
+    assert set(written["hooks"]) == {"PostToolUse"} and "CLAUDE_CODE_SHELL_PREFIX" in written["env"]
     assert stat.S_IMODE(local.stat().st_mode) == 0o600
     assert not (home / ".claude").exists()
 
@@ -181,7 +185,8 @@ def test_show_lists_every_host(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert tersh("init", "--show") == 0
     out = capsys.readouterr().out
     assert "tersh disabled" in out
-    assert "~/.claude/settings.json: tersh hooks PreToolUse [Bash]" in out
+    assert "~/.claude/settings.json: tersh hooks PostToolUse [" in out
+    assert "env CLAUDE_CODE_SHELL_PREFIX (Bash through tersh)" in out
     assert "codex:" in out and "gemini:" in out and "opencode:" in out
 
 

@@ -218,6 +218,24 @@ def minimal(text: str, path: str) -> Shrunk:
     return Shrunk(kept, True, tuple(notes))
 
 
+def blank_comments(text: str, path: str) -> Shrunk:
+    """Full-line comments (by file type) emptied in place: every other line keeps its number.
+
+    For hosts that number a read themselves (Claude Code numbers the text it is handed from
+    the read's first line): nothing is removed, so no line moves.
+    """
+    style = comments.style_for(path) if path else None
+    if style is None:
+        return Shrunk(text, False, ())
+    lines = text.split("\n")
+    flags = comments.comment_lines(lines, style)
+    emptied = sum(1 for flag, line in zip(flags, lines, strict=True) if flag and line)
+    if not emptied:
+        return Shrunk(text, False, ())
+    kept = "\n".join("" if flag else line for flag, line in zip(flags, lines, strict=True))
+    return Shrunk(kept, True, (f"{_count(emptied, 'comment line')} shown empty",))
+
+
 #: A read longer than this many budgets is stripped only where its head and tail can survive.
 WINDOW_BUDGETS = 3
 
