@@ -7,6 +7,12 @@ from pathlib import Path
 
 import platformdirs
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests check behaviour, not speed: on a loaded 2-core machine a per-example deadline
+# only makes them flaky (timings live in bench/).
+hypothesis_settings.register_profile("tersh", deadline=None)
+hypothesis_settings.load_profile("tersh")
 
 
 @pytest.fixture(autouse=True)
