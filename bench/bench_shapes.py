@@ -68,25 +68,31 @@ def _tersh_argv(python_path: str | None) -> tuple[list[str], dict[str, str]]:
 
 
 def measure_cell(
-    data: Path, shim: Path, with_rule: bool, rounds: int, tersh: list[str], env: dict[str, str], home: Path
-) -> tuple[float, float, float]:
-    """(tersh seconds, cat seconds, peak RSS MB) medians for one cell."""
+    data: Path,
+    shim: Path,
+    with_rule: bool,
+    rounds: int,
+    trees: list[tuple[list[str], dict[str, str]]],
+    home: Path,
+) -> tuple[list[float], float, list[float]]:
+    """([seconds per tree], cat seconds, [peak RSS MB per tree]) medians for one cell."""
     command = [str(shim), str(data)] if with_rule else ["cat", str(data)]
     copy = data.with_suffix(".copy")
-    ours: list[float] = []
+    ours: list[list[float]] = [[] for _ in trees]
     cats: list[float] = []
-    peaks: list[float] = []
+    peaks: list[list[float]] = [[] for _ in trees]
     for _ in range(rounds):
-        seconds, peak, _rc = peak_rss_mb([*tersh, "run", "--", *command], env=env)
-        shutil.rmtree(home / "captures", ignore_errors=True)
-        ours.append(seconds)
-        peaks.append(peak)
+        for number, (tersh, env) in enumerate(trees):
+            seconds, peak, _rc = peak_rss_mb([*tersh, "run", "--", *command], env=env)
+            shutil.rmtree(home / "captures", ignore_errors=True)
+            ours[number].append(seconds)
+            peaks[number].append(peak)
         cat_seconds, _, _ = peak_rss_mb(["sh", "-c", f"cat '{data}' > '{copy}'"])
         cats.append(cat_seconds)
         copy.unlink(missing_ok=True)
-        if seconds > REPEAT_UNDER_SECONDS:
+        if max(times[-1] for times in ours) > REPEAT_UNDER_SECONDS:
             break
-    return statistics.median(ours), statistics.median(cats), max(peaks)
+    return [statistics.median(t) for t in ours], statistics.median(cats), [max(p) for p in peaks]
 
 
 def main() -> int:
@@ -97,6 +103,7 @@ def main() -> int:
     parser.add_argument("--sizes", help="comma-separated subset of " + ",".join([*SIZES, *FULL_SIZES]))
     parser.add_argument("--lines", help="comma-separated line lengths: " + ",".join(LINE_LENGTHS))
     parser.add_argument("--python-path", help="run `python -m tersh` from this source folder")
+    parser.add_argument("--against", help="also run `python -m tersh` from this source folder")
     args = parser.parse_args()
     sizes = {**SIZES, **(FULL_SIZES if args.full else {})}
     if args.sizes:
@@ -114,9 +121,13 @@ def main() -> int:
     shim.parent.mkdir()
     shim.write_text('#!/bin/sh\nexec cat "$1"\n')
     shim.chmod(0o755)
+    trees = [(tersh, env)]
+    if args.against:
+        trees.append(([sys.executable, "-m", "tersh"], {**env, "PYTHONPATH": args.against}))
+    other = f" {'other s':>9} {'o MB/s':>8} {'o peak':>8} {'this/o':>7}" if args.against else ""
     print(
         f"{'size':>5} {'line':>5} {'rule':>5} {'tersh s':>9} {'MB/s':>8} {'cat s':>8} "
-        f"{'x cat':>7} {'peak MB':>8}"
+        f"{'x cat':>7} {'peak MB':>8}{other}"
     )
     try:
         for size_name, size in sizes.items():
@@ -124,13 +135,19 @@ def main() -> int:
                 data = work / f"out-{size_name}-{line_name}.txt"
                 make_file(data, size, length)
                 for with_rule in (False, True):
-                    ours, cat, peak = measure_cell(data, shim, with_rule, args.rounds, tersh, env, home)
-                    print(
+                    times, cat, peaks = measure_cell(data, shim, with_rule, args.rounds, trees, home)
+                    ours, peak = times[0], peaks[0]
+                    row = (
                         f"{size_name:>5} {line_name:>5} {'yes' if with_rule else 'no':>5} "
                         f"{ours:9.3f} {size / ours / 1e6:8.1f} {cat:8.3f} {ours / cat:7.1f} "
-                        f"{peak:8.1f}",
-                        flush=True,
+                        f"{peak:8.1f}"
                     )
+                    if args.against:
+                        row += (
+                            f" {times[1]:9.3f} {size / times[1] / 1e6:8.1f} {peaks[1]:8.1f}"
+                            f" {ours / times[1]:7.2f}"
+                        )
+                    print(row, flush=True)
                 data.unlink()
     finally:
         shutil.rmtree(work, ignore_errors=True)
