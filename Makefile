@@ -45,6 +45,8 @@ test: $(STAMP) lint typecheck
 bench: $(STAMP)
 	$(BIN)/python bench/bench_corpus.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_shapes.py
+	$(BIN)/python bench/bench_gain.py
 	$(BIN)/python bench/bench_hook.py
 	$(BIN)/python bench/bench_rewrite.py
 	$(BIN)/python bench/bench_rtk.py

@@ -39,6 +39,22 @@ PAYLOAD = {
 HOOK_LINE = "true"
 
 
+# The console scripts pip writes for the entry point tersh.cli:entry (pip's own templates,
+# distlib's ScriptMaker): pip 23.2, which Python 3.11 bundles, and pip 24 and later.
+ENTRY_POINT_SCRIPTS = {
+    "pip 23.2": (
+        "# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom tersh.cli import entry\n"
+        "if __name__ == '__main__':\n"
+        "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+        "    sys.exit(entry())\n"
+    ),
+    "pip 24+": (
+        "import sys\nfrom tersh.cli import entry\nif __name__ == '__main__':\n"
+        "    sys.argv[0] = sys.argv[0].removesuffix('.exe')\n    sys.exit(entry())\n"
+    ),
+}
+
+
 def _time(argv: list[str], stdin_path: Path, env: dict[str, str]) -> float:
     with stdin_path.open("rb") as stdin:
         started = time.perf_counter()
@@ -74,6 +90,13 @@ def main() -> int:
         "/bin/sh -c (a hook line)": ["/bin/sh", "-c", HOOK_LINE],
         "tersh-shell-prefix (same)": [str(TERSH.with_name("tersh-shell-prefix")), HOOK_LINE],
     }
+    # What an entry-point console script would be, as each pip writes one: the installed
+    # script (bin/tersh) is the same whatever pip installed it, these show what it avoids.
+    for pip, body in ENTRY_POINT_SCRIPTS.items():
+        script = work / f"tersh-{pip.replace(' ', '-')}"
+        script.write_text(f"#!{sys.executable}\n{body}")
+        script.chmod(0o755)
+        commands[f"entry point, {pip}"] = [str(script), "hook", "claude-code"]
     samples: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(3):  # warm the page cache
         for argv in commands.values():

@@ -3,8 +3,10 @@
 Usage: python bench/bench_run.py [--big-gib 1.0] [--rounds 21] [--startup-only]
 Prints medians and ratios measured side by side in one run.
 
-Start-up: the whole process of `tersh run -- true` (enabled profile: capture, index, ledger,
-status) against `python -c pass` on the same interpreter, runs interleaved. Sources are
+Start-up: the whole process of `tersh run` (enabled profile: capture, index, ledger, status) on
+`true`, `echo hello`, `ls /usr/bin` and `git status` in a real repository against `python -c
+pass` on the same interpreter (and `git status` against itself plus `python -c pass`), runs
+interleaved. Sources are
 byte-compiled first (this machine sets PYTHONDONTWRITEBYTECODE, so an uncompiled tree would be
 recompiled on every start). Wall time and CPU time (user+sys of the child, from RUSAGE_CHILDREN)
 are reported side by side: on a shared, loaded machine the wall figure also counts waiting.
@@ -38,42 +40,84 @@ def _make_big(path: Path, size: int) -> None:
         handle.write(b"src/app.py:42: error: something failed at the very end\n")
 
 
-def _wall_and_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+def _wall_and_cpu(argv: list[str], env: dict[str, str],
+                  cwd: Path | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds user+sys) of one run of ``argv``, output discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True,
+                   cwd=cwd)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def startup(rounds: int, env: dict[str, str]) -> None:
-    """Median wall and CPU of `tersh run -- true` and `python -c pass`, interleaved; print."""
-    src = Path(__file__).resolve().parents[1] / "src"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True,
-                   stdout=subprocess.DEVNULL)
-    commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                "tersh run -- true": [str(VENV_BIN / "tersh"), "run", "--", "true"]}
-    full_env = {**os.environ, **env}
+def _git_repo() -> Path:
+    """A real repository with something to report: this checkout when it is one, else a new
+    repository with a tracked, a modified and an untracked file."""
+    here = Path(__file__).resolve().parents[1]
+    probe = subprocess.run(["git", "-C", str(here), "status", "--porcelain"], capture_output=True,
+                           check=False)
+    if probe.returncode == 0:
+        return here
+    repo = Path(tempfile.mkdtemp(prefix="tersh-bench-repo-"))
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "a.txt").write_text("one\n")
+    subprocess.run(["git", "-C", str(repo), "add", "a.txt"], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@x",
+                    "commit", "-qm", "one"], check=True)
+    (repo / "a.txt").write_text("two\n")
+    (repo / "new.txt").write_text("new\n")
+    return repo
+
+
+def _medians(commands: dict[str, list[str]], rounds: int, env: dict[str, str],
+             cwd: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall and CPU milliseconds of each command, runs interleaved (3 warm-ups each)."""
     for argv in commands.values():  # warm-up: page cache, first capture folder, ledger file
         for _ in range(3):
-            _wall_and_cpu(argv, full_env)
+            _wall_and_cpu(argv, env, cwd)
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
         for name, argv in commands.items():
-            seconds, cpu_seconds = _wall_and_cpu(argv, full_env)
+            seconds, cpu_seconds = _wall_and_cpu(argv, env, cwd)
             wall[name].append(seconds)
             cpu[name].append(cpu_seconds)
-    med_wall = {name: statistics.median(values) * 1000 for name, values in wall.items()}
-    med_cpu = {name: statistics.median(values) * 1000 for name, values in cpu.items()}
-    base, ours = "python -c pass", "tersh run -- true"
-    print(f"start-up ({rounds} rounds, medians): wall python -c pass {med_wall[base]:.1f} ms, "
-          f"tersh run -- true {med_wall[ours]:.1f} ms, ratio {med_wall[ours] / med_wall[base]:.2f}"
-          f" (target <= 2.0)")
-    print(f"  CPU user+sys: python -c pass {med_cpu[base]:.1f} ms, tersh run -- true "
-          f"{med_cpu[ours]:.1f} ms, ratio {med_cpu[ours] / max(med_cpu[base], 1e-6):.2f}")
+    return ({name: statistics.median(v) * 1000 for name, v in wall.items()},
+            {name: statistics.median(v) * 1000 for name, v in cpu.items()})
+
+
+def startup(rounds: int, env: dict[str, str]) -> None:
+    """Median wall and CPU of `tersh run` on commands with and without output against
+    `python -c pass` (and the bare command), interleaved; print each ratio."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True,
+                   stdout=subprocess.DEVNULL)
+    tersh = [str(VENV_BIN / "tersh"), "run", "--"]
+    repo = _git_repo()
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "git status": ["git", "status"],
+        "tersh run -- true": [*tersh, "true"],
+        "tersh run -- echo hello": [*tersh, "echo", "hello"],
+        "tersh run -- ls /usr/bin": [*tersh, "ls", "/usr/bin"],
+        "tersh run -- git status": [*tersh, "git", "status"],
+    }
+    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, repo)
+    base = "python -c pass"
+    print(f"start-up ({rounds} rounds, medians, ms; git status in {repo.name}):")
+    print(f"  {'command':<26} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")
+    for name in commands:
+        against = base
+        if name == "tersh run -- git status":
+            against = "git status + python -c pass"
+            wall[against] = wall["git status"] + wall[base]
+            cpu[against] = cpu["git status"] + cpu[base]
+        print(f"  {name:<26} {wall[name]:7.1f} {cpu[name]:7.1f} "
+              f"{wall[name] / wall[against]:7.2f} {cpu[name] / max(cpu[against], 1e-6):7.2f}"
+              + (f"  (vs {against})" if against != base else ""))
+    print("  targets: echo hello CPU x <= 2.0; git status x (git status + python -c pass) <= 1.5")
 
 
 def main() -> int:
@@ -83,7 +127,7 @@ def main() -> int:
     parser.add_argument("--log-mb", type=float, default=100.0)
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--startup-only", action="store_true",
-                        help="measure only the start-up of `tersh run -- true`")
+                        help="measure only the start-up of `tersh run` on short commands")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="tersh-bench-home-")
     env = {"TERSH_HOME": home}

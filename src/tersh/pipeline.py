@@ -89,10 +89,10 @@ def _byte_len(text: str) -> int:
 
 def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
             *, total_lines: int | None = None, note: str = "") -> Result:
-    from tersh import report
-
     refs = cap.refs()
     if not complete:
+        from tersh import report
+
         text = f"{text}\n{report.capture_report(refs, total_lines=total_lines, note=note)}"
     return Result(
         text=text,
@@ -162,6 +162,48 @@ def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
             out.extend(lines[index + 1 : end])
         index = end
     return out, removed
+
+
+#: Output at most this long may take the plain path (:func:`_plain`).
+PLAIN_MAX_BYTES = 8192
+#: Bytes that send a text down the full path: C0 controls but tab and newline, DEL, non-ASCII.
+_NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
+
+
+def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+           bypass: bool) -> Result | None:
+    """Short printable ASCII output that no rule claims and that fits the preview: the text as
+    it is, decided without loading the preview, the clean-up or any rule (``echo``, ``ls``).
+
+    None sends the output down the full path; when this answers, the answer is the one
+    :func:`_compacted` gives (tests/test_pipeline.py holds the two equal).
+    """
+    if cap.sizes["combined"] > PLAIN_MAX_BYTES:
+        return None
+    with open(cap.file(), "rb") as handle:
+        data = handle.read(PLAIN_MAX_BYTES + 1)
+    if len(data) != cap.sizes["combined"] or len(data.translate(None, _NOT_PLAIN)) != len(data):
+        return None
+    text = data.decode("ascii")
+    if text.endswith("\n"):
+        text = text[:-1]
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    lines = text.split("\n") if text else []
+    if len(lines) > max_lines or len(text) > max_bytes:
+        return None
+    details: dict[str, Any] = base["details"]
+    if not bypass and text:
+        from tersh.rules import may_claim_any, rule_names_for
+        from tersh.rules.detect import first_operand, program_and_args
+
+        program, args = program_and_args(base["requested_command"])
+        if rule_names_for(program, first_operand(args)) or may_claim_any(text):
+            return None
+        if _collapse_repeats(lines)[1]:
+            return None
+    base.pop("details")
+    details["preview_lines"] = len(lines)
+    return _finish(text, True, cap, {**base, "category": None, "rule": None, "details": details})
 
 
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
@@ -304,7 +346,7 @@ def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_c
         filtered = _rtk_filtered(cap, conf, base, rtk_pipe)
         if filtered is not None:
             return filtered
-    return _compacted(cap, conf, base, decision.bypass)
+    return _plain(cap, conf, base, decision.bypass) or _compacted(cap, conf, base, decision.bypass)
 
 
 def compact(command: str, exit_code: int, *, combined: bytes | None = None,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+import os
 
 from tersh.result import CaptureRef
+
+TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` reads this
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 #: Room kept free in the preview bounds for the report (lines, bytes).
 RESERVE_LINES = 6
@@ -35,7 +38,7 @@ def capture_report(captures: Sequence[CaptureRef], *, total_lines: int | None = 
     if not captures:
         return ""
     first = captures[0]
-    folder = str(Path(first.path).parent)
+    folder = os.path.dirname(first.path) or "."  # what str(Path(path).parent) gives
     sizes = ", ".join(f"{c.stream} {human_bytes(c.bytes)}" for c in captures)
     lines_note = f"{total_lines:,} lines; " if total_lines is not None else ""
     text = [f"[tersh] {note}"] if note else []

@@ -13,6 +13,7 @@ import contextlib
 import csv
 import json
 import re
+import sqlite3
 import sys
 import time
 from datetime import datetime
@@ -83,20 +84,34 @@ def build_report(where: ledger.Filter, *, count: bool = True) -> dict[str, Any]:
         "total": _as_dict(ledger.totals_empty()),
         "vs_host": [],
         "uncounted_calls": 0,
+        "inputs_too_large_to_count": 0,
         **{f"by_{key}": [] for key in BREAKDOWNS},
     }
     if not ledger.ledger_path().exists():
         return report
     with contextlib.closing(ledger.connect()) as db:
         if count:
-            ledger.count_deferred(db)
+            from tersh import tokens
+
+            ledger.count_deferred(db, budget_s=tokens.REPORT_BUDGET_S)
         report["total"] = _as_dict(ledger.totals(db, since=where.since, session=where.session))
         for key in BREAKDOWNS:
             report[f"by_{key}"] = [_as_dict(row) for row in ledger.breakdown(db, key, where)]
         report["vs_host"] = [row._asdict() for row in ledger.versus_hosts(db, where)]
         report["uncounted_calls"] = ledger.deferred_count(db)
         report["rtk"] = ledger.rtk_summary(db, where)._asdict()
+        report["inputs_too_large_to_count"] = _inputs_too_large(db, where)
     return report
+
+
+def _inputs_too_large(db: sqlite3.Connection, where: ledger.Filter) -> int:
+    """Measured calls whose model text was counted but whose input was too large to count."""
+    clause, params = where.sql()
+    query = (
+        "SELECT COUNT(*) FROM calls c WHERE " + clause + " AND c.measured AND c.deferred = 0"
+        " AND c.input_tokens IS NULL AND c.output_tokens IS NOT NULL"
+    )
+    return int(db.execute(query, params).fetchone()[0])
 
 
 def _as_dict(row: ledger.Savings) -> dict[str, Any]:
@@ -158,6 +173,7 @@ def headline(report: dict[str, Any]) -> list[str]:
         f"  tokens  {total['input_tokens']:,} in -> {total['output_tokens']:,} (o200k), "
         f"saved {percent(total['token_saving'])} ({counted})"
     )
+    lines.extend(_counting_notes(report))
     if report["vs_host"]:
         versus = ", ".join(
             f"{HOST_LABELS.get(row['host'], row['host'])} {percent(row['saving'])}"
@@ -179,6 +195,26 @@ def rtk_lines(rtk: dict[str, Any] | None) -> list[str]:
         f"{rtk['refused']} of {rtk['accepted'] + rtk['refused']} times"
         f" ({percent(rtk['refused_share'])}){failed}"
     ]
+
+
+def _counting_notes(report: dict[str, Any]) -> list[str]:
+    """Why calls are missing from the token figures: too large to count, or not counted yet."""
+    from tersh import tokens
+    from tersh.report import human_bytes
+
+    notes = []
+    if report.get("inputs_too_large_to_count"):
+        notes.append(
+            f"          {report['inputs_too_large_to_count']} calls with output over "
+            f"{human_bytes(tokens.EXACT_INPUT_BYTES)}: model text counted, output not "
+            "(token figures are exact and leave these calls out; their bytes count above)"
+        )
+    if report.get("uncounted_calls"):
+        notes.append(
+            f"          {report['uncounted_calls']} calls not counted yet "
+            "(each report counts for a moment; run tersh gain again)"
+        )
+    return notes
 
 
 def _scope(where: dict[str, Any]) -> str:

@@ -29,6 +29,12 @@ NAME = "apt"
 CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("apt", "apt-get", "aptitude")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (
+    "Reading package lists...",
+    "Selecting previously unselected package ",
+)
 
 _CHATTER = Chatter({
     "download line": r"(?:Get|Hit|Ign):\d+ \S+ ",

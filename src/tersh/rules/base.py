@@ -21,17 +21,9 @@ class Invocation(NamedTuple):
     @property
     def subcommand(self) -> str:
         """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
-        skip_next = False
-        for word in self.args:
-            if skip_next:
-                skip_next = False
-                continue
-            if word in {"-C", "-c", "--git-dir", "--work-tree", "--prefix", "--manifest-path"}:
-                skip_next = True
-                continue
-            if not word.startswith("-"):
-                return word
-        return ""
+        from tersh.rules.detect import first_operand
+
+        return first_operand(self.args)
 
 
 class Rule(Protocol):

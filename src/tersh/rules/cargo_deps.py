@@ -18,6 +18,9 @@ CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("cargo fetch", "cargo install", "cargo update", "cargo add", "cargo remove",
             "cargo generate-lockfile", "cargo uninstall")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Updating crates.io index",)
 
 _CHATTER = Chatter({
     "index update": r"\s+Updating (?:crates\.io index|git repository `[^`]*`|`[^`]*` index)$",

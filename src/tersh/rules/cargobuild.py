@@ -22,6 +22,9 @@ CATEGORY = "builds"
 SWITCH = "builds"
 PROGRAMS = ("cargo build", "cargo check", "cargo clippy", "cargo rustc", "cargo doc", "cargo b",
             "cargo c", "cargo fix", "rustc", "cargo-clippy", "clippy-driver")  # fmt: skip
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("--> ", "Compiling ", "error: could not compile `")
 
 _PROGRESS = re.compile(
     r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Updating|Fresh|Locking|Adding|Blocking"

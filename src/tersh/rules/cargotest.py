@@ -25,6 +25,9 @@ NAME = "cargotest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("test result: ", "Summary [")
 
 _PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
 _FAILED_TEST = re.compile(

@@ -27,6 +27,9 @@ PROGRAMS = (
     "gcc", "g++", "cc", "c++", "clang", "clang++", "make", "gmake", "cmake", "ninja",
     "icc", "icpc", "emcc", "tcc", "cl", "clang-cl", "mingw32-make", "bear",
 )  # fmt: skip
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (": error: ", ": warning: ", ": note: ", ": *** ", ": In function ")
 
 _COMPILER = re.compile(
     r"^(?:[\w.+-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|emcc|tcc|cpp)(?:-\d+(?:\.\d+)*)?$"

@@ -10,7 +10,13 @@
 from __future__ import annotations
 
 from tersh import classify
-from tersh.rules.base import Invocation
+
+TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` uses this
+if TYPE_CHECKING:
+    from tersh.rules.base import Invocation
+
+#: Options of git, cargo and the like that take the next word as their value.
+_VALUED_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "--manifest-path"})
 
 
 def last_simple_command(command: str) -> list[str]:
@@ -21,9 +27,32 @@ def last_simple_command(command: str) -> list[str]:
         return command.split()
 
 
-def invocation(command: str, exit_code: int) -> Invocation:
-    """The Invocation for ``command``: real program (base name, lower case) and its arguments."""
+def program_and_args(command: str) -> tuple[str, tuple[str, ...]]:
+    """The real program behind ``command`` (base name, lower case) and its arguments."""
     words = last_simple_command(command)
     if not words:
-        return Invocation(command, "", (), exit_code)
-    return Invocation(command, classify.basename(words[0]), tuple(words[1:]), exit_code)
+        return "", ()
+    return classify.basename(words[0]), tuple(words[1:])
+
+
+def first_operand(args: tuple[str, ...]) -> str:
+    """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
+    skip_next = False
+    for word in args:
+        if skip_next:
+            skip_next = False
+            continue
+        if word in _VALUED_OPTIONS:
+            skip_next = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return ""
+
+
+def invocation(command: str, exit_code: int) -> Invocation:
+    """The Invocation for ``command``: real program (base name, lower case) and its arguments."""
+    from tersh.rules.base import Invocation
+
+    program, args = program_and_args(command)
+    return Invocation(command, program, args, exit_code)

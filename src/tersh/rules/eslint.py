@@ -19,6 +19,9 @@ NAME = "eslint"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("eslint", "eslint_d", "next lint")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("problem",)
 
 _ENTRY = re.compile(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<text>(?:error|warning)\s.*)$")
 _FILE = re.compile(r"^(?:/|[A-Za-z]:\\|\.{0,2}/|\w)\S*(?: \S+)*$")

@@ -18,6 +18,9 @@ NAME = "flake8"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (".py:", ".pyi:")
 
 _CODE = re.compile(r"^[A-Z]{1,3}\d{2,4}\b")
 _SNIFF_LINE = re.compile(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)

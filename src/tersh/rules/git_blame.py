@@ -27,6 +27,9 @@ NAME = "git_blame"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git blame", "git annotate")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("(",)
 
 _ROW = re.compile(
     r"^(?P<id>\^?[0-9a-f]{7,40})(?: (?P<path>[^(]*?))? +\((?P<author>.*?) +"

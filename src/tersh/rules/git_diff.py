@@ -20,6 +20,8 @@ NAME = "git_diff"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git diff",)
+#: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
+SNIFF_HINTS: tuple[str, ...] = ()
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -19,6 +19,9 @@ NAME = "git_log"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git log", "git show", "git whatchanged")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("\nAuthor: ",)
 
 _GRAPH = re.compile(r"^[*|\\/ _.-]*")
 _HEADER = re.compile(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")

@@ -15,6 +15,8 @@ NAME = "git_refs"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git branch", "git remote", "git stash", "git tag")
+#: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
+SNIFF_HINTS: tuple[str, ...] = ()
 
 # "* main      3c0a1b2 [origin/main: ahead 1] subject" (git branch -v / -vv)
 _BRANCH_VERBOSE = re.compile(

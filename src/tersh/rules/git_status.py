@@ -24,6 +24,9 @@ NAME = "git_status"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git status",)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("On branch ", "HEAD detached ", "Not currently on any branch")
 
 SECTIONS = {
     "Changes to be committed:": "staged:",

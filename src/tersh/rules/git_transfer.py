@@ -23,6 +23,9 @@ NAME = "git_transfer"
 CATEGORY = "git"
 SWITCH = "git"
 PROGRAMS = ("git clone", "git fetch", "git pull", "git push")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("objects: ", "Resolving deltas: ")
 
 _PROGRESS = Chatter({
     "progress line": (

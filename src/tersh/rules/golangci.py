@@ -18,6 +18,9 @@ NAME = "golangci"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("golangci-lint", "staticcheck", "go vet", "go build", "go install", "revive", "errcheck")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (".go:", " issue")
 
 _CARET = re.compile(r"^\s*\^\s*$")
 _CHATTER = re.compile(r"^go: (?:downloading|finding|extracting) ")

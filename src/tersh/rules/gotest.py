@@ -22,6 +22,9 @@ NAME = "gotest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("go test", "gotestsum")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("=== RUN", "ok  \t", "FAIL\t")
 
 _MARKER = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s")
 _PASSED = re.compile(r"^\s*--- (?P<status>PASS|SKIP): \S+ \([\d.]+s\)$")

@@ -21,6 +21,9 @@ NAME = "java"
 CATEGORY = "builds"
 SWITCH = "builds"
 PROGRAMS = ("javac", "mvn", "mvnw", "gradle", "gradlew", "ecj", "kotlinc")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (".java:", "BUILD ", "> Task :")
 
 _JAVAC = re.compile(r"^\S.*\.(?:java|kt):\d+: (?:error|warning): ")
 _CARET = re.compile(r"^\s*\^\s*$")

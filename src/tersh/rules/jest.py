@@ -25,6 +25,9 @@ NAME = "jest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("jest", "vitest")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Tests:", "Test Files", "●")
 
 _PASS_FILE = re.compile(
     r"^(?:PASS\s+(?P<jest>\S+)(?P<jest_rest>.*)"

@@ -33,6 +33,8 @@ NAME = "listing"
 CATEGORY = "search"
 SWITCH = "other"
 PROGRAMS = ("find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate", "git ls-files")
+#: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
+SNIFF_HINTS: tuple[str, ...] = ()
 
 #: What starts each entry under a header.
 INDENT = " "

@@ -20,6 +20,9 @@ NAME = "mocha"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("mocha", "_mocha")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (" passing (", " failing", "✔ ", "✓ ")
 
 _PASS_ROW = re.compile(r"^\s+[✔✓√]\s")
 _PENDING_ROW = re.compile(r"^\s+- \S")

@@ -22,6 +22,16 @@ NAME = "mypy"
 CATEGORY = "builds"
 SWITCH = "builds"
 PROGRAMS = ("mypy", "dmypy", "pyright", "basedpyright", "pyright-langserver")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (
+    ": error: ",
+    ": note: ",
+    "Found ",
+    "Success: no issues found in",
+    " - error: ",
+    " warning",
+)
 
 _SEVERITY_TEXT = re.compile(r"^(?:-\s+)?(?:error|warning|note|information):")
 _SUMMARY = re.compile(

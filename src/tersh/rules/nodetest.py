@@ -23,6 +23,9 @@ NAME = "nodetest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("node",)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("# tests ", "ℹ tests ", "# Subtest: ")
 
 _TAP_OK = re.compile(r"^\s*ok \d+ - ")
 _TAP_NOT_OK = re.compile(r"^\s*not ok \d+ - ")

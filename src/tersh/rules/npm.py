@@ -30,6 +30,9 @@ PROGRAMS = (
     "pnpm install", "pnpm i", "pnpm add", "pnpm update", "pnpm up", "pnpm remove", "pnpm rm",
     "pnpm ls", "pnpm list", "bun install", "bun i", "bun add", "bun remove", "bun update",
 )
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (" package", "npm warn deprecated ", "Progress: resolved ")
 
 #: How dropped spinner lines are counted in the note.
 SPINNER_LABEL = "spinner line"

@@ -29,6 +29,9 @@ NAME = "pip"
 CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("pip", "pip3")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Collecting ", "Requirement already satisfied: ")
 
 # label -> shape of the lines pip prints while it works (dropped, counted under the label).
 _CHATTER = Chatter({

@@ -18,6 +18,9 @@ CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("poetry install", "poetry add", "poetry update", "poetry lock", "poetry remove",
             "poetry sync")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Package operations: ",)
 
 _OPERATION = re.compile(
     r"^\s+[-•] (?P<verb>Installing|Updating|Downgrading|Removing) (?P<what>\S+ \([^)]*\))"

@@ -17,6 +17,9 @@ NAME = "pylint"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("pylint",)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("************* Module ", "Your code has been rated at ")
 
 _BANNER = re.compile(r"^\*{5,} Module \S+\s*$")
 _RULER = re.compile(r"^-{10,}\s*$")

@@ -25,6 +25,20 @@ NAME = "pytest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("pytest", "py.test")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (
+    "test session starts",
+    "short test summary info",
+    " passed",
+    " failed",
+    " error",
+    " skipped",
+    " deselected",
+    " xfailed",
+    " xpassed",
+    " warning",
+)
 
 _SESSION_START = re.compile(r"^=+ test session starts =+$")
 _SECTION = re.compile(r"^=+ (?P<title>.+?) =+$")

@@ -21,6 +21,9 @@ NAME = "ruff"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("ruff", "ruff check")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("--> ", "Found ", "[*] ")
 
 _ARROW = re.compile(r"^\s*-->\s+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
 _HEADER = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S")

@@ -38,6 +38,14 @@ NAME = "search"
 CATEGORY = "search"
 SWITCH = "other"
 PROGRAMS = ("grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (
+    # a context line, path-12-text (literals only: scripts/gen_rules.py reads them with ast)
+    "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9",
+    "binary file matches",
+    "Binary file ",
+)
 
 #: What starts each entry under a header (one space: two cost 7% more tokens on a grep -rn).
 INDENT = " "

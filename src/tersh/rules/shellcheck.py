@@ -21,6 +21,9 @@ NAME = "shellcheck"
 CATEGORY = "linters"
 SWITCH = "builds"
 PROGRAMS = ("shellcheck",)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (" line ", "SC")
 
 _BLOCK = re.compile(r"^In (?P<path>.+) line (?P<line>\d+):\s*$")
 _CARET = re.compile(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")

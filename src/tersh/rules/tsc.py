@@ -20,6 +20,9 @@ NAME = "tsc"
 CATEGORY = "builds"
 SWITCH = "builds"
 PROGRAMS = ("tsc", "vue-tsc", "tsgo", "tsserver")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("error TS", "Found ")
 
 _TEXT = r"(?P<text>(?:error|warning|message) TS\d+: .*)$"
 _PLAIN = re.compile(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)

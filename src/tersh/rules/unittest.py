@@ -21,6 +21,9 @@ NAME = "unittest"
 CATEGORY = "tests"
 SWITCH = "tests"
 PROGRAMS = ("unittest", "nose2")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Ran ", " ... ")
 
 _MARKS_ROW = re.compile(r"^[.EFsxu]+$")
 _NAME_LINE = re.compile(r"^\w+ \([\w.]+\)$")

@@ -18,6 +18,9 @@ NAME = "uv"
 CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("uv pip", "uv add", "uv sync", "uv remove", "uv lock", "uv venv", "uv tool")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("Resolved ",)
 
 _CHATTER = Chatter({
     "download line": r"\s*(?:Downloading \S+ \([\d.]+ ?[KMG]i?B\)|Downloaded \S+)$",

@@ -18,6 +18,9 @@ NAME = "yarn"
 CATEGORY = "packages"
 SWITCH = "packages"
 PROGRAMS = ("yarn", "yarn install", "yarn add", "yarn remove", "yarn upgrade", "yarn up")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("yarn ", "➤ YN0000: ")
 
 _CHATTER = Chatter({
     "step line": r"\[\d+/\d+\] [A-Z][a-z]+ [a-z ]+\.\.\.$",

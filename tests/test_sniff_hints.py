@@ -1,0 +1,137 @@
+"""The content sniffer's hints: a rule whose hints are absent from a text could never have been
+picked for it, so skipping its import changes no decision; and the plain path of the pipeline
+answers exactly as the full path would."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh import capture as capture_store
+from tersh import pipeline, policy
+from tersh import rules as registry
+from tersh.rules import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, load_rule
+from tersh.rules._mapping import RULES, SNIFF_HINTS
+from tersh.rules.base import Rule
+from tersh.settings import Settings
+from tests import corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _every_rule_sniffs(text: str) -> Rule | None:
+    """The sniffer as it was before hints: every rule imported and asked."""
+    head = text[:SNIFF_HEAD_CHARS]
+    best: tuple[float, Rule | None] = (SNIFF_THRESHOLD, None)
+    for name in RULES:
+        rule = load_rule(name)
+        score = registry._safe_sniff(rule, head)
+        if score >= 1.0:
+            return rule
+        if score > best[0]:
+            best = (score, rule)
+    return best[1]
+
+
+def _check_hints_hold(text: str) -> None:
+    head = text[:SNIFF_HEAD_CHARS]
+    for name in RULES:
+        if not registry.may_claim(name, head):
+            score = registry._safe_sniff(load_rule(name), head)
+            assert score <= SNIFF_THRESHOLD, f"{name} scores {score} without any of its hints"
+    assert registry.sniff_rule(text) is _every_rule_sniffs(text)
+
+
+def test_every_rule_has_hints_in_the_generated_map() -> None:
+    assert set(SNIFF_HINTS) == set(RULES)
+    result = subprocess.run(
+        [sys.executable, "scripts/gen_rules.py", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.skipif(not corpus.cases(), reason="the shared corpus is not there")
+@pytest.mark.parametrize("case", corpus.cases(), ids=lambda c: c.name)
+def test_hints_hold_on_every_corpus_output(case: corpus.Case) -> None:
+    for text in (case.combined, case.stdout, case.stderr):
+        _check_hints_hold(clean.clean(text))
+
+
+def _corpus_lines() -> list[str]:
+    lines: set[str] = set()
+    for case in corpus.cases():
+        lines.update(clean.clean(case.combined).split("\n")[:400])
+    return sorted(lines) or ["test result: ok. 1 passed; 0 failed", "src/a.py:1:2: E501 long"]
+
+
+_LINES = _corpus_lines()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_LINES), min_size=1, max_size=40), st.data())
+def test_hints_hold_on_mixed_corpus_lines(lines: list[str], data: st.DataObject) -> None:
+    text = "\n".join(lines)
+    _check_hints_hold(text)
+    # Cutting a hint out of the text must drop the rule's score to the threshold or below.
+    name = data.draw(st.sampled_from([n for n in RULES if SNIFF_HINTS[n]]))
+    hint = data.draw(st.sampled_from(SNIFF_HINTS[name]))
+    _check_hints_hold(text.replace(hint, hint[:-1] + "\x00"))
+
+
+# --- the plain path (short ASCII output no rule claims) answers as the full path does -------
+
+_PLAIN_LINE = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=60)
+
+
+def _both_paths(data: bytes, command: str, conf: Settings) -> tuple[object, object]:
+    cap = capture_store.store_files(command, {"combined": io.BytesIO(data)}, 0)
+    decision = policy.decide(command)
+    base = {
+        "exit_code": 0,
+        "requested_command": command,
+        "executed_command": command,
+        "duration_s": 0.0,
+        "details": {},
+    }
+    plain = pipeline._plain(cap, conf, {**base, "details": {}}, decision.bypass)
+    full = pipeline._compacted(cap, conf, {**base, "details": {}}, decision.bypass)
+    return plain, full
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.one_of(_PLAIN_LINE, st.sampled_from(_LINES[:2000])), max_size=30),
+    st.sampled_from(["echo hi", "./tool --flag", "git status", "cat notes.txt", "make"]),
+    st.booleans(),
+)
+def test_the_plain_path_gives_the_full_paths_answer(
+    lines: list[str], command: str, final_newline: bool
+) -> None:
+    data = "\n".join(lines).encode("utf-8") + (b"\n" if final_newline and lines else b"")
+    plain, full = _both_paths(data, command, Settings())
+    assert plain is None or plain == full
+
+
+def test_the_plain_path_takes_short_output_no_rule_claims() -> None:
+    plain, full = _both_paths(b"hello\n", "echo hello", Settings())
+    assert plain is not None and plain == full
+    for data, command in (
+        (b"a\x1b[1mb\n", "echo"),
+        (b"x\n" * 5, "echo"),
+        ("é\n".encode(), "echo"),
+        (b"On branch main\nnothing to commit\n", "sh x"),
+        (b"M a.py\n", "git status"),
+        (b"a" * 9000, "echo"),
+    ):
+        plain, _ = _both_paths(data, command, Settings())
+        assert plain is None, (data, command)

@@ -1,0 +1,122 @@
+"""The verifier's bulk scans give exactly the per-line answers of is_diagnostic/iter_locations."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.rules import verify, verify_scan
+from tests import corpus
+
+# Pieces that make the per-line functions say yes, no, or nearly: severity words inside and
+# outside options and words, passing marks, locations of every form, case folds, URLs.
+_PIECES = [
+    "error",
+    "Error:",
+    "ERROR",
+    "errors",
+    "warning",
+    "WARN",
+    "failed",
+    "FAILED",
+    "failure",
+    "fatal",
+    "panicked",
+    "traceback",
+    "Traceback (most recent call last):",
+    "deprecated",
+    "critical",
+    "aborted",
+    "segmentation fault",
+    "AssertionError",
+    "assert",
+    "exception",
+    "-Werror",
+    "--fail-fast",
+    "noerror",
+    "error_code",
+    "PASSED",
+    "PASS",
+    "ok",
+    "... ok",
+    "ok 12 ",
+    "=== RUN",
+    "--- PASS",
+    "SKIPPED",
+    "xfail",
+    "\u2713",
+    "\u2714",
+    "\u2717",
+    "not ok",
+    "src/app.py:12:",
+    "a.c:3:4:",
+    "file.cs(12,5)",
+    "Foo.java(7)",
+    'File "x.py", line 3',
+    "http://host:8080/a.py:12",
+    "C:\\x",
+    ":5",
+    "(9",
+    "x:",
+    "\u0130",
+    "\u212a",
+    "\u017f",
+    "ß",
+    "é",
+    "\ufffd",
+    " ",
+    "  ",
+    "\t",
+    "-",
+    "/",
+    ".",
+    "word",
+    "12",
+]
+_LINE = st.lists(st.sampled_from(_PIECES) | st.text(max_size=6), max_size=8).map(
+    lambda pieces: "".join(pieces).replace("\n", " ")
+)
+_CHUNK = st.lists(_LINE, max_size=30).map("\n".join)
+
+
+def _expected(chunk: str) -> tuple[list[int], list[int]]:
+    lines = chunk.split("\n")
+    diagnostic = [i for i, line in enumerate(lines) if verify.is_diagnostic(line)]
+    located = [i for i, line in enumerate(lines) if next(verify.iter_locations(line), None)]
+    return diagnostic, located
+
+
+def _check(chunk: str) -> None:
+    diagnostic, located = _expected(chunk)
+    assert verify_scan.diagnostic_lines(chunk) == diagnostic
+    assert verify_scan.located_lines(chunk) == located
+    assert verify_scan.fact_lines(chunk) == sorted({*diagnostic, *located})
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CHUNK)
+def test_bulk_scans_equal_the_per_line_functions(chunk: str) -> None:
+    _check(chunk)
+
+
+def test_bulk_scans_equal_the_per_line_functions_on_the_corpus() -> None:
+    for case in corpus.cases():
+        _check(case.combined)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        _LINE.map(lambda s: s.encode("utf-8")) | st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")),
+        max_size=20,
+    )
+)
+def test_byte_offsets_are_the_lines_the_decoded_text_judges(lines: list[bytes]) -> None:
+    data = b"\n".join(lines)
+    decoded = [line.decode("utf-8", "replace") for line in lines]
+    offsets, position = [], 0
+    for line, text in zip(lines, decoded, strict=True):
+        if verify.is_diagnostic(text) or next(verify.iter_locations(text), None):
+            offsets.append(position)
+        position += len(line) + 1
+    assert verify_scan.fact_line_offsets(data) == offsets
