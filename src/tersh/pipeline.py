@@ -188,6 +188,8 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     if text.endswith("\n"):
         text = text[:-1]
     max_lines, max_bytes = _bounds(conf, reserve=True)
+    if text.endswith("\n"):
+        return None  # trailing blank lines: the full path's clean-up decides what they become
     lines = text.split("\n") if text else []
     if len(lines) > max_lines or len(text) > max_bytes:
         return None
