@@ -36,6 +36,9 @@ SHELL_TOOL = "run_shell_command"
 #: Runs before the hook command: a missing or broken tersh still ends with exit 0 and no text.
 FAIL_OPEN_PREFIX = "trap 'exit 0' EXIT; exec 2>/dev/null; "
 HOOK_TIMEOUT_MS = 30_000
+#: Gemini's shell tool refuses these itself (``detectBashSubstitution``), outside single quotes
+#: only, so inside tersh's quoted ``-c`` argument it would no longer see them: never rewritten.
+SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
 
 
 def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
@@ -55,7 +58,9 @@ def _before_shell(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     from tersh.hosts import shell_rewrite
 
     rewritten = shell_rewrite.rewrite(command, tersh)
-    if rewritten is None or not _rules_cannot_tell(command, rewritten, payload.get("cwd")):
+    if rewritten is None or any(mark in command for mark in SUBSTITUTION_MARKS):
+        return None
+    if not _rules_cannot_tell(command, rewritten, payload.get("cwd")):
         return None
     return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": rewritten}}}
 
