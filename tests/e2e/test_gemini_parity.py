@@ -62,7 +62,9 @@ def test_gemini_decides_every_command_the_same_with_tersh(rules: parity.RuleSet,
         assert run.asked_commands() == COMMANDS  # the model's history holds what it asked for
         assert len(run.tool_outputs()) == len(COMMANDS)
     rewritten = {
-        command for command, output in zip(COMMANDS, with_tersh.tool_outputs(), strict=True) if HOOK_NOTE in output
+        command
+        for command, output in zip(COMMANDS, with_tersh.tool_outputs(), strict=True)
+        if HOOK_NOTE in output
     }
     assert not any(HOOK_NOTE in output for output in without.tool_outputs())
     if rules.deny or rules.ask:  # the rules really decide, and tersh stays away from rm
@@ -76,7 +78,8 @@ def test_gemini_decides_every_command_the_same_with_tersh(rules: parity.RuleSet,
         expected = {
             command
             for command in COMMANDS
-            if shell_rewrite.rewrite(command, "tersh") and not any(m in command for m in gemini.SUBSTITUTION_MARKS)
+            if shell_rewrite.rewrite(command, "tersh")
+            and not any(m in command for m in gemini.SUBSTITUTION_MARKS)
         }
         assert rewritten == expected and len(expected) >= 50
 
@@ -117,7 +120,7 @@ def test_compacted_output_reaches_the_model(tmp_path: Path) -> None:
     assert "Output: 1\n2\n" in seq_output and "\n300000\n" in seq_output
     assert len(seq_output) < 20_000 < len(seq_without)
     capture = seq_output.split("[tersh] full output", 1)[1].split(": ", 1)[1].split("/;", 1)[0]
-    assert sum(1 for _ in open(Path(capture) / "combined", "rb")) == 300000
+    assert (Path(capture) / "combined").read_bytes().count(b"\n") == 300000
 
 
 def test_a_missing_tersh_never_blocks_a_tool(tmp_path: Path) -> None:

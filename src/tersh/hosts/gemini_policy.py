@@ -132,9 +132,7 @@ def shell_rules(cwd: str, environ: dict[str, str]) -> ShellRules:
     home = environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or os.path.expanduser("~")
     user_dir = os.path.join(home, ".gemini")
     system_dir = SYSTEM_DIRS.get(sys.platform, DEFAULT_SYSTEM_DIR)
-    settings = [
-        collector.read_settings(path) for path in _settings_files(cwd, environ, user_dir, system_dir)
-    ]
+    settings = [collector.read_settings(path) for path in _settings_files(cwd, environ, user_dir, system_dir)]
     admin_paths: list[str] = []
     policy_paths: list[str] = []
     for document in settings:
