@@ -143,3 +143,13 @@ def test_gemini_disabled_profile_prints_nothing(tmp_path: Path) -> None:
     payload = gemini_payload("BeforeTool", "run_shell_command", tool_input={"command": "ls"})
     run = run_hook("gemini", payload, host_env(tmp_path))
     assert (run.code, run.stdout) == (0, "")
+
+
+def test_gemini_init_replaces_an_old_after_tool_hook() -> None:
+    from tersh.hosts import hookconfig
+
+    old = {"name": "tersh", "type": "command", "command": "/abs/tersh hook gemini"}
+    settings = {"hooks": {"AfterTool": [{"matcher": "read_file", "hooks": [old]}], "BeforeTool": []}}
+    updated, _ = hookconfig.with_tersh(settings, "gemini", gemini.hook_specs("/abs/tersh"))
+    assert "AfterTool" not in updated["hooks"]
+    assert hookconfig.installed_commands(updated, "gemini") == ["BeforeTool [run_shell_command]"]
