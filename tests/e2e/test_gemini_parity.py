@@ -49,11 +49,20 @@ def session(root: Path, rules: parity.RuleSet | None, commands: list[str], with_
     return run_gemini(commands, home, work, flags, tersh_home)
 
 
+def both_sessions(root: Path, rules: parity.RuleSet | None, commands: list[str]) -> tuple[Run, Run]:
+    """The session without tersh and the one with it, side by side (two Gemini processes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        without = pool.submit(session, root / "without", rules, commands, False)
+        with_tersh = pool.submit(session, root / "with", rules, commands, True)
+        return without.result(), with_tersh.result()
+
+
 @pytest.mark.parametrize("rules", parity.RULE_SETS, ids=lambda rules: rules.name)
 def test_gemini_decides_every_command_the_same_with_tersh(rules: parity.RuleSet, tmp_path: Path) -> None:
-    without = session(tmp_path / "without", rules, COMMANDS, with_tersh=False)
+    without, with_tersh = both_sessions(tmp_path, rules, COMMANDS)
     before = parity.outcomes(tmp_path / "without" / "work")
-    with_tersh = session(tmp_path / "with", rules, COMMANDS, with_tersh=True)
     after = parity.outcomes(tmp_path / "with" / "work")
 
     assert parity.differences(before, after) == {}
@@ -105,8 +114,7 @@ def test_compacted_output_reaches_the_model(tmp_path: Path) -> None:
     commands = ["seq 1 300000", pytest_command]
     (tmp_path / "without" / "work").mkdir(parents=True)
     (tmp_path / "without" / "work" / "test_numbers.py").write_text(FAILING_TEST)
-    without = session(tmp_path / "without", None, commands, with_tersh=False)
-    run = session(tmp_path / "with", None, commands, with_tersh=True)
+    without, run = both_sessions(tmp_path, None, commands)
 
     assert run.asked_commands() == commands == without.asked_commands()
     seq_output, pytest_output = run.tool_outputs()
