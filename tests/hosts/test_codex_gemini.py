@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tersh.hosts import gemini
-from tests.hosts.hostenv import enable, host_env, run_hook, run_shell
+from tests.hosts.hostenv import TERSH, enable, host_env, run_hook, run_shell
 
 
 @pytest.fixture
@@ -117,18 +117,51 @@ def gemini_payload(event: str, tool: str, **fields: Any) -> dict[str, Any]:
     }
 
 
-def test_gemini_before_tool_rewrites_the_shell_command(env: dict[str, str], tmp_path: Path) -> None:
+def headless_yolo(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """Pretend the hook runs under ``gemini -p … --yolo`` with ``home`` as HOME."""
+    from tersh.hosts import gemini_policy
+
+    process = gemini_policy.GeminiProcess(("-p", "go", "--yolo"), {"HOME": str(home)})
+    monkeypatch.setattr(gemini_policy, "find_process", lambda pid=None: process)
+
+
+def test_gemini_before_tool_rewrites_the_shell_command(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headless_yolo(monkeypatch, Path(env["HOME"]))
     command = "python3 -c 'import sys; print(\"Traceback: x\", file=sys.stderr); sys.exit(5)'"
     payload = gemini_payload(
         "BeforeTool", "run_shell_command", tool_input={"command": command, "description": "d"}
     )
-    output = run_hook("gemini", payload, env).answer()
-    assert "decision" not in output  # Gemini's own confirmation still decides
+    payload["cwd"] = str(tmp_path)
+    output = gemini.answer(payload, str(TERSH))
+    assert output is not None and "decision" not in output  # Gemini's own policy still decides
     hook_output = output["hookSpecificOutput"]
     assert hook_output["hookEventName"] == "BeforeTool"
     assert set(hook_output["tool_input"]) == {"command"}  # merged over the model's arguments
     shell = run_shell(hook_output["tool_input"]["command"], env, cwd=tmp_path)
     assert shell.code == 5 and "Traceback: x" in shell.stdout + shell.stderr
+
+
+def test_gemini_rewrites_nothing_outside_a_headless_yolo_session(env: dict[str, str]) -> None:
+    payload = gemini_payload("BeforeTool", "run_shell_command", tool_input={"command": "seq 1 500"})
+    run = run_hook("gemini", payload, env)  # started by pytest, not by Gemini CLI
+    assert (run.code, run.stdout) == (0, "")
+
+
+def test_gemini_keeps_commands_a_policy_rule_names(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = Path(env["HOME"])
+    headless_yolo(monkeypatch, home)
+    (home / ".gemini" / "policies").mkdir(parents=True)
+    (home / ".gemini" / "policies" / "p.toml").write_text(
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\n'
+    )
+    for command, rewritten in [("seq 1 500", True), ("timeout 5 rm -f x", False), ("echo $(date)", False)]:
+        payload = gemini_payload("BeforeTool", "run_shell_command", tool_input={"command": command})
+        payload["cwd"] = str(tmp_path)
+        assert (gemini.answer(payload, "tersh") is not None) is rewritten, command
 
 
 def test_gemini_ignores_other_tools_before_they_run(env: dict[str, str]) -> None:
@@ -137,27 +170,24 @@ def test_gemini_ignores_other_tools_before_they_run(env: dict[str, str]) -> None
     assert (run.code, run.stdout) == (0, "")
 
 
-def test_gemini_after_tool_replaces_text_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tersh.hosts import tool_output
-
-    monkeypatch.setattr(tool_output, "compress", lambda tool, value, meta: "SHORT")
+def test_gemini_after_tool_is_never_answered() -> None:
     text = {"llmContent": "long text", "returnDisplay": "long text"}
-    answer = gemini.answer(gemini_payload("AfterTool", "read_file", tool_response=text), "t")
-    assert answer == {"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output": "SHORT"}}
-    parts = {"llmContent": [{"text": "a"}, {"text": "b"}]}
-    assert gemini.answer(gemini_payload("AfterTool", "mcp__s__t", tool_response=parts), "t")
-    for response in [
-        {"llmContent": [{"inlineData": {"mimeType": "image/png", "data": "AA"}}]},
-        {"llmContent": "x", "error": {"message": "boom"}},
-        "not an object",
-    ]:
-        payload = gemini_payload("AfterTool", "read_file", tool_response=response)
-        assert gemini.answer(payload, "t") is None
-    shell = gemini_payload("AfterTool", "run_shell_command", tool_response=text)
-    assert gemini.answer(shell, "t") is None
+    for tool in ("read_file", "mcp_server_tool", "run_shell_command"):
+        assert gemini.answer(gemini_payload("AfterTool", tool, tool_response=text), "t") is None
+    assert [spec.event for spec in gemini.hook_specs("t")] == ["BeforeTool"]
 
 
 def test_gemini_disabled_profile_prints_nothing(tmp_path: Path) -> None:
     payload = gemini_payload("BeforeTool", "run_shell_command", tool_input={"command": "ls"})
     run = run_hook("gemini", payload, host_env(tmp_path))
     assert (run.code, run.stdout) == (0, "")
+
+
+def test_gemini_init_replaces_an_old_after_tool_hook() -> None:
+    from tersh.hosts import hookconfig
+
+    old = {"name": "tersh", "type": "command", "command": "/abs/tersh hook gemini"}
+    settings = {"hooks": {"AfterTool": [{"matcher": "read_file", "hooks": [old]}], "BeforeTool": []}}
+    updated, _ = hookconfig.with_tersh(settings, "gemini", gemini.hook_specs("/abs/tersh"))
+    assert "AfterTool" not in updated["hooks"]
+    assert hookconfig.installed_commands(updated, "gemini") == ["BeforeTool [run_shell_command]"]

@@ -1,20 +1,22 @@
-"""Gemini CLI: BeforeTool rewrites ``run_shell_command``; AfterTool compresses other tools.
+"""Gemini CLI: BeforeTool rewrites ``run_shell_command``, only where the user's rules cannot tell.
 
 Shapes, from the hooks reference https://geminicli.com/docs/hooks/reference (source:
-google-gemini/gemini-cli ``docs/hooks/reference.md``):
+google-gemini/gemini-cli ``docs/hooks/reference.md``) and Gemini CLI 0.61.0's own code:
 
-* input: ``{"hook_event_name": "BeforeTool"|"AfterTool", "tool_name": …, "tool_input": {…},
-  "tool_response": {"llmContent": …, "returnDisplay": …, "error": …}, "cwd": …}``.
+* input: ``{"hook_event_name": "BeforeTool", "tool_name": …, "tool_input": {…}, "cwd": …}``.
 * BeforeTool answer: ``{"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input":
-  {"command": …}}}`` — ``tool_input`` "merges with and overrides" the model's arguments; no
-  ``decision`` is sent, so Gemini's own confirmation and policy still decide.
-* AfterTool answer: ``{"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output":
-  "…"}}`` — text that replaces the tool output sent to the model. Releases that predate
-  ``tool_output`` ignore it and the model gets the original.
+  {"command": …}}}`` — ``tool_input`` "merges with and overrides" the model's arguments. Gemini
+  then runs its policy engine on the *merged* arguments, so the rewrite happens only when
+  :mod:`tersh.hosts.gemini_policy` and :mod:`tersh.hosts.permission_guard` show the decision is
+  the same for both. No ``decision`` is ever sent.
+* AfterTool: 0.61 reads only ``decision``/``reason``, ``additionalContext`` and
+  ``tailToolCallRequest`` from an AfterTool answer; a replacement ``tool_output`` is ignored,
+  so tersh installs no AfterTool hook.
 * Settings: ``~/.gemini/settings.json`` and project ``.gemini/settings.json``; ``{"hooks":
   {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": …,
-  "name": …, "timeout": milliseconds}]}]}}``; matchers are regular expressions, MCP tools are
-  named ``mcp__server__tool``.
+  "name": …, "timeout": milliseconds}]}]}}``. Gemini runs the command with ``bash -c`` and
+  treats an exit code other than 0 or 1 as "block the tool", so the installed command always
+  exits 0 and keeps stderr away from Gemini (text on stderr alone is read as a message).
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ if TYPE_CHECKING:
 
 NAME = "gemini"
 SHELL_TOOL = "run_shell_command"
-AFTER_MATCHER = (
-    "read_file|read_many_files|search_file_content|grep|glob|list_directory|web_fetch"
-    "|google_web_search|mcp__.*"
-)
+#: Runs before the hook command: a missing or broken tersh still ends with exit 0 and no text.
+FAIL_OPEN_PREFIX = "trap 'exit 0' EXIT; exec 2>/dev/null; "
 HOOK_TIMEOUT_MS = 30_000
+#: Gemini's shell tool refuses these itself (``detectBashSubstitution``), outside single quotes
+#: only, so inside tersh's quoted ``-c`` argument it would no longer see them: never rewritten.
+SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
 
 
 def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
@@ -44,8 +47,6 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     tool = payload.get("tool_name")
     if event == "BeforeTool" and tool == SHELL_TOOL:
         return _before_shell(payload, tersh)
-    if event == "AfterTool" and isinstance(tool, str) and tool != SHELL_TOOL:
-        return _after_tool(tool, payload)
     return None
 
 
@@ -57,34 +58,26 @@ def _before_shell(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     from tersh.hosts import shell_rewrite
 
     rewritten = shell_rewrite.rewrite(command, tersh)
-    if rewritten is None:
+    if rewritten is None or any(mark in command for mark in SUBSTITUTION_MARKS):
+        return None
+    if not _rules_cannot_tell(command, rewritten, payload.get("cwd")):
         return None
     return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": rewritten}}}
 
 
-def _after_tool(tool: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    response = payload.get("tool_response")
-    if not isinstance(response, dict) or response.get("error"):
-        return None
-    content = response.get("llmContent")
-    if (
-        isinstance(content, list)
-        and content
-        and all(
-            isinstance(part, dict) and isinstance(part.get("text"), str) and len(part) == 1
-            for part in content
-        )
-    ):
-        content = "".join(part["text"] for part in content)
-    if not isinstance(content, str):
-        return None  # images, files and other parts stay as the tool made them
-    from tersh.hosts import tool_output
+def _rules_cannot_tell(command: str, rewritten: str, cwd: object) -> bool:
+    """Whether Gemini decides ``rewritten`` exactly as ``command`` in this session."""
+    from tersh.hosts import gemini_policy, permission_guard
 
-    metadata = {"host": NAME, "tool_input": payload.get("tool_input")}
-    compressed = tool_output.compress(tool, content, metadata)
-    if not isinstance(compressed, str):
-        return None
-    return {"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output": compressed}}
+    try:
+        process = gemini_policy.find_process()
+        if process is None or not gemini_policy.headless_yolo(process.argv):
+            return False
+        environ = process.environ or dict(os.environ)
+        rules = gemini_policy.shell_rules(cwd if isinstance(cwd, str) else os.getcwd(), environ)
+    except Exception:
+        return False
+    return permission_guard.allows_rewrite(command, rules, rewritten)
 
 
 def settings_path(scope: str) -> Path:
@@ -94,16 +87,16 @@ def settings_path(scope: str) -> Path:
 
 
 def hook_specs(tersh: str) -> list[HookSpec]:
-    """The BeforeTool and AfterTool hooks tersh installs."""
+    """The one hook tersh installs: BeforeTool on the shell tool, failing open."""
     from tersh.hosts.hookconfig import HookSpec
 
     handler = {
         "name": "tersh",
         "type": "command",
-        "command": f"{tersh} hook {NAME}",
+        "command": f"{FAIL_OPEN_PREFIX}{tersh} hook {NAME}",
         "timeout": HOOK_TIMEOUT_MS,
     }
-    return [HookSpec("BeforeTool", SHELL_TOOL, handler), HookSpec("AfterTool", AFTER_MATCHER, handler)]
+    return [HookSpec("BeforeTool", SHELL_TOOL, handler)]
 
 
 def install(scope: str, tersh: str, dry_run: bool) -> list[str]:
