@@ -38,31 +38,60 @@ class CaptureLost(Exception):
 
 
 class _FailOpenSink:
-    """Writes into the capture; on the first failure, replays it to ``fallback`` and streams on."""
+    """Writes into the capture; on the first failure, replays it to ``fallback`` and streams on.
 
-    def __init__(self, writer: capture_store.CaptureWriter, fallback: BinaryIO) -> None:
+    Past ``limit`` bytes the capture stops growing and the rest streams to ``fallback`` as well
+    (``capped`` counts it). A ``fallback`` that cannot be written costs that output only; once
+    its reader is gone (EPIPE) while output streams there, the pipes are closed so the command
+    gets SIGPIPE, as it would have written to that reader itself.
+    """
+
+    def __init__(self, writer: capture_store.CaptureWriter, fallback: BinaryIO,
+                 limit: int | None = None) -> None:
         self.writer = writer
         self.fallback = fallback
         self.failed: str | None = None
+        self.limit = limit
+        self.capped = 0
+        self.fallback_broken = False
 
     def __call__(self, stream: str, data: bytes) -> None:
-        if self.failed is None:
+        if self.failed is None and not self.capped:
             saved = self.writer.sizes["combined"]
+            room = None if self.limit is None else self.limit - saved
+            kept = data if room is None or len(data) <= room else data[:max(room, 0)]
             try:
-                self.writer.write(stream, data)
-                return
+                if kept:
+                    self.writer.write(stream, kept)
             except OSError as exc:
                 self.failed = f"capture write failed ({exc.strerror or exc}); output shown unbounded"
                 self._replay(saved)
-        self.fallback.write(data)
-        self.fallback.flush()
+            else:
+                if len(kept) == len(data):
+                    return
+                data = data[len(kept):]
+        if not self.failed:
+            self.capped += len(data)
+        self.send(data)
+
+    def send(self, data: bytes) -> None:
+        """Write ``data`` to the fallback stream; see the class docstring for its failures."""
+        if self.fallback_broken:
+            return
+        try:
+            self.fallback.write(data)
+            self.fallback.flush()
+        except (OSError, ValueError) as exc:
+            self.fallback_broken = True
+            if isinstance(exc, BrokenPipeError):
+                raise runner.StopReading from exc
 
     def _replay(self, size: int) -> None:
         try:
             with open(os.path.join(self.writer.folder, "combined"), "rb") as handle:
                 remaining = size
                 while remaining > 0 and (chunk := handle.read(min(remaining, 1 << 20))):
-                    self.fallback.write(chunk)
+                    self.send(chunk)
                     remaining -= len(chunk)
         except OSError:
             pass
@@ -118,10 +147,13 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         writer = capture_store.start(requested, cwd)
     except Exception as exc:
         raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
-    sink = _FailOpenSink(writer, fallback or _standard_output())
+    sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
     started = time.monotonic()
     try:
         outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+    except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
+        writer.abandon()
+        raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc
     except BaseException:
         writer.abandon()
         raise
@@ -133,7 +165,15 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         raise CaptureLost(sink.failed, outcome.code)
     if outcome.timed_out:
         details["timed_out"] = timeout
-    cap = writer.finish(outcome.code)
+    if sink.capped:
+        details["capture_cut"] = {"kept_bytes": writer.sizes["combined"], "streamed_bytes": sink.capped}
+    try:
+        cap = writer.finish(outcome.code)
+    except OSError as exc:  # disk full while finishing: the output goes out whole, uncaptured
+        sink.failed = f"capture could not be finished ({exc.strerror or exc}); output shown unbounded"
+        sink._replay(writer.sizes["combined"])
+        writer.abandon()
+        raise CaptureLost(sink.failed, outcome.code) from exc
     try:
         result = pipeline.process(
             cap, requested=requested, executed=executed, exit_code=outcome.code, conf=conf,
@@ -143,7 +183,16 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         warn(f"compaction failed ({type(exc).__name__}: {exc}); showing the raw output")
         result = raw_result(cap, requested, executed, outcome.code, f"{type(exc).__name__}: {exc}")
     pipeline._after(result, conf)
+    if sink.capped:
+        note = capped_note(writer.sizes["combined"], sink.capped)
+        result = Result(**{**result.as_dict(), "text": result.text + note, "complete": False})
     return result
+
+
+def capped_note(kept: int, streamed: int) -> str:
+    """The report line saying a capture stopped at its size cap."""
+    return (f"\n[tersh: the capture stopped at {kept} bytes (captures.max_bytes); the {streamed}"
+            " bytes after it were passed through unprocessed, above this report]\n")
 
 
 def raw_result(cap: capture_store.Capture, requested: str, executed: str, exit_code: int,
