@@ -25,7 +25,13 @@ import time
 from tersh import settings as settings_mod
 from tersh import spool
 from tersh.errors import TershError, warn
-from tersh.fsutil import TEMP_PREFIX, open_private, write_all
+from tersh.fsutil import (
+    TEMP_PREFIX,
+    make_private_dirs,
+    open_private,
+    refuse_database_links,
+    write_all,
+)
 from tersh.result import CaptureRef
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
@@ -126,6 +132,7 @@ class _Index:
 
         path = os.path.join(self.root, INDEX_FILE)
         created = _create_private(path)
+        refuse_database_links(path)
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA synchronous=" + ("NORMAL" if self.durable else "OFF"))
@@ -454,7 +461,7 @@ def _private_folder(path: str) -> str:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        make_private_dirs(path)
         mode = os.lstat(path).st_mode
     if stat.S_ISLNK(mode):
         raise TershError(f"refusing to use {path}: it is a symbolic link")

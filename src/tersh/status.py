@@ -38,6 +38,14 @@ def _status_file() -> str:
     return os.path.join(settings.profile_root(), "state", FOLDER, FILE)
 
 
+#: How long a writer waits for a lock another process holds before giving the write up.
+LOCK_TIMEOUT_SECONDS = 2.0
+
+
+class LockTimeout(OSError):
+    """The lock stayed held by another process past LOCK_TIMEOUT_SECONDS."""
+
+
 class exclusive_lock:
     """Hold an exclusive cross-process lock on ``lock_file`` (created 0600, never a symlink).
 
@@ -80,7 +88,17 @@ else:
     def _lock(fd: int) -> None:
         import fcntl
 
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeout(
+                        f"a lock file is held by another process for over {LOCK_TIMEOUT_SECONDS:g} s"
+                    ) from None
+                time.sleep(0.01)
 
 
 def read() -> dict[str, Any]:

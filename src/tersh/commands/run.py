@@ -152,19 +152,10 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
             out.write(result.text if result.text.endswith("\n") else result.text + "\n")
         out.flush()
     except (OSError, ValueError) as exc:  # a full disk, a closed reader: the code still counts
+        from tersh.cli import _silence_stdout
+
         _silence_stdout()
         warn(f"could not write the output ({getattr(exc, 'strerror', None) or exc}); it is kept in"
              f" capture {result.capture_id}")
     return result.exit_code
 
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail the exit code."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
