@@ -111,7 +111,7 @@ def _spool(row: Row) -> bool:
 
     if not os.path.exists(ledger_file()):
         return False  # the first call creates the ledger
-    with status.lock():
+    with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
         current = tally.read()
         if current is None or current[0] != row["session"]:
             return False  # another session's sums: the ledger recomputes them
