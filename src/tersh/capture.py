@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import time
 
+from tersh import redact, spool
 from tersh import settings as settings_mod
-from tersh import spool
 from tersh.errors import TershError, warn
 from tersh.fsutil import (
     TEMP_PREFIX,
@@ -258,7 +258,7 @@ class CaptureWriter:
     def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str) -> None:
         self.root = os.fspath(root)
         self.id = check_id(id)
-        self.command = command
+        self.command = redact.command_line(command)  # the index and meta never hold a secret
         self.cwd = cwd
         self.folder = os.path.join(self.root, f"{TEMP_PREFIX}{id}")
         os.mkdir(self.folder, 0o700)
@@ -657,4 +657,7 @@ def list_recent(limit: int = 50) -> list[dict[str, object]]:
     with _index(root) as db:
         db.row_factory = sqlite3.Row
         rows = db.execute("SELECT * FROM captures ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
-    return [dict(row) for row in rows]
+    listed = [dict(row) for row in rows]
+    for row in listed:  # rows written before redaction existed
+        row["command"] = redact.command_line(str(row["command"] or ""))
+    return listed
