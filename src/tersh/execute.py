@@ -130,6 +130,59 @@ def _rewrite(requested: str, decision: policy.Decision, conf: Settings) -> tuple
     return answer.executed or requested, {"rewrite": info}
 
 
+#: Exit codes of a program that died of a crash (128 + SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV,
+#: SIGSYS) or could not be started (126, 127).
+_BROKEN_START = frozenset({132, 134, 135, 136, 139, 159, 126, 127})
+#: How a shell reports a program of a list that crashed or could not start (bash, dash, zsh).
+_SHELL_REPORTS = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted",
+                  "Floating point exception", "Bad system call", "No such file or directory",
+                  "Permission denied", "cannot execute", "not found")
+
+
+def _rewrite_broke(code: int, writer: capture_store.CaptureWriter, executed: str) -> bool:
+    """Whether a rewritten command failed in the provider itself, before it did anything:
+    it crashed or could not start and printed nothing (a provider prints the output of the
+    command it ran), or all that was printed is the shell reporting the provider's crash or
+    failed start."""
+    size = writer.sizes["combined"]
+    if size == 0:
+        return code in _BROKEN_START
+    if size > 4096:
+        return False
+    import shlex
+
+    try:
+        provider = shlex.split(executed)[0]
+        with open(os.path.join(writer.folder, "combined"), "rb") as handle:
+            said = handle.read(4096).decode("utf-8", "replace")
+    except (ValueError, IndexError, OSError):
+        return False
+    lines = [line for line in said.splitlines() if line.strip()]
+    return bool(lines) and all(
+        provider in line and any(report in line for report in _SHELL_REPORTS) for line in lines
+    )
+
+
+def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: float | None,
+                  conf: Settings, fallback: BinaryIO | None,
+                  ) -> tuple[capture_store.CaptureWriter, _FailOpenSink, runner.Exit]:
+    """Run ``argv`` into a new capture of ``requested``: (writer, sink, how it ended)."""
+    try:
+        writer = capture_store.start(requested, cwd)
+    except Exception as exc:
+        raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
+    sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
+    try:
+        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+    except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
+        writer.abandon()
+        raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc
+    except BaseException:
+        writer.abandon()
+        raise
+    return writer, sink, outcome
+
+
 def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
         cwd: str | None = None, fallback: BinaryIO | None = None,
         on_lost: Callable[[str], None] | None = None) -> Result:
@@ -143,20 +196,16 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     decision = policy.decide(requested, settings=conf)  # one analysis serves both stages
     executed, details = _rewrite(requested, decision, conf)
     argv = _argv_for(command, executed, executed != requested)
-    try:
-        writer = capture_store.start(requested, cwd)
-    except Exception as exc:
-        raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
-    sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
     started = time.monotonic()
-    try:
-        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
-    except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
+    writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback)
+    if executed != requested and _rewrite_broke(outcome.code, writer, executed):
+        reason = f"the rewritten command ended with {outcome.code} before writing anything"
+        warn(f"{reason}; running the original command")
         writer.abandon()
-        raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc
-    except BaseException:
-        writer.abandon()
-        raise
+        details["rewrite"] = {**details.get("rewrite", {}), "verdict": "fell back", "reason": reason}
+        executed = requested
+        writer, sink, outcome = _run_captured(_argv_for(command, requested, False), requested, cwd,
+                                              timeout, conf, fallback)
     cli = sys.modules.get("tersh.cli")
     if cli is not None:
         cli.resume_gc()  # paused during start-up; the pipeline may build many objects

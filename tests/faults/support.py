@@ -234,3 +234,34 @@ def in_pty(args: Sequence[str], seconds: float = 20) -> tuple[int, bytes]:
     """Run `tersh ARGS` on a real pseudo-terminal to its end; (code, output)."""
     pid, fd = start_in_pty(args)
     return finish_in_pty(pid, fd, seconds)
+
+
+# --- a rewrite provider that misbehaves --------------------------------------------------------
+
+FAULTY_RTK = """
+import os, signal, sys
+mode = os.environ.get("FAULT_RTK", "")
+args = sys.argv[1:]
+if args[:1] == ["--version"]:
+    print("rtk 0.28.2")
+    sys.exit(0)
+if args[:1] == ["rewrite"]:
+    if mode == "flood-rewrite":
+        os.execvp("yes", ["yes", "rtk " + args[1]])
+    print("rtk " + args[1])
+    sys.exit(0)
+if mode == "crash-on-run":
+    os.kill(os.getpid(), signal.SIGSEGV)
+os.execvp(args[0], args)
+"""
+
+
+def faulty_rtk(folder: Path) -> Path:
+    """An ``rtk`` that passes verification, then misbehaves as ``$FAULT_RTK`` says:
+    ``crash-on-run`` (the rewritten command dies by SIGSEGV before doing anything) or
+    ``flood-rewrite`` (``rtk rewrite`` prints without end)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "rtk"
+    target.write_text(f"#!{sys.executable} -S\n{FAULTY_RTK}")
+    target.chmod(0o755)
+    return target
