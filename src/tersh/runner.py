@@ -377,7 +377,10 @@ class _Supervisor:
 
     def signal_command(self, signum: int) -> None:
         """Send ``signum`` to the command and every process it started (children first seen
-        through /proc on Linux; elsewhere the command's own process alone)."""
+        through /proc on Linux; elsewhere the command's own process alone). Once the command
+        is reaped its pid may belong to another process: nothing is sent then."""
+        if self.child.returncode is not None:
+            return
         for pid in command_processes(self.child.pid):
             _signal_one(pid, signum)
 

@@ -50,7 +50,7 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     "cache.ttl_hours": 24,
     "captures.ttl_days": 7,
     "captures.total_bytes": 1 * GiB,
-    "captures.max_bytes": 256 * MiB,
+    "captures.max_bytes": 64 * MiB,
     "captures.grace_seconds": 600,
     "rtk.path": "",
     "rtk.timeout_ms": 500,

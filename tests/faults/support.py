@@ -172,7 +172,7 @@ def alive(pid: int) -> bool:
     return state != b"Z"
 
 
-def wait_for_file(path: Path, seconds: float = 10) -> str:
+def wait_for_file(path: Path, seconds: float = 30) -> str:
     """The text of ``path`` once a process has written it."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

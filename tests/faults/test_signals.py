@@ -47,7 +47,7 @@ def test_a_signal_to_tersh_alone_reaches_the_command_and_leaves_no_orphan(
     started = time.monotonic()
     process.send_signal(signum)
     process.communicate(timeout=10)
-    assert time.monotonic() - started < 5, "tersh waited for the whole command"
+    assert time.monotonic() - started < 15, "tersh waited for the whole command (30 s)"
     assert wait_gone(sleeper), "the command survived the signal to tersh"
     assert process.returncode in (128 + signum, 0, -signum)  # bash may go on with `echo after`
 
@@ -67,7 +67,7 @@ def test_a_timeout_ends_the_whole_command_with_124(mode: str, tmp_path: Path) ->
     started = time.monotonic()
     done = tersh(["run", "--timeout", "1", "-c", command])
     assert done.returncode == 124
-    assert time.monotonic() - started < 6
+    assert time.monotonic() - started < 15  # the command would live 30 s
     assert wait_gone(int(wait_for_file(pid_file))), "the command survived its timeout"
 
 
@@ -78,7 +78,7 @@ def test_tersh_returns_when_the_command_exits_not_when_its_background_jobs_do(
     started = time.monotonic()
     with open(tmp_path / "out", "wb") as out:  # a file: the test itself waits for no pipe
         done = tersh(
-            ["run", "--timeout", "4", "-c", f"sleep 6 & echo $! > {pid_file}; echo hi"],
+            ["run", "--timeout", "12", "-c", f"sleep 30 & echo $! > {pid_file}; echo hi"],
             stdout=out.fileno(),
             stderr=out.fileno(),
         )
@@ -87,7 +87,7 @@ def test_tersh_returns_when_the_command_exits_not_when_its_background_jobs_do(
     try:
         assert done.returncode == 0, "a background job is not the command timing out"
         assert b"hi" in (tmp_path / "out").read_bytes()
-        assert elapsed < 3, f"tersh waited {elapsed:.1f} s for a background job"
+        assert elapsed < 10, f"tersh waited {elapsed:.1f} s for a background job"
     finally:
         os.kill(background, signal.SIGKILL)
 
@@ -97,14 +97,14 @@ def test_a_new_session_started_by_the_command_does_not_hold_tersh(mode: str, tmp
     started = time.monotonic()
     with open(tmp_path / "out", "wb") as out:
         done = tersh(
-            ["run", "-c", f"setsid sh -c 'echo $$ > {pid_file}; exec sleep 6' & echo hi"],
+            ["run", "-c", f"setsid sh -c 'echo $$ > {pid_file}; exec sleep 30' & echo hi"],
             stdout=out.fileno(),
             stderr=out.fileno(),
         )
     background = int(wait_for_file(pid_file))
     try:
         assert done.returncode == 0 and b"hi" in (tmp_path / "out").read_bytes()
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # the job lives 30 s; a loaded machine is slow
     finally:
         os.kill(background, signal.SIGKILL)
 
@@ -124,7 +124,7 @@ def test_a_terminal_interrupt_reaches_the_command_once_and_its_code_counts(mode:
         "hits = []\n"
         "signal.signal(signal.SIGINT, lambda *a: hits.append(1))\n"
         f"pathlib.Path({str(ready)!r}).write_text('1')\n"
-        "end = time.monotonic() + 1.5\n"
+        "end = time.monotonic() + 3\n"
         "while time.monotonic() < end: time.sleep(0.05)\n"
         "print('interrupts', len(hits)); sys.exit(3)\n"
     )
