@@ -348,9 +348,12 @@ def publish(db: sqlite3.Connection, session: str) -> None:
     """Recompute ``session``'s savings from the ledger and publish them (tally + status file)."""
     from tersh import status
 
-    with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
-        fold(db, spool_folder())  # calls spooled meanwhile count too
-        tally.publish(session, totals(db, session=session))
+    try:
+        with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
+            fold(db, spool_folder())  # calls spooled meanwhile count too
+            tally.publish(session, totals(db, session=session))
+    except status.LockTimeout:  # derived figures: the next writer to get the lock publishes them
+        return
 
 
 def republish(db: sqlite3.Connection) -> None:

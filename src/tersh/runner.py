@@ -3,13 +3,14 @@
 stdout and stderr are read as they arrive (never the whole output in memory) and handed to the
 sink in arrival order. That is the order the command wrote whenever its writes are further apart
 than one turn of the read loop; writes closer together than that (a shell loop of ``echo``
-builtins writes six lines in microseconds) arrive grouped by stream, because the kernel keeps
-no order across two pipes, and only one channel for both streams (which would lose which
-stream each byte came from) could keep it. The child runs in tersh's own process group and session, so a kill of
-that group reaches it and it keeps the controlling terminal; SIGINT, SIGTERM and SIGHUP sent to
-tersh alone are forwarded to all of the command's processes (see _Supervisor). Death by signal N is reported
-as 128+N, like a shell does; a timeout as 124, like timeout(1); a program that cannot be found
-as 127 and one that cannot be executed as 126, each with a shell-style message on stderr.
+builtins writes six lines in microseconds) arrive grouped by stream, because the kernel keeps no
+order across two pipes, and only one channel for both streams (which would lose which stream
+each byte came from) could keep it. The child runs in tersh's own process group and session, so
+a kill of that group reaches it and it keeps the controlling terminal; SIGINT, SIGTERM and
+SIGHUP sent to tersh alone are forwarded to all of the command's processes (see _Supervisor).
+Death by signal N is reported as 128+N, like a shell does; a timeout as 124, like timeout(1); a
+program that cannot be found as 127 and one that cannot be executed as 126, each with a shell-
+style message on stderr.
 
 Start-up matters here (this runs before every command of an agent), so the child is started with
 ``os.posix_spawn`` and the pipes are watched with ``select.poll``: neither ``subprocess`` nor
