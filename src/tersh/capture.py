@@ -22,10 +22,16 @@ from __future__ import annotations
 import os
 import time
 
+from tersh import redact, spool
 from tersh import settings as settings_mod
-from tersh import spool
 from tersh.errors import TershError, warn
-from tersh.fsutil import TEMP_PREFIX, open_private, write_all
+from tersh.fsutil import (
+    TEMP_PREFIX,
+    make_private_dirs,
+    open_private,
+    refuse_database_links,
+    write_all,
+)
 from tersh.result import CaptureRef
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
@@ -126,6 +132,7 @@ class _Index:
 
         path = os.path.join(self.root, INDEX_FILE)
         created = _create_private(path)
+        refuse_database_links(path)
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA synchronous=" + ("NORMAL" if self.durable else "OFF"))
@@ -251,7 +258,7 @@ class CaptureWriter:
     def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str) -> None:
         self.root = os.fspath(root)
         self.id = check_id(id)
-        self.command = command
+        self.command = redact.command_line(command)  # the index and meta never hold a secret
         self.cwd = cwd
         self.folder = os.path.join(self.root, f"{TEMP_PREFIX}{id}")
         os.mkdir(self.folder, 0o700)
@@ -454,7 +461,7 @@ def _private_folder(path: str) -> str:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        make_private_dirs(path)
         mode = os.lstat(path).st_mode
     if stat.S_ISLNK(mode):
         raise TershError(f"refusing to use {path}: it is a symbolic link")
@@ -650,4 +657,7 @@ def list_recent(limit: int = 50) -> list[dict[str, object]]:
     with _index(root) as db:
         db.row_factory = sqlite3.Row
         rows = db.execute("SELECT * FROM captures ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
-    return [dict(row) for row in rows]
+    listed = [dict(row) for row in rows]
+    for row in listed:  # rows written before redaction existed
+        row["command"] = redact.command_line(str(row["command"] or ""))
+    return listed

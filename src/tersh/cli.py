@@ -168,6 +168,16 @@ def _guarded(body: Callable[[], int | None]) -> int | None:
         # The reader went away (`tersh gain | head`): not an error worth a traceback.
         _silence_stdout()
         return 141
+    except OSError as exc:  # a full disk, a read-only or broken profile: one line, not a trace
+        where = f" ({exc.filename})" if exc.filename else ""
+        warn(f"{exc.strerror or exc}{where}")
+        return 1
+    except Exception as exc:
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+            raise
+        warn(f"a database in the profile is unusable ({type(exc).__name__}: {exc})")
+        return 1
 
 
 def _silence_stdout() -> None:

@@ -38,31 +38,60 @@ class CaptureLost(Exception):
 
 
 class _FailOpenSink:
-    """Writes into the capture; on the first failure, replays it to ``fallback`` and streams on."""
+    """Writes into the capture; on the first failure, replays it to ``fallback`` and streams on.
 
-    def __init__(self, writer: capture_store.CaptureWriter, fallback: BinaryIO) -> None:
+    Past ``limit`` bytes the capture stops growing and the rest streams to ``fallback`` as well
+    (``capped`` counts it). A ``fallback`` that cannot be written costs that output only; once
+    its reader is gone (EPIPE) while output streams there, the pipes are closed so the command
+    gets SIGPIPE, as it would have written to that reader itself.
+    """
+
+    def __init__(self, writer: capture_store.CaptureWriter, fallback: BinaryIO,
+                 limit: int | None = None) -> None:
         self.writer = writer
         self.fallback = fallback
         self.failed: str | None = None
+        self.limit = limit
+        self.capped = 0
+        self.fallback_broken = False
 
     def __call__(self, stream: str, data: bytes) -> None:
-        if self.failed is None:
+        if self.failed is None and not self.capped:
             saved = self.writer.sizes["combined"]
+            room = None if self.limit is None else self.limit - saved
+            kept = data if room is None or len(data) <= room else data[:max(room, 0)]
             try:
-                self.writer.write(stream, data)
-                return
+                if kept:
+                    self.writer.write(stream, kept)
             except OSError as exc:
                 self.failed = f"capture write failed ({exc.strerror or exc}); output shown unbounded"
                 self._replay(saved)
-        self.fallback.write(data)
-        self.fallback.flush()
+            else:
+                if len(kept) == len(data):
+                    return
+                data = data[len(kept):]
+        if not self.failed:
+            self.capped += len(data)
+        self.send(data)
+
+    def send(self, data: bytes) -> None:
+        """Write ``data`` to the fallback stream; see the class docstring for its failures."""
+        if self.fallback_broken:
+            return
+        try:
+            self.fallback.write(data)
+            self.fallback.flush()
+        except (OSError, ValueError) as exc:
+            self.fallback_broken = True
+            if isinstance(exc, BrokenPipeError):
+                raise runner.StopReading from exc
 
     def _replay(self, size: int) -> None:
         try:
             with open(os.path.join(self.writer.folder, "combined"), "rb") as handle:
                 remaining = size
                 while remaining > 0 and (chunk := handle.read(min(remaining, 1 << 20))):
-                    self.fallback.write(chunk)
+                    self.send(chunk)
                     remaining -= len(chunk)
         except OSError:
             pass
@@ -113,6 +142,59 @@ def _rewrite(requested: str, decision: policy.Decision,
     return answer.executed or requested, {"rewrite": info}, pipe
 
 
+#: Exit codes of a program that died of a crash (128 + SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV,
+#: SIGSYS) or could not be started (126, 127).
+_BROKEN_START = frozenset({132, 134, 135, 136, 139, 159, 126, 127})
+#: How a shell reports a program of a list that crashed or could not start (bash, dash, zsh).
+_SHELL_REPORTS = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted",
+                  "Floating point exception", "Bad system call", "No such file or directory",
+                  "Permission denied", "cannot execute", "not found")
+
+
+def _rewrite_broke(code: int, writer: capture_store.CaptureWriter, executed: str) -> bool:
+    """Whether a rewritten command failed in the provider itself, before it did anything:
+    it crashed or could not start and printed nothing (a provider prints the output of the
+    command it ran), or all that was printed is the shell reporting the provider's crash or
+    failed start."""
+    size = writer.sizes["combined"]
+    if size == 0:
+        return code in _BROKEN_START
+    if size > 4096:
+        return False
+    import shlex
+
+    try:
+        provider = shlex.split(executed)[0]
+        with open(os.path.join(writer.folder, "combined"), "rb") as handle:
+            said = handle.read(4096).decode("utf-8", "replace")
+    except (ValueError, IndexError, OSError):
+        return False
+    lines = [line for line in said.splitlines() if line.strip()]
+    return bool(lines) and all(
+        provider in line and any(report in line for report in _SHELL_REPORTS) for line in lines
+    )
+
+
+def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: float | None,
+                  conf: Settings, fallback: BinaryIO | None,
+                  ) -> tuple[capture_store.CaptureWriter, _FailOpenSink, runner.Exit]:
+    """Run ``argv`` into a new capture of ``requested``: (writer, sink, how it ended)."""
+    try:
+        writer = capture_store.start(requested, cwd)
+    except Exception as exc:
+        raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
+    sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
+    try:
+        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+    except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
+        writer.abandon()
+        raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc
+    except BaseException:
+        writer.abandon()
+        raise
+    return writer, sink, outcome
+
+
 def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
         cwd: str | None = None, fallback: BinaryIO | None = None,
         on_lost: Callable[[str], None] | None = None,
@@ -134,17 +216,16 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         argv = runner.shell_argv(wrap(executed))
     else:
         argv = _argv_for(command, executed, executed != requested)
-    try:
-        writer = capture_store.start(requested, cwd)
-    except Exception as exc:
-        raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
-    sink = _FailOpenSink(writer, fallback or _standard_output())
     started = time.monotonic()
-    try:
-        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
-    except BaseException:
+    writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback)
+    if executed != requested and _rewrite_broke(outcome.code, writer, executed):
+        reason = f"the rewritten command ended with {outcome.code} before writing anything"
+        warn(f"{reason}; running the original command")
         writer.abandon()
-        raise
+        details["rewrite"] = {**details.get("rewrite", {}), "verdict": "fell back", "reason": reason}
+        executed = requested
+        again = runner.shell_argv(wrap(requested)) if wrap else _argv_for(command, requested, False)
+        writer, sink, outcome = _run_captured(again, requested, cwd, timeout, conf, fallback)
     cli = sys.modules.get("tersh.cli")
     if cli is not None:
         cli.resume_gc()  # paused during start-up; the pipeline may build many objects
@@ -153,7 +234,15 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         raise CaptureLost(sink.failed, outcome.code)
     if outcome.timed_out:
         details["timed_out"] = timeout
-    cap = writer.finish(outcome.code)
+    if sink.capped:
+        details["capture_cut"] = {"kept_bytes": writer.sizes["combined"], "streamed_bytes": sink.capped}
+    try:
+        cap = writer.finish(outcome.code)
+    except OSError as exc:  # disk full while finishing: the output goes out whole, uncaptured
+        sink.failed = f"capture could not be finished ({exc.strerror or exc}); output shown unbounded"
+        sink._replay(writer.sizes["combined"])
+        writer.abandon()
+        raise CaptureLost(sink.failed, outcome.code) from exc
     try:
         result = pipeline.process(
             cap, requested=requested, executed=executed, exit_code=outcome.code, conf=conf,
@@ -164,7 +253,16 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         warn(f"compaction failed ({type(exc).__name__}: {exc}); showing the raw output")
         result = raw_result(cap, requested, executed, outcome.code, f"{type(exc).__name__}: {exc}")
     pipeline._after(result, conf)
+    if sink.capped:
+        note = capped_note(writer.sizes["combined"], sink.capped)
+        result = Result(**{**result.as_dict(), "text": result.text + note, "complete": False})
     return result
+
+
+def capped_note(kept: int, streamed: int) -> str:
+    """The report line saying a capture stopped at its size cap."""
+    return (f"\n[tersh: the capture stopped at {kept} bytes (captures.max_bytes); the {streamed}"
+            " bytes after it were passed through unprocessed, above this report]\n")
 
 
 def raw_result(cap: capture_store.Capture, requested: str, executed: str, exit_code: int,

@@ -38,6 +38,32 @@ def refuse_symlink(path: str | os.PathLike[str]) -> None:
         raise TershError(f"refusing to write through symbolic link {path}")
 
 
+def make_private_dirs(path: str | os.PathLike[str]) -> None:
+    """Create ``path`` and each missing parent as a 0700 folder (``os.makedirs`` would give the
+    parents the umask's mode); folders that exist already are left as they are."""
+    missing = []
+    folder = os.path.abspath(os.fspath(path))
+    while not os.path.lexists(folder):
+        missing.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for created in reversed(missing):
+        try:
+            os.mkdir(created, 0o700)
+        except FileExistsError:
+            continue
+        os.chmod(created, 0o700)  # whatever the umask took away
+
+
+def refuse_database_links(path: str | os.PathLike[str]) -> None:
+    """Raise TershError when an SQLite database ``path`` or one of its side files (-wal, -shm,
+    -journal) is a symbolic link: SQLite would follow it and write into its target."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        refuse_symlink(os.fspath(path) + suffix)
+
+
 def write_all(fd: int, data: bytes) -> None:
     """Write every byte of ``data`` to ``fd`` (``os.write`` may write less than asked)."""
     view = memoryview(data)

@@ -174,8 +174,7 @@ def connect(path: Path | str | None = None, *, durable: bool = True) -> sqlite3.
 
 
 def _open(path: Path | str, *, durable: bool = True) -> sqlite3.Connection:
-    if os.path.islink(path):
-        raise TershError(f"refusing to write through symbolic link {path}")
+    fsutil.refuse_database_links(path)
     db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     db.execute("PRAGMA synchronous = " + ("NORMAL" if durable else "OFF"))
     return db
@@ -302,7 +301,8 @@ def fold(db: sqlite3.Connection, folder: str) -> int:
     count = 0
     while names := spool.pending(folder):
         rows = [row for _, row in spool.read(folder, names)
-                if isinstance(row.get("session"), str) and isinstance(row.get("spool_key"), str)]
+                if isinstance(row.get("session"), str) and isinstance(row.get("spool_key"), str)
+                and _storable(row)]
         with transaction(db):
             _insert_rows(db, rows)
         spool.discard(folder, names)
@@ -310,6 +310,12 @@ def fold(db: sqlite3.Connection, folder: str) -> int:
         if len(names) < spool.FOLD_BATCH:
             break
     return count
+
+
+def _storable(row: spool.Row) -> bool:
+    """Whether every integer of ``row`` fits SQLite's 64 bits (a row that does not is dropped:
+    kept, it would stop every later fold)."""
+    return all(-(2**63) <= value < 2**63 for value in row.values() if isinstance(value, int))
 
 
 def maintain(conf: settings.Settings) -> None:
@@ -351,9 +357,12 @@ def publish(db: sqlite3.Connection, session: str) -> None:
     """Recompute ``session``'s savings from the ledger and publish them (tally + status file)."""
     from tersh import status
 
-    with status.lock():
-        fold(db, spool_folder())  # calls spooled meanwhile count too
-        tally.publish(session, totals(db, session=session))
+    try:
+        with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
+            fold(db, spool_folder())  # calls spooled meanwhile count too
+            tally.publish(session, totals(db, session=session))
+    except status.LockTimeout:  # derived figures: the next writer to get the lock publishes them
+        return
 
 
 def republish(db: sqlite3.Connection) -> None:

@@ -67,11 +67,14 @@ def call_row(result: Result, *, session: str, host: str, program: str, klass: st
     tokens = 0 if empty else None
     rewrite = result.details.get("rewrite") or {}
     recorded = str(rewrite.get("recorded") or "") if rewrite.get("verdict") == "rewritten" else ""
-    executed = (recorded if with_arguments else f"{recorded.split()[0]} {program}") if recorded else None
+    from tersh.redact import command_line
+
+    executed = (command_line(recorded) if with_arguments else f"{recorded.split()[0]} {program}"
+                ) if recorded else None
     refs = sorted(result.captures, key=lambda ref: ref.stream != "combined")
     row: Row = {
         "ts": time.time(), "session": session, "host": host, "program": program, "klass": klass,
-        "arguments": result.requested_command if with_arguments else None,
+        "arguments": command_line(result.requested_command) if with_arguments else None,
         "category": result.category, "rule": result.rule, "measured": int(result.measured),
         "complete": int(result.complete), "exit_code": result.exit_code,
         "duration_s": result.duration_s, "input_bytes": result.input_bytes,
@@ -115,12 +118,15 @@ def _spool(row: Row) -> bool:
 
     if not os.path.exists(ledger_file()):
         return False  # the first call creates the ledger
-    with status.lock():
-        current = tally.read()
-        if current is None or current[0] != row["session"]:
-            return False  # another session's sums: the ledger recomputes them
-        spool.put(spool_folder(), row)
-        tally.publish(str(row["session"]), tally.savings("total", *_added(current[1], row)))
+    try:
+        with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
+            current = tally.read()
+            if current is None or current[0] != row["session"]:
+                return False  # another session's sums: the ledger recomputes them
+            spool.put(spool_folder(), row)
+            tally.publish(str(row["session"]), tally.savings("total", *_added(current[1], row)))
+    except status.LockTimeout:  # a stuck lock holder: the row is kept, the tally catches up
+        spool.put(spool_folder(), row)  # when the ledger next folds and publishes
     return True
 
 

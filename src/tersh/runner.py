@@ -1,10 +1,16 @@
 """Run a command with its output streamed into a capture: exact exit code, signals forwarded.
 
 stdout and stderr are read as they arrive (never the whole output in memory) and handed to the
-sink in arrival order. The child runs in its own session (so its own process group); SIGINT,
-SIGTERM and SIGHUP received by tersh are forwarded to that group. Death by signal N is reported
-as 128+N, like a shell does; a timeout as 124, like timeout(1); a program that cannot be found
-as 127 and one that cannot be executed as 126, each with a shell-style message on stderr.
+sink in arrival order. That is the order the command wrote whenever its writes are further apart
+than one turn of the read loop; writes closer together than that (a shell loop of ``echo``
+builtins writes six lines in microseconds) arrive grouped by stream, because the kernel keeps no
+order across two pipes, and only one channel for both streams (which would lose which stream
+each byte came from) could keep it. The child runs in tersh's own process group and session, so
+a kill of that group reaches it and it keeps the controlling terminal; SIGINT, SIGTERM and
+SIGHUP sent to tersh alone are forwarded to all of the command's processes (see _Supervisor).
+Death by signal N is reported as 128+N, like a shell does; a timeout as 124, like timeout(1); a
+program that cannot be found as 127 and one that cannot be executed as 126, each with a shell-
+style message on stderr.
 
 Start-up matters here (this runs before every command of an agent), so the child is started with
 ``os.posix_spawn`` and the pipes are watched with ``select.poll``: neither ``subprocess`` nor
@@ -25,7 +31,7 @@ TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the st
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Callable, Mapping, Sequence
-    from types import FrameType, ModuleType
+    from types import ModuleType
     from typing import NamedTuple
 
     #: Receives each chunk of output: ``sink("stdout" | "stderr", data)``.
@@ -166,57 +172,26 @@ def find_program(program: str, env: Mapping[str, str] | None = None, cwd: str | 
 
 
 class _Child:
-    """A started command: its pid, and the Popen object when subprocess had to start it."""
+    """A started command: its pid, and the Popen object when subprocess had to start it (tersh
+    reaps the pid itself either way; the Popen is told the return code for its bookkeeping)."""
 
     def __init__(self, pid: int, popen: subprocess.Popen[bytes] | None = None) -> None:
         self.pid = pid
         self.popen = popen
+        self.returncode: int | None = None
 
-    def wait(self, timeout: float | None = None) -> int | None:
-        """The child's return code (-N when killed by signal N); None if still running."""
-        if self.popen is not None:
-            import subprocess
-
+    def reap(self, block: bool = False) -> int | None:
+        """The child's return code (-N when killed by signal N) once it has exited, else None."""
+        if self.returncode is None:
             try:
-                return self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                return None
-        status = _wait_status(self.pid, timeout)
-        return None if status is None else os.waitstatus_to_exitcode(status)
-
-    def signal_group(self, signum: int) -> None:
-        """Send ``signum`` to the child's process group (its own session)."""
-        try:  # noqa: SIM105 - contextlib stays off the start-up path
-            os.killpg(self.pid, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _wait_status(pid: int, timeout: float | None) -> int | None:
-    """waitpid with a timeout (a pidfd is polled where the OS has one); None on timeout."""
-    if timeout is None:
-        return os.waitpid(pid, 0)[1]
-    deadline = time.monotonic() + timeout
-    pidfd = _pidfd(pid)
-    try:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
+                done, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: its code is lost
+                done, status = self.pid, 0
             if done:
-                return status
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            if pidfd >= 0:
-                import select
-
-                poller = select.poll()
-                poller.register(pidfd, select.POLLIN)
-                poller.poll(int(left * 1000) + 1)
-            else:
-                time.sleep(min(left, 0.01))
-    finally:
-        if pidfd >= 0:
-            os.close(pidfd)
+                self.returncode = os.waitstatus_to_exitcode(status)
+                if self.popen is not None:
+                    self.popen.returncode = self.returncode
+        return self.returncode
 
 
 def _pidfd(pid: int) -> int:
@@ -305,21 +280,155 @@ def _grow_pipe(fd: int) -> None:
 
 # --- running ---------------------------------------------------------------------------------
 
+#: How often a running command is looked at (signals received, deadline) while nothing arrives.
+TICK_SECONDS = 0.05
+#: After the command exits, output its background jobs still write is read until the pipes are
+#: quiet this long (or LINGER_MAX_SECONDS have passed); tersh does not wait for them to end.
+LINGER_IDLE_SECONDS = 0.1
+LINGER_MAX_SECONDS = 1.0
+_SI_KERNEL = 0x80  # siginfo code of a signal the kernel sent itself (a terminal's ^C, ^\)
+
+
+class StopReading(Exception):
+    """Raised by a sink that can take no more output: the pipes are closed, so the command gets
+    SIGPIPE on its next write, as it would had its own output gone away."""
+
+
+class _Supervisor:
+    """Watches one started command from the thread that started it.
+
+    The command runs in tersh's own process group and session (a kill of that group reaches it,
+    and it keeps the controlling terminal). The signals tersh would die of (SIGINT, SIGTERM,
+    SIGHUP) are blocked while it runs and collected at each tick: one sent to tersh alone is
+    forwarded to every process of the command; one the terminal sent to the whole foreground
+    group is not sent again. At the deadline the command's processes get SIGTERM, and SIGKILL
+    after the grace.
+    """
+
+    def __init__(self, child: _Child, timeout: float | None, started: float) -> None:
+        self.child = child
+        self.deadline = None if timeout is None else started + timeout
+        self.kill_at: float | None = None
+        self.timed_out = False
+        self.pidfd = _pidfd(child.pid)
+        self.blocked: set[int] = set()
+        self.previous_mask: object = None
+        self._block_signals()
+
+    def _block_signals(self) -> None:
+        if sys.platform == "win32":
+            return
+        signals = _signals()
+        wanted = {getattr(signals, name) for name in _FORWARDED}
+        try:  # only the main thread receives signals; elsewhere nothing is forwarded
+            signals.signal(signals.SIGINT, signals.getsignal(signals.SIGINT))
+            self.previous_mask = signals.pthread_sigmask(signals.SIG_BLOCK, wanted)
+        except (ValueError, OSError, AttributeError):
+            return
+        self.blocked = wanted
+
+    def close(self) -> None:
+        """Forward what is still pending, unblock the signals, close the pidfd (idempotent)."""
+        if self.blocked:
+            self.forward_pending()
+            signals = _signals()
+            signals.pthread_sigmask(signals.SIG_SETMASK, self.previous_mask)
+            self.blocked = set()
+        if self.pidfd >= 0:
+            os.close(self.pidfd)
+            self.pidfd = -1
+
+    def wait_ms(self) -> int:
+        """How long the next poll may sleep."""
+        now = time.monotonic()
+        wait = TICK_SECONDS
+        for moment in (self.deadline, self.kill_at):
+            if moment is not None:
+                wait = min(wait, moment - now)
+        return max(0, int(wait * 1000) + 1)
+
+    def check(self) -> int | None:
+        """Forward received signals, enforce the deadline; the return code once exited."""
+        self.forward_pending()
+        returncode = self.child.reap()
+        if returncode is not None:
+            return returncode
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            self.timed_out = True
+            self.deadline = None
+            self.kill_at = now + KILL_GRACE_SECONDS
+            self.signal_command(_signals().SIGTERM)
+        elif self.kill_at is not None and now >= self.kill_at:
+            self.kill_at = None
+            self.signal_command(_signals().SIGKILL)
+        return None
+
+    def forward_pending(self) -> None:
+        """Forward each blocked signal received since the last look (see the class docstring)."""
+        if not self.blocked:
+            return
+        signals = _signals()
+        while True:
+            try:
+                info = signals.sigtimedwait(self.blocked, 0)
+            except (OSError, ValueError):
+                return
+            if info is None:
+                return
+            if info.si_code == _SI_KERNEL or info.si_pid == os.getpid():
+                continue  # the terminal's group signal reached the command already
+            self.signal_command(info.si_signo)
+
+    def signal_command(self, signum: int) -> None:
+        """Send ``signum`` to the command and every process it started (children first seen
+        through /proc on Linux; elsewhere the command's own process alone). Once the command
+        is reaped its pid may belong to another process: nothing is sent then."""
+        if self.child.returncode is not None:
+            return
+        for pid in command_processes(self.child.pid):
+            _signal_one(pid, signum)
+
+
+def command_processes(root: int) -> list[int]:
+    """``root`` and its descendants still running (from /proc; only ``root`` without it)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return [root]
+    parents: dict[int, list[int]] = {}
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 1:
+            parents.setdefault(int(fields[1]), []).append(int(name))
+    found = [root]
+    for pid in found:  # grows while it is walked: breadth first
+        found.extend(parents.get(pid, ()))
+    return found
+
 
 def run_streaming(argv: Sequence[str], sink: Sink, *, timeout: float | None = None,
                   cwd: str | None = None, env: dict[str, str] | None = None) -> Exit:
     """Run ``argv``; hand each chunk to ``sink(stream, data)``; return the exact exit status.
 
-    A sink that raises stops nothing: the command keeps running and its remaining output is
-    still drained (the error is re-raised after the command ends, for the caller to fail open).
-    A program that cannot be started gets the shell's message on its stderr stream and the
-    shell's exit code (127 not found, 126 not executable).
+    The command's end is its own process's exit (background jobs holding the pipes are not
+    waited for, see LINGER_*). A sink that raises stops nothing: the command keeps running and
+    its remaining output is still drained (the error is re-raised after the command ends, for
+    the caller to fail open); a sink raising StopReading closes the pipes instead. A program
+    that cannot be started gets the shell's message on its stderr stream and the shell's exit
+    code (127 not found, 126 not executable).
     """
     started = time.monotonic()
     out_read, out_write = _pipe()
     err_read, err_write = _pipe()
     try:
-        child = _spawn(argv, outputs=(out_write, err_write), new_session=True, cwd=cwd, env=env)
+        child = _spawn(argv, outputs=(out_write, err_write), new_session=False, cwd=cwd, env=env)
     except NotRunnable as exc:
         for fd in (out_read, out_write, err_read, err_write):
             os.close(fd)
@@ -328,46 +437,61 @@ def run_streaming(argv: Sequence[str], sink: Sink, *, timeout: float | None = No
     os.close(out_write)
     os.close(err_write)
     names = {out_read: "stdout", err_read: "stderr"}
-    restore = _forward_signals(child)
+    supervisor = _Supervisor(child, timeout, started)
     try:
-        sink_error, timed_out = _drain(names, sink, child, timeout, started)
-        returncode = child.wait()
+        sink_error, returncode = _drain(names, sink, supervisor)
     finally:
-        restore()
-        for fd in (out_read, err_read):
+        supervisor.close()
+        for fd in names:
             os.close(fd)
-    code = exit_code_of(returncode if returncode is not None else 0)
-    if sink_error is not None:
+    code = exit_code_of(returncode)
+    if sink_error is not None and not isinstance(sink_error, StopReading):
         raise SinkFailed(sink_error, code)
+    timed_out = supervisor.timed_out
     return Exit(TIMEOUT_EXIT if timed_out else code, timed_out, time.monotonic() - started)
 
 
-def _drain(names: dict[int, str], sink: Sink, child: _Child, timeout: float | None,
-           started: float) -> tuple[BaseException | None, bool]:
-    """Read both pipes to their end; stop the child at the deadline. (sink error, timed out)."""
+def _drain(names: dict[int, str], sink: Sink,
+           supervisor: _Supervisor) -> tuple[BaseException | None, int]:
+    """Read both pipes until the command has exited and they are quiet; close the ones read to
+    their end (removed from ``names``). (sink error, return code)."""
     import select
 
     poller = select.poll()
     for fd in names:
         poller.register(fd, select.POLLIN)
+    if supervisor.pidfd >= 0:
+        poller.register(supervisor.pidfd, select.POLLIN)
     small = set(names)  # pipes still at the default size: grown once one fills up
     sink_error: BaseException | None = None
-    timed_out = False
-    deadline = None if timeout is None else started + timeout
-    while names:
-        wait_ms = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000) + 1)
+    returncode: int | None = None
+    linger_until = 0.0
+    while True:
+        if returncode is None:
+            wait_ms = supervisor.wait_ms()
+        elif not names or time.monotonic() >= linger_until:
+            return sink_error, returncode
+        else:
+            wait_ms = int(LINGER_IDLE_SECONDS * 1000)
         events = poller.poll(wait_ms)
-        if deadline is not None and time.monotonic() >= deadline:
-            timed_out = True
-            _terminate_group(child)
-            deadline = None
+        if returncode is None:
+            returncode = supervisor.check()
+            if returncode is not None:
+                linger_until = time.monotonic() + LINGER_MAX_SECONDS
+                if supervisor.pidfd >= 0:
+                    poller.unregister(supervisor.pidfd)
+        elif not events:
+            return sink_error, returncode  # exited and quiet: background jobs are not waited for
         for fd, _ in events:
+            if fd not in names:
+                continue
             data = os.read(fd, CHUNK)
             if len(data) >= _DEFAULT_PIPE_BYTES and fd in small:
                 small.discard(fd)  # a big output: fewer, larger reads (fcntl only then)
                 _grow_pipe(fd)
             if not data:
                 poller.unregister(fd)
+                os.close(fd)
                 del names[fd]
                 continue
             if sink_error is None:
@@ -375,70 +499,20 @@ def _drain(names: dict[int, str], sink: Sink, child: _Child, timeout: float | No
                     sink(names[fd], data)
                 except BaseException as exc:  # keep draining; report after the end
                     sink_error = exc
-    return sink_error, timed_out
-
-
-def _terminate_group(child: _Child) -> None:
-    """SIGTERM to the child's group; SIGKILL if the child is still there after the grace."""
-    signals = _signals()
-    child.signal_group(signals.SIGTERM)
-    if child.popen is not None:
-        import subprocess
-
-        try:
-            child.popen.wait(KILL_GRACE_SECONDS)
-            return
-        except subprocess.TimeoutExpired:
-            pass
-    elif _exited(child.pid, KILL_GRACE_SECONDS):
-        return
-    child.signal_group(signals.SIGKILL)
-
-
-def _exited(pid: int, seconds: float) -> bool:
-    """Whether ``pid`` exits within ``seconds`` (it is left unreaped, for the final wait)."""
-    waitid = getattr(os, "waitid", None)
-    deadline = time.monotonic() + seconds
-    while True:
-        if waitid is not None:
-            info = waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            if info is not None:
-                return True
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        time.sleep(min(left, 0.02))
-
-
-def _forward_signals(child: _Child) -> Callable[[], None]:
-    """Forward SIGINT/SIGTERM/SIGHUP to the child's process group; return the undo function."""
-    if sys.platform == "win32":
-        return lambda: None
-    signals = _signals()
-    previous: dict[int, object] = {}
-
-    def forward(signum: int, frame: FrameType | None) -> None:
-        child.signal_group(signum)
-
-    for name in _FORWARDED:
-        signum = getattr(signals, name)
-        try:  # noqa: SIM105 - contextlib stays off the start-up path
-            previous[signum] = signals.signal(signum, forward)
-        except (ValueError, OSError):  # not the main thread: no forwarding
-            pass
-
-    def restore() -> None:
-        for signum, handler in previous.items():
-            try:  # noqa: SIM105 - contextlib stays off the start-up path
-                signals.signal(signum, handler)
-            except (ValueError, OSError, TypeError):
-                pass
-
-    return restore
+            if isinstance(sink_error, StopReading):
+                for open_fd in list(names):
+                    poller.unregister(open_fd)
+                    os.close(open_fd)
+                names.clear()
+                break
 
 
 def run_passthrough(argv: Sequence[str], *, timeout: float | None = None) -> int:
-    """Run ``argv`` with the terminal's own streams (nothing captured); return the exit code."""
+    """Run ``argv`` with the terminal's own streams (nothing captured); return the exit code.
+
+    Signals and the deadline are handled as for :func:`run_streaming`.
+    """
+    started = time.monotonic()
     try:
         child = _spawn(argv, outputs=None, new_session=False, cwd=None, env=None)
     except NotRunnable as exc:
@@ -446,18 +520,20 @@ def run_passthrough(argv: Sequence[str], *, timeout: float | None = None) -> int
 
         warn(str(exc).removeprefix("tersh: "))
         return exc.exit_code
+    import select
+
+    supervisor = _Supervisor(child, timeout, started)
     try:
-        returncode = child.wait(timeout)
-    except KeyboardInterrupt:  # the child got the ^C too (same process group): its code counts
-        returncode = child.wait()
-    if returncode is None:
-        signals = _signals()
-        _signal_one(child.pid, signals.SIGTERM)
-        if child.wait(KILL_GRACE_SECONDS) is None:
-            _signal_one(child.pid, signals.SIGKILL)
-            child.wait()
-        return TIMEOUT_EXIT
-    return exit_code_of(returncode)
+        poller = select.poll()
+        if supervisor.pidfd >= 0:
+            poller.register(supervisor.pidfd, select.POLLIN)
+        returncode = supervisor.check()
+        while returncode is None:
+            poller.poll(supervisor.wait_ms())
+            returncode = supervisor.check()
+    finally:
+        supervisor.close()
+    return TIMEOUT_EXIT if supervisor.timed_out else exit_code_of(returncode)
 
 
 def _signal_one(pid: int, signum: int) -> None:

@@ -50,6 +50,7 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     "cache.ttl_hours": 24,
     "captures.ttl_days": 7,
     "captures.total_bytes": 1 * GiB,
+    "captures.max_bytes": 64 * MiB,
     "captures.grace_seconds": 600,
     "rtk.path": "",
     "rtk.timeout_ms": 500,
@@ -90,7 +91,9 @@ def ensure_private_dir(path: PathT) -> PathT:
     """Create ``path`` (and parents) as 0700 folders; refuse a symlink in its place."""
     if os.path.islink(path):
         raise TershError(f"refusing to use {path}: it is a symbolic link")
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    from tersh.fsutil import make_private_dirs
+
+    make_private_dirs(path)
     if os.path.islink(path) or not os.path.isdir(path):
         raise TershError(f"refusing to use {path}: not a plain folder")
     os.chmod(path, 0o700)

@@ -38,6 +38,15 @@ def _status_file() -> str:
     return os.path.join(settings.profile_root(), "state", FOLDER, FILE)
 
 
+#: How long the per-command writers wait for a lock another process holds before giving their
+#: write up (the command has finished; its output must not wait on a stuck process).
+RUN_LOCK_TIMEOUT_SECONDS = 2.0
+
+
+class LockTimeout(OSError):
+    """The lock stayed held by another process past the timeout its writer gave."""
+
+
 class exclusive_lock:
     """Hold an exclusive cross-process lock on ``lock_file`` (created 0600, never a symlink).
 
@@ -45,15 +54,16 @@ class exclusive_lock:
     start-up path of ``tersh run``.
     """
 
-    def __init__(self, lock_file: Path | str) -> None:
+    def __init__(self, lock_file: Path | str, timeout: float | None = None) -> None:
         self.lock_file = lock_file
+        self.timeout = timeout
         self.fd = -1
 
     def __enter__(self) -> None:
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         self.fd = os.open(self.lock_file, flags, 0o600)
         try:
-            _lock(self.fd)
+            _lock(self.fd, self.timeout)
         except BaseException:
             os.close(self.fd)
             raise
@@ -65,7 +75,7 @@ class exclusive_lock:
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
 
-    def _lock(fd: int) -> None:
+    def _lock(fd: int, timeout: float | None) -> None:
         import msvcrt
 
         while True:
@@ -77,10 +87,23 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
 
 else:
 
-    def _lock(fd: int) -> None:
+    def _lock(fd: int, timeout: float | None) -> None:
         import fcntl
 
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        if timeout is None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeout(
+                        f"a lock file is held by another process for over {timeout:g} s"
+                    ) from None
+                time.sleep(0.01)
 
 
 def read() -> dict[str, Any]:
@@ -94,14 +117,15 @@ def section(name: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def lock() -> exclusive_lock:
-    """The lock every writer of the status file holds (its folders are created if missing)."""
+def lock(timeout: float | None = None) -> exclusive_lock:
+    """The lock every writer of the status file holds (its folders are created if missing);
+    LockTimeout after ``timeout`` seconds held by another process (None: wait)."""
     path = _status_file()
     folder = os.path.dirname(path)
     for needed in (os.path.dirname(folder), folder):
         if not _plain_folder(needed):  # missing (or not plain: ensure_private_dir refuses it)
             settings.ensure_private_dir(needed)
-    return exclusive_lock(path + LOCK_SUFFIX)
+    return exclusive_lock(path + LOCK_SUFFIX, timeout)
 
 
 def _plain_folder(path: str) -> bool:

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
+from tersh.commands import EXIT_CODE_RANGE, int_between
 from tersh.errors import TershError
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``--command``, ``--exit-code``, the streams, ``--format``."""
     parser.add_argument("--command", required=True, help="the command line that produced the output")
-    parser.add_argument("--exit-code", type=int, required=True)
+    parser.add_argument("--exit-code", type=int_between(*EXIT_CODE_RANGE), required=True)
     parser.add_argument("--combined", type=Path, help="both streams as a terminal showed them")
     parser.add_argument("--stdout", type=Path)
     parser.add_argument("--stderr", type=Path)

@@ -7,12 +7,15 @@ import json
 import sys
 from dataclasses import asdict
 
+from tersh.commands import COUNT_RANGE, int_between
+
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Paging and search options."""
     parser.add_argument("id", help="a capture id (c…) or a tool-output cache id (o…)")
-    parser.add_argument("--offset", type=int, default=0, help="lines (or bytes with --bytes) to skip")
-    parser.add_argument("--limit", type=int, default=200, help="lines (or bytes) to return")
+    count = int_between(*COUNT_RANGE)
+    parser.add_argument("--offset", type=count, default=0, help="lines (or bytes with --bytes) to skip")
+    parser.add_argument("--limit", type=count, default=200, help="lines (or bytes) to return")
     parser.add_argument("--query", help="case-insensitive text to search for")
     parser.add_argument("--stream", choices=["combined", "stdout", "stderr"], default="combined")
     parser.add_argument("--bytes", action="store_true", dest="by_bytes",

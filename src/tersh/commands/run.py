@@ -89,6 +89,18 @@ def quick_main(words: Sequence[str], name: str) -> int | None:
     return run(options.get("-c"), argv, timeout=timeout, fmt=fmt)
 
 
+def _checked_timeout(timeout: float | None) -> float | None:
+    """``--timeout`` as the runner takes it: 0 and infinity mean none (as in timeout(1));
+    a negative or NaN value is a TershError (before anything runs)."""
+    if timeout is None:
+        return None
+    if timeout != timeout or timeout < 0:  # NaN is the one value unequal to itself
+        raise TershError(f"--timeout must be a number of seconds >= 0, not {timeout!r}")
+    if timeout == 0 or timeout == float("inf"):
+        return None
+    return timeout
+
+
 def _command(shell_command: str | None, argv: list[str]) -> str | list[str]:
     if argv[:1] == ["--"]:
         argv = argv[1:]
@@ -111,6 +123,7 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
     from tersh import runner
 
     command = _command(shell_command, argv)
+    timeout = _checked_timeout(timeout)
     conf, problem = settings_mod.load_or_defaults()
     if problem:
         warn(problem)
@@ -130,11 +143,19 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
     out = sys.stdout
     if out is None:  # started with stdout closed: the capture keeps everything
         return result.exit_code
-    if fmt == "json":
-        import json
+    try:
+        if fmt == "json":
+            import json
 
-        out.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
-    elif result.text:
-        out.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    out.flush()
+            out.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        elif result.text:
+            out.write(result.text if result.text.endswith("\n") else result.text + "\n")
+        out.flush()
+    except (OSError, ValueError) as exc:  # a full disk, a closed reader: the code still counts
+        from tersh.cli import _silence_stdout
+
+        _silence_stdout()
+        warn(f"could not write the output ({getattr(exc, 'strerror', None) or exc}); it is kept in"
+             f" capture {result.capture_id}")
     return result.exit_code
+

@@ -212,8 +212,12 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int, bytes, str]:
         )
     except OSError as exc:
         return -1, b"", f"could not start ({exc.strerror or exc})"
+    out, problem = _read_bounded(proc, timeout_s)
+    if problem:
+        _kill(proc)
+        return -1, b"", problem
     try:
-        out, _ = proc.communicate(timeout=timeout_s)
+        proc.wait(timeout=max(0.0, timeout_s))
     except subprocess.TimeoutExpired:
         _kill(proc)
         return -1, b"", f"timed out after {int(timeout_s * 1000)} ms"
@@ -226,6 +230,36 @@ def _quiet_env() -> dict[str, str]:
     from tersh.rewrite.rtk_filter import quiet_env
 
     return quiet_env()
+
+
+#: The most ``rtk`` may print for one answer (one command line); more is not an answer.
+MAX_ANSWER_BYTES = 64 * 1024
+
+
+def _read_bounded(proc: subprocess.Popen[bytes], timeout_s: float) -> tuple[bytes, str]:
+    """``proc``'s stdout to its end: (bytes, '') or (b'', problem) past the deadline or past
+    MAX_ANSWER_BYTES (a flooding provider costs tersh no memory)."""
+    import select
+    import time
+
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + timeout_s
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not poller.poll(int(left * 1000) + 1):
+            return b"", f"timed out after {int(timeout_s * 1000)} ms"
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks), ""
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            return b"", f"answered more than {MAX_ANSWER_BYTES} bytes"
+        chunks.append(chunk)
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:

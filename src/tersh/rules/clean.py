@@ -38,12 +38,27 @@ def resolve_carriage_returns(line: str) -> str:
     if "\r" not in line:
         return line
     screen: list[str] = []
-    for part in line.split("\r"):
+    parts = line.split("\r")
+    for part in parts:
         if len(part) >= len(screen):
             screen = list(part)
         else:
             screen[: len(part)] = part
-    return "".join(screen)
+    shown = "".join(screen)
+    lost = _overwritten_facts(parts[:-1], shown)
+    return f"{shown}  [tersh: overwritten: {' | '.join(lost)}]" if lost else shown
+
+
+def _overwritten_facts(parts: list[str], shown: str) -> list[str]:
+    """The ``parts`` a redraw hid from ``shown`` that carry a fact, once each, in order."""
+    from tersh.rules._omit import carries_fact  # lazy: _omit needs the verifier, which needs us
+
+    lost: list[str] = []
+    for part in parts:
+        text = part.strip()
+        if text and text not in shown and text not in lost and carries_fact(text):
+            lost.append(text)
+    return lost
 
 
 def redraws_to_returns(line: str) -> str:

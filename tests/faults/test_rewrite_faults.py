@@ -1,0 +1,61 @@
+"""A verified rewrite provider that misbehaves costs neither the command nor tersh's memory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.faults.support import faulty_rtk, set_mode, stderr_line, tersh
+
+
+@pytest.fixture
+def rtk(tmp_path: Path) -> Path:
+    """tersh enabled with the faulty rtk pinned by path."""
+    set_mode("enabled")
+    path = faulty_rtk(tmp_path / "bin")
+    assert tersh(["settings", "set", "rtk.path", str(path)]).returncode == 0
+    assert tersh(["settings", "set", "rtk.timeout_ms", "5000"]).returncode == 0
+    return path
+
+
+def test_a_working_rewrite_really_runs_through_the_provider(rtk: Path, tmp_path: Path) -> None:
+    (tmp_path / "visible.txt").write_text("x")
+    done = tersh(["run", "--format", "json", "-c", f"ls {tmp_path}"])
+    assert done.returncode == 0 and b"visible.txt" in done.stdout
+    assert b'"rewritten"' in done.stdout  # the fault tests below start from a real rewrite
+
+
+@pytest.mark.parametrize(("tail", "code"), [("; exit 4", 4), ("", 0)])
+def test_a_rewrite_that_crashes_before_doing_anything_falls_back_to_the_command(
+    rtk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tail: str, code: int
+) -> None:
+    # Last in the script, bash execs the provider (a silent 139); earlier, bash reports the crash.
+    (tmp_path / "visible.txt").write_text("x")
+    monkeypatch.setenv("FAULT_RTK", "crash-on-run")
+    done = tersh(["run", "-c", f"ls {tmp_path}{tail}"])
+    assert done.returncode == code
+    assert b"visible.txt" in done.stdout
+    assert "running the original command" in stderr_line(done)
+
+
+def test_a_rewrite_that_floods_its_answer_is_read_bounded(rtk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAULT_RTK", "flood-rewrite")
+    probe = (
+        "import resource, sys\n"
+        "from tersh.commands import run\n"
+        "code = run.run(None, ['ls', '/'], timeout=None, fmt='text')\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "sys.stderr.write(f'peak-kib={peak}\\n'); sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, timeout=60, env=dict(os.environ)
+    )
+    assert done.returncode == 0 and b"usr" in done.stdout
+    peak = int(done.stderr.decode().rsplit("peak-kib=", 1)[1].split()[0])
+    # Unbounded, `yes` fills gigabytes within the 5 s timeout (428 MB within 500 ms was seen);
+    # bounded, the answer costs 64 KiB over tersh's own size (tens of MB; more on a loaded box).
+    assert peak < 300_000, f"tersh grew to {peak} KiB reading a flooding rewrite"
