@@ -111,14 +111,23 @@ def test_compacted_output_reaches_the_model(tmp_path: Path) -> None:
     work.mkdir(parents=True)
     (work / "test_numbers.py").write_text(FAILING_TEST)
     pytest_command = f"{sys.executable} -m pytest -v -p no:cacheprovider test_numbers.py"
-    commands = ["seq 1 300000", pytest_command]
+    findings = (  # 3,000 distinct located errors (~190 KB): nothing a compaction may drop
+        "seq 1 3000 | awk '{print \"src/mod\" $1 \".py:\" $1 \":7: error: E\" $1 \" undefined\"}'"
+    )
+    commands = ["seq 1 300000", pytest_command, findings]
     (tmp_path / "without" / "work").mkdir(parents=True)
     (tmp_path / "without" / "work" / "test_numbers.py").write_text(FAILING_TEST)
     without, run = both_sessions(tmp_path, None, commands)
 
     assert run.asked_commands() == commands == without.asked_commands()
-    seq_output, pytest_output = run.tool_outputs()
-    seq_without, pytest_without = without.tool_outputs()
+    seq_output, pytest_output, findings_output = run.tool_outputs()
+    seq_without, pytest_without, findings_without = without.tool_outputs()
+    # Gemini cuts a shell result near 40,000 characters; tersh's text fits, report inside.
+    assert len(findings_without) > 40_000 or "src/mod3000.py" not in findings_without
+    assert "[tersh] full output" in findings_output and len(findings_output) < 41_000
+    assert "characters omitted] ..." not in findings_output  # Gemini did not cut tersh's text
+    assert "characters omitted] ..." in findings_without
+    assert "src/mod1.py:1:7" in findings_output
     for output in (seq_output, pytest_output):
         assert HOOK_NOTE in output and "[tersh] full output" in output
     assert "Exit Code: 1" in pytest_output and "Exit Code: 1" in pytest_without

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tersh.hosts import claude_code, claude_prefix
+from tersh.hosts import claude_code, claude_prefix, limits
 from tersh.quoting import quote
 from tests.hosts.hostenv import TERSH, enable, host_env, run_hook
 
@@ -128,7 +128,7 @@ def test_the_preview_bound_fits_the_hosts_inline_limit() -> None:
     from tersh.commands import shell_prefix
     from tersh.settings import Settings
 
-    assert shell_prefix.bounded(Settings()).int("preview.max_bytes") == shell_prefix.HOST_INLINE_CHARS
+    assert shell_prefix.bounded(Settings()).int("preview.max_bytes") == limits.INLINE_CHARS["claude-code"]
     small = Settings({"preview.max_bytes": 4096})
     assert shell_prefix.bounded(small).int("preview.max_bytes") == 4096
 

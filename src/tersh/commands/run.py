@@ -34,12 +34,19 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         metavar="SECONDS",
         help="stop the command after SECONDS (exit code 124)",
     )
-    parser.add_argument("--format", choices=list(FORMATS), default="text")
+    parser.add_argument(
+        "--format", choices=list(FORMATS), default="text",
+        help="text: what the model reads; json: the whole result record",
+    )
+    parser.add_argument(
+        "--host", default="", metavar="HOST",
+        help="bound the preview by that agent host's own inline limit (claude-code, gemini)",
+    )
     parser.add_argument("argv", nargs=argparse.REMAINDER, help="the command and its arguments")
 
 
 def _options(words: Sequence[str]) -> tuple[dict[str, str], list[str]] | None:
-    """Split leading ``-c``/``--timeout``/``--format`` options (both spellings) from the argv.
+    """Split leading ``-c``/``--timeout``/``--format``/``--host`` options (both spellings) from the argv.
 
     None when anything needs argparse: an unknown or abbreviated option, a missing value, or a
     repeated option.
@@ -53,9 +60,9 @@ def _options(words: Sequence[str]) -> tuple[dict[str, str], list[str]] | None:
         if not word.startswith("-") or word == "-":
             return options, list(words[index:])
         name, eq, value = word.partition("=")
-        if name in ("--timeout", "--format") and eq:
+        if name in ("--timeout", "--format", "--host") and eq:
             index += 1
-        elif name in ("--timeout", "--format", "-c") and not eq:
+        elif name in ("--timeout", "--format", "--host", "-c") and not eq:
             if index + 1 >= len(words):
                 return None
             value = words[index + 1]
@@ -86,7 +93,7 @@ def quick_main(words: Sequence[str], name: str) -> int | None:
             timeout = float(options["--timeout"])
         except ValueError:
             return None
-    return run(options.get("-c"), argv, timeout=timeout, fmt=fmt)
+    return run(options.get("-c"), argv, timeout=timeout, fmt=fmt, host=options.get("--host", ""))
 
 
 def _checked_timeout(timeout: float | None) -> float | None:
@@ -115,11 +122,16 @@ def _command(shell_command: str | None, argv: list[str]) -> str | list[str]:
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Run the command; print what the model should see; return the command's exit code."""
-    return run(args.shell_command, list(args.argv), timeout=args.timeout, fmt=args.format)
+    return run(args.shell_command, list(args.argv), timeout=args.timeout, fmt=args.format,
+               host=args.host)
 
 
-def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fmt: str) -> int:
-    """Run ``-c shell_command`` or ``argv``; print the model's text; return the exit code."""
+def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fmt: str,
+        host: str = "") -> int:
+    """Run ``-c shell_command`` or ``argv``; print the model's text; return the exit code.
+
+    ``host`` names the agent host that shows the text (its inline limit bounds the preview).
+    """
     from tersh import runner
 
     command = _command(shell_command, argv)
@@ -132,6 +144,10 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
         return runner.run_passthrough(runnable, timeout=timeout)
     from tersh import execute
 
+    if host:
+        from tersh.hosts import limits
+
+        conf = limits.bounded(conf, host)
     try:
         result = execute.run(command, timeout=timeout, conf=conf)
     except execute.CaptureUnavailable as exc:

@@ -29,10 +29,6 @@ if TYPE_CHECKING:
     from tersh.hosts.claude_prefix import BashLine
     from tersh.settings import Settings
 
-#: Claude Code moves a Bash result over this many characters to a file and shows the model a
-#: short preview instead ("Bash tool" output limit; checked in 2.1.332), so tersh's text,
-#: report included, stays within it.
-HOST_INLINE_CHARS = 30_000
 #: What the host runs hooks and stdio MCP server lines with when no prefix is set.
 PLAIN_SHELL = "/bin/sh"
 
@@ -121,16 +117,10 @@ def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
 
 
 def bounded(conf: Settings) -> Settings:
-    """``conf`` with the preview bound no larger than the host's inline limit.
+    """``conf`` with the preview bound no larger than Claude Code's inline limit."""
+    from tersh.hosts import limits
 
-    A character is at least one byte, so a preview of at most ``HOST_INLINE_CHARS`` bytes is at
-    most that many characters.
-    """
-    from tersh.settings import Settings
-
-    if conf.int("preview.max_bytes") <= HOST_INLINE_CHARS:
-        return conf
-    return Settings({**conf.overrides, "preview.max_bytes": HOST_INLINE_CHARS})
+    return limits.bounded(conf, "claude-code")
 
 
 class _PassThrough(Exception):

@@ -57,7 +57,7 @@ def _before_shell(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
         return None
     from tersh.hosts import shell_rewrite
 
-    rewritten = shell_rewrite.rewrite(command, tersh)
+    rewritten = shell_rewrite.rewrite(command, tersh, host=NAME)
     if rewritten is None or any(mark in command for mark in SUBSTITUTION_MARKS):
         return None
     if not _rules_cannot_tell(command, rewritten, payload.get("cwd")):

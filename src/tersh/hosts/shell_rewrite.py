@@ -78,9 +78,13 @@ def changes_shell_state(command: str) -> bool:
     return any(word in STATE_BUILTINS for word in command_words(command))
 
 
-def wrap(command: str, tersh: str) -> str:
-    """``<tersh> run -c '<command>'`` with the command quoted for a POSIX shell."""
-    return f"{tersh} run -c {quoting.quote(command)}"
+def wrap(command: str, tersh: str, host: str = "") -> str:
+    """``<tersh> run [--host HOST] -c '<command>'`` with the command quoted for a POSIX shell.
+
+    ``--host`` bounds the preview by that host's inline limit (tersh.hosts.limits).
+    """
+    option = f"--host {host} " if host else ""
+    return f"{tersh} run {option}-c {quoting.quote(command)}"
 
 
 def is_wrapped(command: str) -> bool:
@@ -92,7 +96,7 @@ def is_wrapped(command: str) -> bool:
     return first == "tersh" or " -m tersh " in f" {command} "
 
 
-def rewrite(command: str, tersh: str) -> str | None:
+def rewrite(command: str, tersh: str, host: str = "") -> str | None:
     """The tersh form of ``command``, or None when it must run unchanged."""
     if not command.strip() or command.rstrip().endswith(BYPASS_MARKER):
         return None
@@ -103,4 +107,4 @@ def rewrite(command: str, tersh: str) -> str | None:
 
         if policy.decide(command).bypass:
             return None
-    return wrap(command, tersh)
+    return wrap(command, tersh, host)
