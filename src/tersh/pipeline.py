@@ -203,10 +203,9 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                 details["collapsed_repeats"] = removed
     source_text = text
     max_lines, max_bytes = _bounds(conf, reserve=True)
-    # A rule's text is what remains to be shown: only output no rule compacted is filler-bound.
-    filler = max_bytes if rule else conf.int("preview.filler_bytes")
+    filler = conf.int("preview.filler_bytes")
     bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
-                                 filler_bytes=filler)
+                                 filler_bytes=filler, whole_text=rule is None)
     complete = bounded.complete and not omitted and not notes
     if omitted and bounded.complete:
         # The compaction must pay for its own report, or the cleaned source is used instead.

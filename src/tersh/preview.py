@@ -679,6 +679,8 @@ class _Selection:
         self.line_cap = line_cap
         self.chosen: dict[int, str] = {}
         self.cut = 0
+        #: A git log: its indented message lines carry facts (commit messages).
+        self.messages = False
 
     def _new_gaps(self, number: int) -> int:
         """How the count of gap markers changes when ``number`` is chosen (-1, 0 or +1)."""
@@ -696,7 +698,8 @@ class _Selection:
         if number in self.chosen:
             return True
         budget = self.budget
-        is_filler = filler is not None and not carries_fact(line[: self.line_cap])
+        is_filler = filler is not None and not (
+            (self.messages and line.startswith("    ")) or carries_fact(line[: self.line_cap]))
         cap = self.line_cap
         if is_filler:  # a long filler line is cut to the allowance left, when 2 lines' worth
             left = int(budget.filler * (filler or 0.0)) - budget.used_filler
@@ -740,18 +743,24 @@ def _line_cap(max_bytes: int) -> int:
 WHOLE_TEXT_FACTOR = 4
 
 
-def filler_allowance(total_lines: int, max_lines: int, max_bytes: int, filler_bytes: int) -> int:
-    """Bytes a cut preview of ``total_lines`` lines gives to lines that carry no fact."""
+def filler_allowance(total_lines: int, max_lines: int, max_bytes: int, filler_bytes: int,
+                     whole_text: bool = True) -> int:
+    """Bytes a cut preview of ``total_lines`` lines gives to lines that carry no fact (with
+    ``whole_text`` False, as for a rule's text, where the noise is already gone: only
+    ``filler_bytes``)."""
+    if not whole_text:
+        return filler_bytes
     whole = WHOLE_TEXT_FACTOR * max_lines
     if total_lines <= whole:
         return max(filler_bytes, max_bytes)
     return max(filler_bytes, max_bytes * whole // total_lines)
 
 
-def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_bytes: int) -> Preview:
+def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_bytes: int,
+           whole_text: bool = True) -> Preview:
     """The preview of a source over the bounds: scan once, select, and index what is left out."""
     line_cap = _line_cap(max_bytes)
-    filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes)
+    filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes, whole_text)
     scan = _Scan(source, max_bytes, line_cap, size)
     plain = _select(source, scan, _Budget(max_lines, max_bytes, filler_bytes), line_cap)
     if len(scan.facts) == scan.digest.lines and all(n in plain.chosen for n, _ in scan.facts):
@@ -770,6 +779,7 @@ def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Se
     """Head, tail, shape lines, fact lines, then more head and tail (filler within its share)."""
     selection = _Selection(source.total, budget, line_cap)
     head, tail = source.head(), source.tail()
+    selection.messages = _looks_like_log(source)
     head_end = 0  # first line number not yet offered from the head
     pending_head: tuple[int, str] | None = None
     for number, line in head:
@@ -813,6 +823,19 @@ def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Se
     return selection
 
 
+_COMMIT_LINE = re.compile(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
+
+
+def _looks_like_log(source: _Source) -> bool:
+    """Whether one of the first 50 lines starts with a commit id (a git log, plain or compacted)."""
+    for number, line in source.head():
+        if number >= 50:
+            return False
+        if _COMMIT_LINE.match(line) and any(c.isalpha() for c in line[:40]):
+            return True
+    return False
+
+
 def _resume(pending: tuple[int, str] | None, rest: Iterator[tuple[int, str]]
             ) -> Iterator[tuple[int, str]]:
     if pending is not None:
@@ -831,7 +854,7 @@ def bound_lines(lines: list[str], max_lines: int, max_bytes: int, *,
 
 
 def bound_text(text: str, max_lines: int, max_bytes: int, *,
-               filler_bytes: int = FILLER_BYTES) -> Preview:
+               filler_bytes: int = FILLER_BYTES, whole_text: bool = True) -> Preview:
     """Bound ``text`` (a final newline is not a line of its own)."""
     body = text[:-1] if text.endswith("\n") else text
     if not body:
@@ -839,7 +862,7 @@ def bound_text(text: str, max_lines: int, max_bytes: int, *,
     total = body.count("\n") + 1
     if total <= max_lines and (len(body) <= max_bytes and _utf8_len(body) <= max_bytes):
         return Preview(body, True, total, 0, 0)
-    return _bound(_Text(body), len(body), max_lines, max_bytes, filler_bytes)
+    return _bound(_Text(body), len(body), max_lines, max_bytes, filler_bytes, whole_text)
 
 
 def _count_lines(path: Path) -> tuple[int, int]:
