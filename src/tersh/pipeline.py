@@ -150,6 +150,10 @@ def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]
 
 def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
     """Runs of 3+ identical lines become one line plus a count; returns (lines, lines removed)."""
+    from itertools import islice
+
+    if not any(map(str.__eq__, lines, islice(lines, 1, None))):  # no line repeats: one C-speed pass
+        return lines, 0
     out: list[str] = []
     removed = 0
     index = 0

@@ -16,7 +16,6 @@ no fact goes; the verifier checks that, and the exit code, before the text is us
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from tersh.rules.base import Invocation
 from tersh.rules.verify import iter_commits, iter_locations, iter_paths
@@ -27,6 +26,8 @@ SWITCH = "other"
 
 #: A run of at least this many lines of one shape is collapsed.
 MIN_RUN = 4
+#: Past this many lines, an output with no diagnostic or location is left to the preview.
+FLOOD_LINES = 8000
 #: At most this many distinct values are listed for one collapsed run (the verifier refuses
 #: the text when a fact is then missing, so the output stays whole).
 MAX_VALUES = 200
@@ -79,13 +80,22 @@ def _protected(lines: list[str]) -> list[bool]:
     return flags
 
 
-def _values(lines: Iterable[str]) -> list[str]:
-    """The distinct paths and commit ids the lines name, in order."""
+def _has_fact_line(text: str) -> bool:
+    """Whether some line of ``text`` carries a diagnostic or a location (no split into lines)."""
+    from tersh.preview import candidate_starts, is_fact_line
+
+    chunk = text + "\n"
+    return any(is_fact_line(chunk[start : chunk.find("\n", start)]) for start in candidate_starts(chunk))
+
+
+def _values(lines: list[str]) -> list[str]:
+    """The distinct paths and commit ids the lines name, in order (read as one text: no path
+    or commit id spans a line break)."""
+    text = "\n".join(lines)
     found: dict[str, None] = {}
-    for line in lines:
-        if "/" in line or "." in line:
-            found.update(dict.fromkeys(iter_paths(line)))
-        found.update(dict.fromkeys(iter_commits(line)))
+    if "/" in text or "." in text:
+        found.update(dict.fromkeys(iter_paths(text)))
+    found.update(dict.fromkeys(iter_commits(text)))
     return list(found)
 
 
@@ -122,6 +132,8 @@ def _finding(line: str) -> bool:
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Collapse chatter and same-shape runs, group findings by file; None when nothing goes."""
+    if text.count("\n") >= FLOOD_LINES and not _has_fact_line(text):
+        return None  # a flood with no fact: the preview's filler allowance shows it for less
     lines = text.split("\n")
     if len(lines) < MIN_RUN:
         return None
