@@ -110,3 +110,9 @@ def test_small_or_plain_text_is_left_alone() -> None:
         _generic.compact("\n".join(f"distinct line about {w}" for w in "abcdefgh"), invocation("t", 0))
         is None
     )
+
+
+def test_identical_lines_are_one_line_and_a_repeat_count() -> None:
+    text = "\n".join(["start", *["retrying connection..."] * 50, "", "", "", "end"])
+    out = _generic.compact(text, invocation("some-daemon", 0))
+    assert out == "start\nretrying connection...\n[tersh: previous line repeated 49 more times]\n\n\n\nend"

@@ -171,6 +171,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         end = index + 1
         while end < total and not protected[end] and masks[end] == masks[index]:
             end += 1
+        if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
+            out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
+            omitted += end - index - 1
+            index = end
+            continue
         if end - index >= MIN_RUN and masks[index].strip():
             note = _note(end - index - 2, "lines of the same shape", lines[index + 1 : end - 1])
             if note is not None:
