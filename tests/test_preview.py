@@ -21,12 +21,13 @@ line_text = st.text(
 diagnostic = st.sampled_from(["src/app.py:12: error: boom", "WARNING: disk", "FAILED t::x", "ok"])
 
 
-def _accounted(source: list[str], text: str) -> None:
-    """Every source line is shown (maybe cut) in order, or counted by exactly one gap marker."""
+def _accounted(source: list[str], text: str, digest_lines: int = 0) -> None:
+    """Every source line is shown (maybe cut) in order, or counted by exactly one gap marker
+    (after the index, which takes the first ``digest_lines`` lines)."""
     if not source:
         assert text == ""
         return
-    shown = text.split("\n")
+    shown = text.split("\n")[digest_lines:]
     index = 0
     for line in shown:
         gap = _GAP.match(line)
@@ -54,7 +55,7 @@ def test_bounds_characters_and_accounting(lines: list[str], max_lines: int, max_
     assert len(text.encode("utf-8")) <= max_bytes
     assert text.count("\n") + 1 <= max_lines
     text.encode("utf-8")  # a split character would have left a lone surrogate: this would raise
-    _accounted(lines, text)
+    _accounted(lines, text, preview.digest_lines)
     assert preview.complete == (preview.omitted_lines == 0 and preview.cut_lines == 0)
 
 
@@ -123,8 +124,10 @@ def test_huge_file_preview_reads_in_bounded_memory(tmp_path: Path) -> None:
     assert (after - before) < 64 * 1024  # KiB: far less than the file's size
 
 
-def test_grep_and_python_middle_scans_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_and_memory_scans_agree_across_chunk_edges(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from tersh import preview
+    from tersh.rules.clean import clean
 
     lines = [f"step {i}: compiling unit {i}" for i in range(60000)]
     for at in range(1000, 59000, 997):
@@ -133,14 +136,14 @@ def test_grep_and_python_middle_scans_agree(tmp_path: Path, monkeypatch: pytest.
     lines[30001] = "\x1b[31mWARNING\x1b[0m: colour inside"
     path = tmp_path / "build.log"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(preview, "GREP_THRESHOLD", 1 << 40)
-    python_scan = bound_file(path, 2000, 50 * 1024)
-    monkeypatch.setattr(preview, "GREP_THRESHOLD", 0)
-    grep_scan = bound_file(path, 2000, 50 * 1024)
-    assert grep_scan.text == python_scan.text
-    assert lines[1000 + 997 * 29] in grep_scan.text
-    assert "def outline_marker():" in grep_scan.text
-    assert "WARNING: colour inside" in grep_scan.text
+    whole = bound_file(path, 2000, 50 * 1024)
+    monkeypatch.setattr(preview, "SCAN_CHUNK", 4099)  # chunk edges fall inside lines
+    chunked = bound_file(path, 2000, 50 * 1024)
+    in_memory = bound_text(clean("\n".join(lines)), 2000, 50 * 1024)
+    assert chunked.text == whole.text == in_memory.text
+    assert lines[1000 + 997 * 29] in whole.text
+    assert "def outline_marker():" in whole.text
+    assert "WARNING: colour inside" in whole.text
 
 
 def test_commit_lines_subjects_and_group_headers_survive_the_middle_cut() -> None:

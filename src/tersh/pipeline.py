@@ -135,17 +135,25 @@ def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]
         text = preview.decode(data)
         complete = not stderr_note or cap.sizes["stderr"] <= 4096
         return _finish(text + stderr_note, complete, cap, {**base, "details": details})
-    bounded = preview.bound_file(stdout_path, max_lines, max_bytes, clean=False)
     head = (
         f"[tersh] INCOMPLETE: machine-readable output of {report.human_bytes(size)} does not fit "
         f"the preview; the stdout capture holds the whole document: {stdout_path}"
     )
+    # The head line and the stderr preview share the bounds with the document's preview.
+    extra = f"{head}\n{stderr_note}"
+    bounded = preview.bound_file(stdout_path, max(1, max_lines - extra.count("\n") - 1),
+                                 max(256, max_bytes - _byte_len(extra) - 1), clean=False,
+                                 filler_bytes=conf.int("preview.filler_bytes"))
     return _finish(f"{head}\n{bounded.text}{stderr_note}", False, cap,
                    {**base, "details": details}, total_lines=bounded.total_lines)
 
 
 def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
     """Runs of 3+ identical lines become one line plus a count; returns (lines, lines removed)."""
+    from itertools import islice
+
+    if not any(map(str.__eq__, lines, islice(lines, 1, None))):  # no line repeats: one C-speed pass
+        return lines, 0
     out: list[str] = []
     removed = 0
     index = 0
@@ -243,14 +251,16 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                 details["collapsed_repeats"] = removed
     source_text = text
     max_lines, max_bytes = _bounds(conf, reserve=True)
-    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes)
+    filler = conf.int("preview.filler_bytes")
+    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
+                                 filler_bytes=filler, whole_text=rule is None)
     complete = bounded.complete and not omitted and not notes
     if omitted and bounded.complete:
         # The compaction must pay for its own report, or the cleaned source is used instead.
         candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
         full_lines, full_bytes = _bounds(conf, reserve=False)
         plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
-                                   full_lines, full_bytes)
+                                   full_lines, full_bytes, filler_bytes=filler)
         floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         if plain.complete and not saves_enough(candidate.text, plain.text, floor):
             details["kept_source"] = "compaction saved too little to pay for its report"
@@ -270,7 +280,8 @@ def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     from tersh import preview
 
     max_lines, max_bytes = _bounds(conf, reserve=True)
-    bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass)
+    bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass,
+                                 filler_bytes=conf.int("preview.filler_bytes"))
     details = dict(base.pop("details"), mode="streamed")
     return _finish(bounded.text, bounded.complete, cap, {**base, "details": details},
                    total_lines=bounded.total_lines)

@@ -112,3 +112,12 @@ def test_a_short_install_that_is_mostly_spinner_is_still_compacted() -> None:
     text = f"{frames}\nadded 133 packages in 7s\n⠸"
     proposal = rule.compact(text, detect.invocation("npm install express@4 webpack@5", 0))
     assert proposal == "added 133 packages in 7s\n[tersh] 2 spinner lines omitted\n"
+
+
+@pytest.mark.parametrize("level", ["http", "verbose"])
+def test_raised_loglevel_lines_go_and_the_outcome_stays(level: str) -> None:
+    fixture = next(f for f in FIXTURES if f.name == f"install-loglevel-{level}")
+    _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+    assert outcome.applied, outcome.refused
+    assert "added 3 packages in 7s" in outcome.text and "npm http fetch" not in outcome.text
+    assert "npm log lines omitted" in outcome.text

@@ -122,3 +122,12 @@ def test_sniffs_pytest_output_only() -> None:
 test_outputs_assembled_from_real_fragments = support.fragment_test(
     rule, "test__pytest", "pytest", "pytest", exit_codes=(0, 1, 2, 5)
 )
+
+
+def test_pytest9_subtest_rows_are_counted_and_the_failing_one_kept() -> None:
+    fixture = next(f for f in support.fixtures("pytest") if f.name == "subtests-v")
+    _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+    assert outcome.applied, outcome.refused
+    assert "SUBPASSED" not in outcome.text and "69 subtests passed" in outcome.text
+    assert "test_sub.py::test_parse_bad SUBFAILED(i=17)" in outcome.text
+    assert "E               AssertionError: value 17 rejected" in outcome.text

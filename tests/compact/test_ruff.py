@@ -21,6 +21,8 @@ FIXTURES = {  # name: (command, exit code, applied)
     # ruff check --select ALL on mdurl (48 findings), in two more output formats
     "ruff-grouped-mdurl": ("ruff check --select ALL --output-format grouped mdurl", 1, True),
     "ruff-pylint-format-mdurl": ("ruff check --select ALL --output-format pylint mdurl", 1, True),
+    # ruff 0.17 format --check on 45 unformatted files: a diff per file
+    "ruff-format-check-diff": ("ruff format --check .", 1, True),
 }
 
 
@@ -90,3 +92,10 @@ def test_pylint_format_findings_are_recognised() -> None:
     assert outcome.applied, outcome.refused
     assert "mdurl/_decode.py (" in outcome.text
     assert "\n  1 [D104] Missing docstring in public package\n" in outcome.text
+
+
+def test_format_check_keeps_every_file_and_the_summary_and_counts_the_diffs() -> None:
+    text = support.check_fixture(rule, "ruff", "ruff-format-check-diff", "ruff format --check .", 1).text
+    assert all(f"mod_{n}.py" in text for n in range(1, 46))
+    assert "45 files would be reformatted" in text
+    assert "return a + b" not in text and "code-frame or fix-hint line" in text

@@ -107,11 +107,23 @@ def apply(rule: Rule, text: str, inv: Invocation) -> Outcome:
 
 
 def compact_text(text: str, inv: Invocation) -> Outcome:
-    """Pick a rule for ``text`` and apply it through the verifier (no rule: text unchanged).
+    """Pick a rule for ``text`` and apply it through the verifier.
 
     The rule registered for the program goes first; when it declines (``make`` or ``npm test``
     running some other tool, say), the content sniffer may name another rule, which gets its turn.
+    When no rule's text is used, the generic compactor (``_generic``) gets the last turn.
     """
+    outcome = _by_rule(text, inv)
+    if outcome.applied:
+        return outcome
+    generic = apply(load_rule("_generic"), text, inv)
+    if generic.applied:
+        return generic
+    return outcome
+
+
+def _by_rule(text: str, inv: Invocation) -> Outcome:
+    """The outcome of the program's rule, or of the sniffed one (no rule: text unchanged)."""
     from tersh.rules.base import Outcome
 
     try:

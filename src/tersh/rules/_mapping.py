@@ -150,6 +150,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     'rg': ('search',),
     'ruff': ('ruff',),
     'ruff check': ('ruff',),
+    'ruff format': ('ruff',),
     'rustc': ('cargobuild',),
     'shellcheck': ('shellcheck',),
     'staticcheck': ('golangci',),

@@ -1,10 +1,11 @@
 """Compact ``npm``/``pnpm``/``bun`` installs and ``npm ls``: the outcome and every warning.
 
 Dropped: spinner frames, ``N packages are looking for funding`` / ``run `npm fund```, npm's
-update ``notice``, pnpm's ``Progress:`` lines, ``+++`` bars and store locations, bun's resolve
-progress; repeated identical warnings are written once with a count. Kept as written: ``added N
-packages …``, ``up to date …``, audit summaries, every ``warn``/``error``/``ERR_PNPM`` line.
-``npm ls`` keeps every package; only the tree glyphs become indentation.
+update ``notice``, the ``npm http|verbose|info`` lines of a raised ``--loglevel``, pnpm's
+``Progress:`` lines, ``+++`` bars and store locations, bun's resolve progress; repeated
+identical warnings are written once with a count. Kept as written: ``added N packages …``,
+``up to date …``, audit summaries, every ``warn``/``error``/``ERR_PNPM`` line. ``npm ls`` keeps
+every package; only the tree glyphs become indentation.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^npm notice(?: New (?:major|minor|patch) version of npm available!.*"
         r"| Changelog: \S+| To update run: npm install -g npm@\S+)?$"
     )),
+    # --loglevel http / verbose / info (and timing, silly): registry fetches, cache hits, the
+    # run's own settings; a line naming a path or holding a diagnostic stays.
+    ("npm log line", re.compile(r"^npm (?:http|verbose|info|timing|silly) \S.*$")),
     ("progress line", re.compile(
         r"^(?:Progress: resolved \d+, reused \d+, downloaded \d+, added \d+(?:, done)?"
         r"|[+-]{1,}|Resolving dependencies|Resolved, downloaded and extracted \[\d+\]"

@@ -55,9 +55,10 @@ _MARKS = r"[.sxFEXRfp]+"
 _PERCENT = r"\s*(?:\[\s*\d+%\])?"
 _PROGRESS_IN_FILE = re.compile(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
 _PROGRESS_BARE = re.compile(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
+# pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = re.compile(
-    r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL)"
-    r"(?P<tail>(?: \(.*?\))?\s*(?:\[\s*\d+%\])?)$"
+    r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
+    r"(?P<tail>(?:\[[^\]]*\])?(?: ?\(.*?\))?\s*(?:\[\s*\d+%\])?)$"
 )
 _XDIST_VERBOSE = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
@@ -108,7 +109,10 @@ class _Counts:
 
 
 _MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
-_STATUS_OUTCOMES = {"PASSED": "passed", "SKIPPED": "skipped", "XFAIL": "xfailed"}
+_STATUS_OUTCOMES = {
+    "PASSED": "passed", "SKIPPED": "skipped", "XFAIL": "xfailed",
+    "SUBPASSED": "subtests passed", "SUBSKIPPED": "subtests skipped",
+}  # fmt: skip
 
 
 class _Reader:

@@ -20,13 +20,16 @@ from tersh.rules.base import Invocation
 NAME = "ruff"
 CATEGORY = "linters"
 SWITCH = "builds"
-PROGRAMS = ("ruff", "ruff check")
+PROGRAMS = ("ruff", "ruff check", "ruff format")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("--> ", "Found ", "[*] ")
 
 _ARROW = re.compile(r"^\s*-->\s+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
-_HEADER = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S")
+_HEADER = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|^unformatted: ")
+# `ruff format --check` (0.9+) prints a diff per file under "unformatted: File would be
+# reformatted" and its arrow; a diff line is "  - old" or "N + new".
+_FORMAT_DIFF = re.compile(r"^\d+ [+-](?: |$)")
 _CODE = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+:?|\[[A-Z]+[0-9]+\])(?: \[[*-]\])? ")
 # --output-format grouped: a file alone on a line, then "  12:5  F401 [*] message" entries.
 _GROUP_FILE = re.compile(r"^(?P<path>[^\s:]+\.\w+):$")
@@ -110,6 +113,7 @@ def _in_block(line: str) -> bool:
         or line[:1].isspace()
         or bool(_HINT.match(line) or _HUNK_SEPARATOR.match(line))
         or _diag.is_frame_line(line)
+        or bool(_FORMAT_DIFF.match(line))
     )
 
 

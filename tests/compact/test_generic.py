@@ -1,0 +1,118 @@
+"""The generic compactor, on real outputs of tools no rule was written for (fixtures/generic).
+
+Each case folder holds `cmd`, `exit_code`, `combined` (as recorded on a real run) and
+`facts.json`, whose facts come from the tool's machine-readable output or the program's source,
+never from tersh.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tersh import pipeline, settings, tokens
+from tersh.rules import _generic, compact_text
+from tersh.rules.clean import strip_ansi
+from tersh.rules.detect import invocation
+from tersh.rules.verify import contradiction, missing_facts
+
+CASES = sorted(p for p in (Path(__file__).parent / "fixtures" / "generic").iterdir() if p.is_dir())
+
+
+def _case(folder: Path) -> tuple[str, int, bytes, list[str]]:
+    facts = json.loads((folder / "facts.json").read_text(encoding="utf-8"))
+    return (
+        (folder / "cmd").read_text().strip(),
+        int((folder / "exit_code").read_text()),
+        (folder / "combined").read_bytes(),
+        list(facts["must_keep"]),
+    )
+
+
+@pytest.mark.parametrize("folder", CASES, ids=lambda p: p.name)
+def test_recorded_output_keeps_every_fact_and_never_grows(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TERSH_HOME", str(tmp_path))
+    command, exit_code, raw, must_keep = _case(folder)
+    result = pipeline.compact(command, exit_code, combined=raw, conf=settings.Settings())
+    text = strip_ansi(result.text)
+    assert [fact for fact in must_keep if fact not in text] == []
+    assert tokens.count(result.text) <= tokens.count(raw.decode("utf-8", "replace"))
+
+
+@pytest.mark.parametrize("name", ["java-logging-exception", "cargo-run-panic"])
+def test_failing_runs_are_compacted_without_reading_as_success(name: str) -> None:
+    command, exit_code, raw, _ = _case(Path(__file__).parent / "fixtures" / "generic" / name)
+    source = raw.decode()
+    outcome = compact_text(source, invocation(command, exit_code))
+    assert outcome.applied and outcome.rule == "generic"
+    assert contradiction(source, outcome.text, exit_code) is None
+    assert missing_facts(source, outcome.text) == []
+    assert len(outcome.text) < len(source) // 2
+
+
+def test_log_chatter_is_counted_where_it_stood_and_the_error_kept() -> None:
+    text = "\n".join(
+        [
+            "starting",
+            *(
+                f"2024-05-01 10:00:{i % 60:02d} INFO worker - handled job {i} in {i % 7}ms"
+                for i in range(200)
+            ),
+            "2024-05-01 10:01:00 ERROR worker - job 201 failed: disk quota exceeded",
+            *(f"test_case_{i} PASSED" for i in range(30)),
+            "done",
+        ]
+    )
+    out = _generic.compact(text, invocation("worker --run", 1))
+    assert out is not None
+    lines = out.split("\n")
+    assert lines[0] == "starting"
+    assert lines[1] == "[tersh: 200 log lines omitted]"
+    assert "2024-05-01 10:01:00 ERROR worker - job 201 failed: disk quota exceeded" in lines
+    assert "[tersh: 30 passing-test lines omitted]" in lines and lines[-1] == "done"
+
+
+def test_same_shape_runs_keep_first_last_and_the_paths_they_name() -> None:
+    text = "\n".join(["header", *(f"copied build/out/file_{i}.bin 120 bytes" for i in range(50)), "end"])
+    out = _generic.compact(text, invocation("copy-tool", 0))
+    assert out is not None
+    assert "copied build/out/file_0.bin 120 bytes" in out and "copied build/out/file_49.bin 120 bytes" in out
+    assert "48 lines of the same shape omitted" in out
+    assert all(f"build/out/file_{i}.bin" in out for i in range(50))
+    assert missing_facts(text, out) == []
+
+
+def test_findings_are_grouped_by_file_and_verified() -> None:
+    findings = [
+        f"lib/{name}.rb:{n}:{n % 9 + 1}: C: Style/StringLiterals: Prefer single quotes."
+        for name in ("a", "b")
+        for n in range(1, 30)
+    ]
+    text = "\n".join(["Inspecting 2 files", *findings, "2 files inspected, 58 offenses detected"])
+    out = _generic.compact(text, invocation("rubocop --format emacs", 1))
+    assert out is not None and "lib/a.rb (29)" in out and "  3:4 C: Style/StringLiterals" in out
+    assert missing_facts(text, out) == []
+
+
+def test_protected_lines_are_never_collapsed() -> None:
+    text = "\n".join(f"warning: deprecated option --fast-{i} used" for i in range(40))
+    assert _generic.compact(text, invocation("tool", 0)) is None
+
+
+def test_small_or_plain_text_is_left_alone() -> None:
+    assert _generic.compact("", invocation("tool", 0)) is None
+    assert _generic.compact("one\ntwo\nthree", invocation("tool", 0)) is None
+    assert (
+        _generic.compact("\n".join(f"distinct line about {w}" for w in "abcdefgh"), invocation("t", 0))
+        is None
+    )
+
+
+def test_identical_lines_are_one_line_and_a_repeat_count() -> None:
+    text = "\n".join(["start", *["retrying connection..."] * 50, "", "", "", "end"])
+    out = _generic.compact(text, invocation("some-daemon", 0))
+    assert out == "start\nretrying connection...\n[tersh: previous line repeated 49 more times]\n\n\n\nend"

@@ -1,0 +1,129 @@
+"""The index a cut preview opens with: every fact-carrying part of an output far over the bound.
+
+Outputs are assembled from real fragments (lines of recorded linter, type checker and test runner
+outputs) between real filler; whatever the verifier reads on them — each location's file, each
+path, each diagnostic code, each failing test, each summary line — must be in the preview.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh import preview
+from tersh.rules.verify import extract_facts, is_diagnostic, iter_locations, iter_paths
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FRAGMENTS = [
+    (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+    for name in (
+        "eslint/eslint-unix-many.txt",
+        "pylint/pylint-parseable-idna.txt",
+        "mypy/mypy-pretty-many.txt",
+        "pytest/mixed-failures-v.out",
+    )
+]
+FILLER = (FIXTURES / "generic" / "npm-pack-dry-run" / "combined").read_text(encoding="utf-8").splitlines()
+MAX_LINES, MAX_BYTES = 600, 16 * 1024
+
+
+def _expected(source: list[str]) -> set[str]:
+    """What the index must show of the fact lines of ``source``."""
+    expected: set[str] = set()
+    digest = preview.Digest()
+    for line in source:
+        locations = preview.fact_locations(line)
+        if locations is None:
+            continue
+        expected.update(path for path, _, _ in locations)
+        expected.update(iter_paths(line))
+        digest.add(line, locations)
+    expected.update(digest.codes)
+    expected.update(digest.failing)
+    return expected
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    parts=st.lists(
+        st.tuples(st.integers(0, len(FRAGMENTS) - 1), st.integers(0, 400), st.integers(1, 60)),
+        min_size=1,
+        max_size=12,
+    ),
+    filler_rounds=st.integers(40, 120),
+)
+def test_every_fact_of_an_output_far_over_the_bound_is_in_the_preview(
+    parts: list[tuple[int, int, int]], filler_rounds: int
+) -> None:
+    source: list[str] = []
+    for fragment, start, count in parts:
+        lines = FRAGMENTS[fragment]
+        source += FILLER * (filler_rounds // len(parts) + 1)
+        source += lines[start % len(lines) : start % len(lines) + count]
+    source += FILLER
+    assert sum(map(len, source)) > 4 * MAX_BYTES
+    shown = preview.bound_lines(source, MAX_LINES, MAX_BYTES)
+    assert len(shown.text.encode()) <= MAX_BYTES and shown.text.count("\n") < MAX_LINES
+    missing = sorted(fact for fact in _expected(source) if fact not in shown.text)
+    assert missing == []
+    if any(preview.fact_locations(line) is not None for line in source) and shown.digest_lines:
+        assert shown.text.startswith("[tersh] index of the ")
+    for fact in extract_facts("\n".join(source)):
+        if fact.kind == "location":
+            assert fact.text.split(":")[0] in shown.text
+
+
+def test_the_python_and_grep_scans_find_the_same_lines(tmp_path: Path) -> None:
+    source = []
+    for round_ in range(30):
+        for lines in FRAGMENTS:
+            source += (
+                FILLER
+                + lines
+                + [
+                    f"Date: round {round_}",
+                    "",
+                    f"    subject {round_}",
+                    "Title",
+                    "=====",
+                    f"src/dir_{round_}/",
+                    " entry",
+                ]
+            )
+    path = tmp_path / "out.txt"
+    path.write_text("\n".join(source) + "\n", encoding="utf-8")
+    text = preview._File(path, len(source), path.stat().st_size, False)
+    by_python = sorted(preview._python_candidates(text))
+    by_grep = preview._grep_candidates(text)
+    assert by_grep is not None
+    found = sorted(set(by_grep))
+    facts = {item for item in by_python if item[0] == "shape"}
+    assert facts == {item for item in found if item[0] == "shape"}
+
+    # grep may offer more candidates; the fact lines among them are the same
+    def fact_lines(items: list[tuple[str, int, str]]) -> set[int]:
+        return {n for kind, n, line in items if kind == "candidate" and preview.is_fact_line(line)}
+
+    assert fact_lines(by_python) == fact_lines(found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([line for f in FRAGMENTS for line in f] + FILLER),
+            st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=80),
+        ),
+        max_size=40,
+    )
+)
+def test_the_bulk_candidate_search_misses_no_fact_line(lines: list[str]) -> None:
+    chunk = "".join(f"{line}\n" for line in lines)
+    starts = set(preview.candidate_starts(chunk))
+    position = 0
+    for line in lines:
+        if is_diagnostic(line) or next(iter_locations(line), None) is not None:
+            assert position in starts, line
+        position += len(line) + 1
