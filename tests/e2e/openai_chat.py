@@ -10,7 +10,7 @@ call) get a short text too. Wire format: https://platform.openai.com/docs/api-re
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from tests.e2e.fakemodel import Reply, Request, sse_reply
@@ -89,8 +89,15 @@ def content_text(message: dict[str, Any]) -> str:
     return ""
 
 
-def scripted(calls: Sequence[ToolCall]) -> Any:
-    """A responder making ``calls`` one per turn, then answering with :data:`DONE_TEXT`."""
+#: A scripted step: a fixed call, or one made from the request so far (its decoded body).
+Step = ToolCall | Callable[[dict[str, Any]], ToolCall]
+
+
+def scripted(calls: Sequence[Step]) -> Any:
+    """A responder making ``calls`` one per turn, then answering with :data:`DONE_TEXT`.
+
+    A callable step sees the request body, so a call can use what an earlier result said.
+    """
 
     def respond(request: Request) -> Reply:
         body = request.body if isinstance(request.body, dict) else {}
@@ -100,7 +107,9 @@ def scripted(calls: Sequence[ToolCall]) -> Any:
             return sse_reply(_text_events("Scripted session"))
         done = len(tool_results(body))
         if done < len(calls):
-            return sse_reply(_call_events(calls[done], done))
+            step = calls[done]
+            call = step if isinstance(step, ToolCall) else step(body)
+            return sse_reply(_call_events(call, done))
         return sse_reply(_text_events(DONE_TEXT))
 
     return respond

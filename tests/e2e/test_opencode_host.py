@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -32,7 +33,14 @@ import pytest
 from tests.e2e import parity
 from tests.e2e.fakemodel import Request, serving
 from tests.e2e.hostbin import HERE, host_binary, pinned_version
-from tests.e2e.openai_chat import ToolCall, content_text, scripted, tool_calls, tool_results
+from tests.e2e.openai_chat import (
+    Step,
+    ToolCall,
+    content_text,
+    scripted,
+    tool_calls,
+    tool_results,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -150,13 +158,15 @@ def _tersh(env: dict[str, str], cwd: Path, *args: str) -> None:
 
 def run_session(
     root: Path,
-    commands: Sequence[str],
+    commands: Sequence[str | Step],
     *,
     permission: dict[str, Any] | None = None,
     with_tersh: bool,
     prepare: Any = None,
+    extra_config: dict[str, Any] | None = None,
 ) -> Session:
-    """One ``opencode run`` in which the scripted model calls bash once per command."""
+    """One ``opencode run`` in which the scripted model makes one call per step (a string is
+    a bash command)."""
     binary = _opencode()
     work = root / "work"
     work.mkdir(parents=True)
@@ -171,9 +181,10 @@ def run_session(
         _tersh(env, work, "enable")
         _tersh(env, work, "init", "opencode", "--global")
         assert (config_folder / "plugins" / "tersh.ts").is_file()
-    calls = [ToolCall("bash", {"command": c, "description": "scripted"}) for c in commands]
+    calls = [bash(c) if isinstance(c, str) else c for c in commands]
     with serving(scripted(calls)) as model:
-        (work / "opencode.json").write_text(json.dumps(_config(model.url, permission)))
+        config = {**_config(model.url, permission), **(extra_config or {})}
+        (work / "opencode.json").write_text(json.dumps(config))
         done = subprocess.run(
             [str(binary), "run", "--format", "json", "--print-logs", "-m", "fake/m", "go"],
             cwd=work,
@@ -192,6 +203,11 @@ def run_session(
             continue
     assert "dependency install failed" not in done.stderr, done.stderr[-3000:]
     return Session(done, requests, events)
+
+
+def bash(command: str) -> ToolCall:
+    """The scripted model's call of OpenCode's bash tool."""
+    return ToolCall("bash", {"command": command, "description": "scripted"})
 
 
 def permission_for(rules: parity.RuleSet) -> dict[str, Any]:
@@ -282,3 +298,88 @@ def test_compaction_reaches_the_model_in_real_opencode(tmp_path: Path) -> None:
     exits = [state.get("metadata", {}).get("exit") for state in session.bash_states()]
     plain_exits = [state.get("metadata", {}).get("exit") for state in without.bash_states()]
     assert exits == plain_exits == [0, 1]
+
+
+def _report_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.startswith("[tersh] full output")]
+    assert lines, text[-1500:]
+    return lines[-1]
+
+
+def _hint(body: dict[str, Any], offset: int, limit: int) -> str:
+    """The retrieve command of the latest capture report, as the model would copy it."""
+    report = _report_line(content_text(tool_results(body)[-1]))
+    command = report.split("; read: ", 1)[1].split(" --offset N", 1)[0]
+    return f"{command} --offset {offset} --limit {limit}"
+
+
+def test_capture_report_works_as_printed_from_opencodes_shell(tmp_path: Path) -> None:
+    """The report's retrieve command runs in OpenCode's bash (tersh not on PATH) and its file
+    is readable by OpenCode's own read tool."""
+    root = tmp_path / "session"
+
+    def retrieve(body: dict[str, Any]) -> ToolCall:
+        return bash(_hint(body, 150000, 3))
+
+    def read_capture(body: dict[str, Any]) -> ToolCall:
+        report = _report_line(content_text(tool_results(body)[0]))
+        path = report.split("): ", 1)[1].split("; read: ", 1)[0]
+        return ToolCall("read", {"filePath": path, "offset": 150001, "limit": 2})
+
+    env_path = _environment(root, root)["PATH"]
+    assert shutil.which("tersh", path=env_path) is None, "tersh must not be on the shell's PATH"
+    session = run_session(
+        root,
+        ["seq 1 300000", retrieve, read_capture],
+        with_tersh=True,
+        extra_config={"permission": {"external_directory": "allow"}},
+    )
+    first, paged, read = session.results()
+    assert _report_line(first).split("; read: ", 1)[1].startswith("/")  # an absolute command
+    assert paged.startswith("150001: 150001\n150002: 150002\n150003: 150003"), paged[:300]
+    assert "command not found" not in paged
+    assert "150001: 150001" in read and "150002: 150002" in read, read[:500]
+
+
+def _numbered_source(work: Path) -> None:
+    lines = []
+    for number in range(1, 2401):
+        lines.append(f"# note {number} about nothing" if number % 3 == 0 else f"v_{number} = {number}")
+    (work / "big.py").write_text("\n".join(lines) + "\n")
+
+
+def test_retrieving_a_compressed_read_shows_each_line_number_once(tmp_path: Path) -> None:
+    root = tmp_path / "session"
+
+    def retrieve(body: dict[str, Any]) -> ToolCall:
+        text = content_text(tool_results(body)[-1])
+        footer = [line for line in text.splitlines() if "retrieve o" in line]
+        assert footer, text[-800:]
+        command = footer[-1].split("`")[1]
+        return bash(f"{command} --offset 300 --limit 3")
+
+    read = ToolCall("read", {"filePath": str(root / "work" / "big.py")})
+    session = run_session(root, [read, retrieve], with_tersh=True, prepare=_numbered_source)
+    compressed, paged = session.results()
+    assert "# note 3 about nothing" not in compressed  # the read was compressed by tersh
+    assert "298: v_298 = 298" in paged and "300: # note 300 about nothing" in paged, paged[:400]
+    assert ": 298: " not in paged  # no second number in front of OpenCode's own
+
+
+def test_tersh_retrieve_pages_reach_the_model_whole(tmp_path: Path) -> None:
+    """OpenCode names MCP tools ``<server>_<tool>``: tersh's own retrieve page is never cut."""
+    root = tmp_path / "session"
+
+    def page(body: dict[str, Any]) -> ToolCall:
+        report = _report_line(content_text(tool_results(body)[-1]))
+        capture_id = report.split(" retrieve ", 1)[1].split(" ", 1)[0]
+        return ToolCall("tersh_retrieve", {"id": capture_id, "offset": 1000, "limit": 400})
+
+    mcp = {"tersh": {"type": "local", "command": [*TERSH, "mcp"], "enabled": True}}
+    session = run_session(root, ["seq 1 300000", page], with_tersh=True, extra_config={"mcp": mcp})
+    assert any(t["function"]["name"] == "tersh_retrieve" for t in session.last_turn()["tools"])
+    text = session.results()[1]
+    for number in range(1001, 1401):
+        assert f"{number}: {number}" in text, number
+    assert "tersh:" not in text.split("\n", 1)[0] or "compressed" not in text
+    assert "output compressed" not in text
