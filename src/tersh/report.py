@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from tersh.result import CaptureRef
 
 TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` reads this
@@ -30,18 +28,21 @@ def human_bytes(count: int) -> str:
 def capture_report(captures: Sequence[CaptureRef], *, total_lines: int | None = None,
                    note: str = "") -> str:
     """Where the complete output is and how to read it: one line with the stream sizes, the
-    capture's folder (its id is the folder's name) and the exact ``tersh retrieve`` command.
+    capture file (its folder's name is the id; a host's own file tools can read it) and the
+    ``retrieve`` command, spelled with the tersh that is running so it works as printed from
+    the agent's shell even where ``tersh`` is not on PATH.
 
     The report ends every incomplete result, so it is kept short: the id is written twice (in
-    the folder and in the command), not three times.
+    the path and in the command), not three times.
     """
     if not captures:
         return ""
+    from tersh.hosts import tersh_command
+
     first = captures[0]
-    folder = os.path.dirname(first.path) or "."  # what str(Path(path).parent) gives
     sizes = ", ".join(f"{c.stream} {human_bytes(c.bytes)}" for c in captures)
     lines_note = f"{total_lines:,} lines; " if total_lines is not None else ""
     text = [f"[tersh] {note}"] if note else []
-    text.append(f"[tersh] full output ({lines_note}{sizes}): {folder}/; read: tersh retrieve "
-                f"{first.id} --offset N --limit M, or --query TEXT")
+    text.append(f"[tersh] full output ({lines_note}{sizes}): {first.path}; read: {tersh_command()} "
+                f"retrieve {first.id} --offset N --limit M, or --query TEXT")
     return "\n".join(text)

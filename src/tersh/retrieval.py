@@ -7,6 +7,7 @@ stream through the file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,7 @@ class Page:
         if self.mode == "bytes":
             tail = f"\n[tersh: next --offset {self.next_offset} --bytes]" if self.next_offset else ""
             return self.text + tail
-        body = "\n".join(f"{number}: {text}" for number, text in self.lines)
+        body = "\n".join(self._numbered(number, text) for number, text in self.lines)
         if self.mode == "search":
             if not self.lines:
                 return f"[tersh: no line of {self.id} {self.stream} contains {self.query!r}]"
@@ -57,6 +58,18 @@ class Page:
             left = f"{self.total_lines - self.next_offset:,} more lines; " if self.total_lines else ""
             body += f"\n[tersh: {left}next: --offset {self.next_offset}]"
         return body
+
+
+    def _numbered(self, number: int, text: str) -> str:
+        """``N: text``, except a tool output's line that carries its own number already (an
+        OpenCode read's ``298: …``): a second number in front of it reads as a wrong one."""
+        if self.id.startswith("o") and _OWN_NUMBER.match(text):
+            return text
+        return f"{number}: {text}"
+
+
+#: A line that starts with a line number of its own (OpenCode's read tool: ``N: text``).
+_OWN_NUMBER = re.compile(r"\d+: ")
 
 
 def resolve(entry_id: str, stream: str = "combined") -> Path:

@@ -1,7 +1,7 @@
 // tersh's OpenCode plugin against OpenCode-shaped hook objects, with a real `tersh serve`.
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from "node:fs"
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadPlugin, makeProfile, python, pythonSource, readOutput, useTersh } from "./harness.mjs"
@@ -14,26 +14,49 @@ async function hooksFor(home, extra = {}) {
   return TershPlugin({ directory: process.cwd() })
 }
 
-test("bash commands are rewritten to run through tersh; others are left alone", async () => {
+test("no hook runs before a tool: OpenCode judges and runs the command the model asked for", async () => {
   const hooks = await hooksFor(makeProfile())
-  const bash = { args: { command: "ls -la" } }
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c1" }, bash)
-  assert.match(bash.args.command, / run -c 'ls -la'$/)
+  assert.equal(hooks["tool.execute.before"], undefined)
+})
 
-  const optedOut = { args: { command: "ls -la # no-opt" } }
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c2" }, optedOut)
-  assert.equal(optedOut.args.command, "ls -la # no-opt")
+test("a bash output is compacted after the run: exit code kept, capture report, host limits", async () => {
+  const hooks = await hooksFor(makeProfile())
+  const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`)
+  const output = { title: "seq", output: lines.join("\n") + "\n", metadata: { exit: 3, description: "d" } }
+  const input = { tool: "bash", sessionID: "s", callID: "c", args: { command: "seq_like" } }
+  await hooks["tool.execute.after"](input, output)
+  assert.equal(output.metadata.exit, 3, "OpenCode's exit code stays")
+  assert.equal(output.metadata.description, "d")
+  assert.match(output.output, /\[tersh\] full output/, "capture report present")
+  assert.ok(output.output.split("\n").length <= 2000, "within OpenCode's 2,000 lines")
+  assert.ok(Buffer.byteLength(output.output) <= 51200, "within OpenCode's 50 KB")
+  assert.ok(output.output.includes("line 5000"), "the tail is kept")
+  assert.equal(input.args.command, "seq_like", "the requested command is untouched")
 
-  const read = { args: { filePath: "/x/a.py" } }
-  await hooks["tool.execute.before"]({ tool: "read", sessionID: "s", callID: "c3" }, read)
-  assert.deepEqual(read, { args: { filePath: "/x/a.py" } })
+  const ended = { title: "", output: "partial\n".repeat(3000), metadata: {} }
+  await hooks["tool.execute.after"]({ tool: "bash", args: { command: "sleep 99" } }, ended)
+  assert.equal(ended.output, "partial\n".repeat(3000), "no exit code (host ended it): left alone")
+})
+
+test("a truncated bash output is compacted from the full output OpenCode saved", async () => {
+  const hooks = await hooksFor(makeProfile())
+  const folder = join(mkdtempSync(join(tmpdir(), "oc-data-")), "tool-output")
+  mkdirSync(folder)
+  const saved = join(folder, "tool_abc")
+  const full = Array.from({ length: 4000 }, (_, i) => (i === 10 ? "ERROR early failure at a.py:11" : `row ${i}`))
+  writeFileSync(saved, full.join("\n") + "\n")
+  const truncated = "...output truncated...\n\nFull output saved to: " + saved + "\n\n" + full.slice(-1900).join("\n")
+  const output = { title: "", output: truncated, metadata: { exit: 1, truncated: true, outputPath: saved } }
+  await hooks["tool.execute.after"]({ tool: "bash", args: { command: "make" } }, output)
+  assert.ok(output.output.includes("ERROR early failure at a.py:11"), "a line only the saved file had")
+  assert.equal(output.metadata.tersh.source, "host file")
 })
 
 test("a disabled profile changes nothing", async () => {
   const hooks = await hooksFor(makeProfile({ enabled: false }))
-  const bash = { args: { command: "git status" } }
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, bash)
-  assert.equal(bash.args.command, "git status")
+  const bash = { title: "", output: "x\n".repeat(9000), metadata: { exit: 0 } }
+  await hooks["tool.execute.after"]({ tool: "bash", args: { command: "yes x" } }, bash)
+  assert.equal(bash.output, "x\n".repeat(9000))
   const text = readOutput("/x/a.py", pythonSource(400))
   const output = { title: "a.py", output: text, metadata: { truncated: false } }
   await hooks["tool.execute.after"]({ tool: "read", sessionID: "s", callID: "c", args: {} }, output)
@@ -159,9 +182,9 @@ test("a missing tersh, a crashing child or a silent child leaves every output as
     const mcp = { content: [{ type: "text", text }] }
     await hooks["tool.execute.after"]({ tool: "mcp_x", sessionID: "s", callID: "c", args: {} }, mcp)
     assert.equal(mcp.content[0].text, text)
-    const bash = { args: { command: "ls" } }
-    await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, bash)
-    assert.equal(bash.args.command, "ls")
+    const shell = { title: "", output: "y\n".repeat(9000), metadata: { exit: 0 } }
+    await hooks["tool.execute.after"]({ tool: "bash", args: { command: "yes y" } }, shell)
+    assert.equal(shell.output, "y\n".repeat(9000))
   }
   delete process.env.TERSH_PLUGIN_TIMEOUT_MS
 })
@@ -170,10 +193,45 @@ test("malformed hook objects never throw", async () => {
   const hooks = await hooksFor(makeProfile())
   await hooks["tool.execute.after"]({ tool: "read" }, undefined)
   await hooks["tool.execute.after"](undefined, { output: 12 })
-  await hooks["tool.execute.before"]({ tool: "bash" }, { args: {} })
-  await hooks["tool.execute.before"](null, null)
+  await hooks["tool.execute.after"]({ tool: "bash" }, { output: "x", metadata: { exit: "0" } })
+  await hooks["tool.execute.after"]({ tool: "bash", args: { command: 1 } }, { output: "x" })
   const circular = { title: "", output: "x".repeat(5000), metadata: {} }
   circular.metadata.self = circular
   await hooks["tool.execute.after"]({ tool: "read" }, circular)
   assert.equal(circular.output, "x".repeat(5000))
+})
+
+test("tersh's own MCP tools (OpenCode: <server>_<tool>) are never compressed again", async () => {
+  const hooks = await hooksFor(makeProfile())
+  const page = Array.from({ length: 400 }, (_, i) => `${i + 1}: page line ${i}`).join("\n")
+  for (const tool of ["tersh_retrieve", "tersh_search"]) {
+    const output = { title: "", output: page, metadata: {} }
+    await hooks["tool.execute.after"]({ tool, args: {} }, output)
+    assert.equal(output.output, page, tool)
+    const mcp = { content: [{ type: "text", text: page }] }
+    await hooks["tool.execute.after"]({ tool, args: {} }, mcp)
+    assert.equal(mcp.content[0].text, page, tool)
+  }
+})
+
+test("a hung tersh child is replaced: later calls are compressed again", async () => {
+  const home = makeProfile()
+  const folder = mkdtempSync(join(tmpdir(), "tersh-hang-"))
+  const marker = join(folder, "hung-once")
+  const wrapper = join(folder, "hang-once.sh")
+  // the first child never answers; every later one is a real tersh
+  writeFileSync(wrapper, `#!/bin/sh\nif [ ! -e '${marker}' ]; then : > '${marker}'; exec sleep 60; fi\nexec '${python}' -m tersh "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  useTersh(home, { TERSH_PLUGIN_TIMEOUT_MS: "3000" })
+  process.env.TERSH_PLUGIN_ARGV = JSON.stringify([wrapper])
+  const { TershPlugin } = await loadPlugin()
+  const hooks = await TershPlugin({})
+  const text = readOutput("/x/a.py", pythonSource(300))
+  const first = { title: "", output: text, metadata: {} }
+  await hooks["tool.execute.after"]({ tool: "read", args: {} }, first)
+  assert.equal(first.output, text, "the hung child's call keeps the original")
+  const second = { title: "", output: text, metadata: {} }
+  await hooks["tool.execute.after"]({ tool: "read", args: {} }, second)
+  assert.equal(second.metadata.tersh?.applied, true, "a fresh child answered")
+  delete process.env.TERSH_PLUGIN_TIMEOUT_MS
 })

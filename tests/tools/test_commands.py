@@ -41,13 +41,14 @@ def test_tool_command_rejects_bad_metadata() -> None:
 
 def test_serve_answers_every_line_in_order(tersh_home: Path) -> None:
     assert run(["enable"], "").returncode == 0
+    seq = "".join(f"{i}\n" for i in range(1, 9001))
     requests = [
         {"id": 1, "type": "ping"},
         "not json",
         {"id": 2, "tool": "task", "output": "w " * 10000},
         {"id": 3, "tool": "grep", "output": "small"},
-        {"id": 4, "type": "rewrite", "command": "ls -la", "via": "run"},
-        {"id": 5, "type": "rewrite", "command": "ls # no-opt", "via": "run"},
+        {"id": 4, "type": "shell", "command": "seq 1 9000", "exit_code": 2, "output": seq},
+        {"id": 5, "type": "rewrite", "command": "ls -la", "via": "run"},
         {"id": 6, "type": "bogus"},
         {"id": 7, "tool": "x", "output": 12},
         [1, 2],
@@ -61,8 +62,9 @@ def test_serve_answers_every_line_in_order(tersh_home: Path) -> None:
     assert answers[1]["id"] is None and "not JSON" in answers[1]["error"]
     assert answers[2]["changed"] and answers[2]["metadata"]["tersh"]["applied"]
     assert answers[3] == {"id": 3, "output": "small", "changed": False, "metadata": answers[3]["metadata"]}
-    assert answers[4]["changed"] and answers[4]["command"].endswith("run -c 'ls -la'")
-    assert not answers[5]["changed"] and answers[5]["command"] == "ls # no-opt"
+    assert answers[4]["changed"] and "[tersh] full output" in answers[4]["output"]
+    assert answers[4]["output"].rstrip().split("\n")[-2] == "9000"
+    assert "unknown request type" in answers[5]["error"]  # no command rewrite, ever
     assert "unknown request type" in answers[6]["error"]
     assert "output must be" in answers[7]["error"]
     assert answers[8]["id"] is None
@@ -91,3 +93,31 @@ def test_serve_follows_enable_and_disable_without_restart(tersh_home: Path) -> N
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=10) == 0
+
+
+def test_serve_shell_reads_only_the_hosts_saved_file(tersh_home: Path, tmp_path: Path) -> None:
+    assert run(["enable"], "").returncode == 0
+    folder = tmp_path / "tool-output"
+    folder.mkdir()
+    saved = folder / "tool_1"
+    saved.write_text("".join(f"row {i}\n" for i in range(6000)) + "FAILED test_x at t.py:9\n")
+    (folder / "tool_link").symlink_to(saved)
+    (tmp_path / "elsewhere").write_text(saved.read_text())
+    short = "row 5999\nFAILED test_x at t.py:9\n"
+    base = {"type": "shell", "command": "pytest", "exit_code": 1, "output": short}
+    requests = [
+        {**base, "id": 1, "full_output_path": str(saved)},
+        {**base, "id": 2, "full_output_path": str(folder / "tool_link")},
+        {**base, "id": 3, "full_output_path": str(tmp_path / "elsewhere")},
+        {**base, "id": 4, "full_output_path": str(saved), "exit_code": None},
+        {**base, "id": 5, "full_output_path": str(saved), "limits": {"max_lines": 50}},
+    ]
+    done = run(["serve", "--stdio"], "".join(json.dumps(r) + "\n" for r in requests))
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers[0]["metadata"]["tersh"]["source"] == "host file"
+    assert "FAILED test_x at t.py:9" in answers[0]["output"] and "row 0" in answers[0]["output"]
+    for refused in answers[1:3]:  # a symlink, a file outside the host's folder: the text only
+        assert refused["metadata"]["tersh"]["source"] == "host text"
+    assert answers[3] == {**answers[3], "output": short, "changed": False}
+    assert len(answers[4]["output"].splitlines()) <= 50
+    assert "FAILED test_x at t.py:9" in answers[4]["output"]

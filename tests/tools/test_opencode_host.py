@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,16 @@ def test_symlinked_target_is_refused(project: Path) -> None:
 def test_unknown_scope() -> None:
     with pytest.raises(Exception, match="unknown scope"):
         opencode.install("everywhere")
+
+
+def test_the_plugin_imports_only_nodes_own_modules() -> None:
+    """No package import (``@opencode-ai/plugin`` or any other): the file needs no npm install."""
+    source = opencode.template()
+    imports = re.findall(r"""^\s*import\b[^"']*["']([^"']+)["']""", source, re.M)
+    imports += re.findall(r"""\b(?:require|import)\(\s*["']([^"']+)["']""", source)
+    assert imports and all(name.startswith("node:") for name in imports), imports
+
+
+def test_the_plugin_never_rewrites_a_command() -> None:
+    """OpenCode must judge the command the model asked for: no tool.execute.before hook."""
+    assert '"tool.execute.before"' not in opencode.template()

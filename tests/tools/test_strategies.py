@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -122,3 +123,46 @@ def test_tail_window_inside_a_string_is_left_as_it_is() -> None:
     result = strategies.minimal_then_middle(text, "big.py", 8000)
     tail = result.text.split("omitted here")[1]
     assert ": # comment 19996" in tail  # inside the string: not a comment, kept
+
+
+MARKER = re.compile(r"\[… tersh: ([\d,]+) lines? \(([\d,]+) chars\) omitted here …\]")
+
+
+def log_with_errors(count: int = 3000) -> tuple[str, list[str]]:
+    errors = {
+        700: "ERROR worker-4: job 137 failed: connection reset (src/net/pool.py:237)",
+        1500: "WARNING disk almost full on /var",
+        2200: 'Traceback (most recent call last):\n  File "app/main.py", line 88, in run',
+    }
+    lines = [errors.get(i, f"INFO request {i} served in {i % 17} ms") for i in range(count)]
+    return "\n".join(lines), [line for e in errors.values() for line in e.split("\n")]
+
+
+def test_middle_keeps_every_protected_line_before_filler_and_counts_the_rest() -> None:
+    text, protected = log_with_errors()
+    result = strategies.middle(text, 4000)
+    assert len(result.text) <= 4000 and result.lossy
+    for line in protected:
+        assert line in result.text.split("\n"), line
+    assert result.text.startswith("INFO request 0 ")
+    assert result.text.endswith("INFO request 2999 served in 7 ms")
+    kept = [line for line in result.text.split("\n") if not MARKER.fullmatch(line)]
+    omitted = sum(int(m.group(1).replace(",", "")) for m in MARKER.finditer(result.text))
+    assert len(kept) + omitted == text.count("\n") + 1  # every line is shown or counted
+    assert "error, warning or location line" in " ".join(result.notes)
+
+
+def test_middle_keeps_protected_lines_only_within_its_budget() -> None:
+    lines = [f"ERROR {i}: {'x' * 80}" for i in range(500)]
+    result = strategies.middle("\n".join(lines), 3000)
+    assert len(result.text) <= 3000 and result.lossy
+
+
+@given(
+    st.lists(st.sampled_from(["ok line", "ERROR bad", "a.py:3: boom", "", "x" * 300]), max_size=200),
+    st.integers(min_value=60, max_value=3000),
+)
+def test_middle_with_protected_lines_respects_its_budget(rows: list[str], budget: int) -> None:
+    text = "\n".join(rows)
+    result = strategies.middle(text, budget)
+    assert len(result.text) <= budget or not result.lossy

@@ -4,10 +4,16 @@ Requests, one JSON object per line on stdin; one answer per line on stdout, same
 
 - ``{"id", "tool", "output", "metadata"?}`` -> ``{"id", "output", "changed", "metadata":
   {"tersh": {metrics}}}`` (output is the compressed text or MCP items, or the original);
-- ``{"id", "type": "rewrite", "command", "via"?: "run"}`` -> ``{"id", "command", "changed",
-  "metadata": {"tersh": {...}}}``: with ``via: "run"`` the command wrapped to run through
-  ``tersh run`` (when enabled and allowed), else RTK's rewrite through ``tersh.rewrite``;
+- ``{"id", "type": "shell", "command", "exit_code", "output", "full_output_path"?, "limits"?:
+  {"max_lines", "max_bytes"}}`` -> ``{"id", "output", "changed", "metadata": {"tersh": {...}}}``:
+  a shell command's finished output compacted by the pipeline of ``tersh compact`` (verifier,
+  preview bound, private capture with its report). ``full_output_path`` is where the host kept
+  the whole output when it truncated its own copy (read instead of ``output`` when it is a plain
+  file); ``limits`` is the host's own inline limit, so the host never cuts tersh's text again;
 - ``{"id", "type": "ping"}`` -> ``{"id", "ok": true}``.
+
+There is no command rewrite request: a host's permission rules must judge the command the
+model asked for, so tersh only ever sees a shell command after the host has run it.
 
 Settings are re-read whenever the settings file changes, so ``tersh disable`` takes effect on
 the next request. A malformed line gets ``{"id": null, "error": …}``; nothing stops the loop
@@ -20,7 +26,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from tersh.errors import TershError
 
@@ -62,10 +68,10 @@ class Service:
         kind = request.get("type", "compress")
         if kind == "ping":
             return {"id": request.get("id"), "ok": True}
-        if kind == "rewrite":
-            return self.rewrite(request)
         if kind == "compress":
             return self.compress(request)
+        if kind == "shell":
+            return self.shell(request)
         return {"id": request.get("id"), "error": f"unknown request type {kind!r}"}
 
     def compress(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +95,35 @@ class Service:
         )
         return self._answer(request, result.output, result.changed, result.metrics)
 
+    def shell(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Compact a finished shell command's output (the original when disabled or unsure)."""
+        command, output = request.get("command"), request.get("output")
+        exit_code = request.get("exit_code")
+        if not isinstance(command, str) or not isinstance(output, str):
+            return {"id": request.get("id"), "error": "command and output must be strings"}
+        if not isinstance(exit_code, int) or isinstance(exit_code, bool):
+            metrics = {"applied": False, "reason": "no exit code (the host ended the command)"}
+            return self._answer(request, output, False, metrics)
+        settings = self.settings()
+        if not settings.flag("enabled"):
+            return self._answer(request, output, False, {"applied": False, "reason": "tersh is disabled"})
+        from tersh import pipeline
+
+        conf = _within(settings, request.get("limits"))
+        source, handle = _full_output(request.get("full_output_path"), output)
+        with handle:
+            result = pipeline.compact_files(command, exit_code, {"combined": handle}, conf=conf)
+        changed = result.text != output
+        metrics = {
+            "applied": changed,
+            "source": source,
+            "capture_id": result.capture_id,
+            "complete": result.complete,
+            "input_bytes": result.input_bytes,
+            "output_bytes": result.output_bytes,
+        }
+        return self._answer(request, result.text if changed else output, changed, metrics)
+
     @staticmethod
     def _answer(
         request: dict[str, Any], output: Any, changed: bool, metrics: dict[str, Any]
@@ -100,48 +135,49 @@ class Service:
             "metadata": {"tersh": metrics},
         }
 
-    def rewrite(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The command to run instead of ``request["command"]`` (itself on any doubt)."""
-        command = request.get("command")
-        if not isinstance(command, str):
-            return {"id": request.get("id"), "error": "command must be a string"}
-        settings = self.settings()
-        if not settings.flag("enabled"):
-            new, reason = command, "tersh is disabled"
-        elif request.get("via") == "run":
-            new, reason = _through_run(command)
-        else:
-            new, reason = _through_provider(command, settings)
-        return {
-            "id": request.get("id"),
-            "command": new,
-            "changed": new != command,
-            "metadata": {"tersh": {"reason": reason}},
-        }
+
+#: The folder name OpenCode keeps truncated tool outputs in (``<data>/opencode/tool-output/``).
+HOST_OUTPUT_FOLDER = "tool-output"
 
 
-def _through_run(command: str) -> tuple[str, str]:
+def _full_output(path: Any, fallback: str) -> tuple[str, BinaryIO]:
+    """The host's saved full output, opened, when ``path`` names one; else ``fallback``.
+
+    Only a plain file (never a symlink) in a folder named like the host's own is read: the path
+    comes from the host's metadata, and a stray one must not make tersh read anything else.
+    """
+    import io
+    import stat
+    from pathlib import Path
+
+    text = io.BytesIO(fallback.encode("utf-8", "surrogatepass"))
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return "host text", text
+    if Path(path).parent.name != HOST_OUTPUT_FOLDER:
+        return "host text", text
     try:
-        from tersh.hosts import shell_rewrite, tersh_command
-    except ImportError:
-        return command, "shell rewriting is not available"
-    try:
-        wrapped = shell_rewrite.rewrite(command, tersh_command())
-    except Exception as exc:  # fail open: the original command runs
-        return command, f"rewrite failed: {type(exc).__name__}"
-    return (wrapped, "runs through tersh") if wrapped else (command, "left unchanged by policy")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return "host text", text
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        return "host text", text
+    return "host file", handle
 
 
-def _through_provider(command: str, settings: Any) -> tuple[str, str]:
-    try:
-        from tersh import rewrite
-    except ImportError:
-        return command, "no rewrite provider"
-    try:
-        answer = rewrite.rewrite(command, settings)
-    except Exception as exc:  # fail open
-        return command, f"rewrite failed: {type(exc).__name__}"
-    return str(answer.executed or command), str(getattr(answer, "reason", ""))
+def _within(settings: Any, limits: Any) -> Any:
+    """``settings`` with the preview bound lowered to the host's inline limit (never raised)."""
+    if not isinstance(limits, dict):
+        return settings
+    from tersh.settings import Settings
+
+    values = dict(settings.overrides)
+    for key, name in (("preview.max_lines", "max_lines"), ("preview.max_bytes", "max_bytes")):
+        limit = limits.get(name)
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+            values[key] = min(settings.int(key), limit)
+    return Settings(values)
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> int:

@@ -66,6 +66,8 @@ def tersh_command() -> str:
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0).startswith("tersh") and not argv0.endswith(".py"):
         candidate = os.path.abspath(argv0)
+        if os.path.basename(candidate) != "tersh":  # e.g. tersh-shell-prefix: its sibling tersh
+            candidate = os.path.join(os.path.dirname(candidate), "tersh")
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return quote(candidate)
     import shutil

@@ -186,6 +186,10 @@ class Cache:
             with contextlib.suppress(OSError):
                 os.unlink(path)
 
+    def future_path(self, entry_id: str) -> Path:
+        """Where entry ``entry_id`` is (or will be, once stored): for reports written first."""
+        return self._data(validate_id(entry_id))
+
     def path(self, entry_id: str) -> Path:
         """The data file of a live entry; TershError for malformed, unknown or expired ids."""
         path = self._data(validate_id(entry_id))

@@ -92,7 +92,7 @@ def _compress(
     clean = strip_ansi(text)
     limit = min(budgets.limit_chars, room if room is not None else budgets.limit_chars)
     entry_id = _entry_id(raw) if not host_path else ""
-    footer = _footer(host_path, entry_id)
+    footer = _footer(host_path, entry_id, cache)
     header_room = 160 + len(tool)
     for _attempt in range(3):
         body_budget = max(0, limit - len(footer) - header_room)
@@ -171,11 +171,17 @@ def _header(tool: str, strategy: str, notes: tuple[str, ...], original: str) -> 
     )
 
 
-def _footer(host_path: str, entry_id: str) -> str:
+def _footer(host_path: str, entry_id: str, cache: Any) -> str:
+    """Where the whole output is: the host's own file, or tersh's entry (its file, for the
+    host's file tools, and the retrieve command spelled with the running tersh, which works
+    from the agent's shell whether or not ``tersh`` is on PATH)."""
     if host_path:
         return f"[tersh: full output saved by the host at {host_path}]"
+    from tersh.hosts import tersh_command
+
+    where = f"{cache.future_path(entry_id)}; " if cache is not None else ""
     return (
-        f"[tersh: full output: `tersh retrieve {entry_id}` "
+        f"[tersh: full output: {where}`{tersh_command()} retrieve {entry_id}` "
         f"(--offset N --limit M to page, --query TEXT to search)]"
     )
 

@@ -46,15 +46,21 @@ def _marker(lines: int, chars: int) -> str:
 def middle(text: str, budget: int, gap: tuple[int, int] = (0, 0)) -> Shrunk:
     """Keep the head and the tail, drop the middle; cut on line ends when they are near.
 
-    ``gap`` (lines, chars) is text already taken out of ``text`` where the cut will fall; it
-    is added to the counts the marker reports.
+    The lines of the middle that a shell-output compaction protects (error, warning, failure,
+    traceback, ``path:line`` location) are kept first, in their order, as long as they fit;
+    head and tail fill what is left. Every run of left-out lines gets a marker counting it.
+    ``gap`` (lines, chars) is text already taken out of ``text`` where the cut falls; it is
+    added to the counts of the first marker.
     """
     if len(text) <= budget:
         return Shrunk(text, False, ())
-    probe = _marker(text.count("\n") + gap[0], len(text) + gap[1])
+    probe = _marker(text.count("\n") + 1 + gap[0], len(text) + gap[1])
     room = max(0, budget - len(probe) - 2)
     head_end = _line_cut_before(text, int(room * HEAD_RATIO))
     tail_start = _line_cut_after(text, len(text) - (room - head_end), head_end)
+    kept = _protected_lines(text, head_end, tail_start, room, len(probe) + 2)
+    if kept:
+        return _middle_keeping(text, budget, gap, kept)
     dropped = text[head_end:tail_start]
     lines = dropped.count("\n") + (0 if dropped.endswith("\n") else 1) + gap[0]
     head_part, tail_part = text[:head_end], text[tail_start:]
@@ -62,6 +68,68 @@ def middle(text: str, budget: int, gap: tuple[int, int] = (0, 0)) -> Shrunk:
     after = "\n" if tail_part else ""
     body = f"{head_part}{before}{_marker(lines, len(dropped) + gap[1])}{after}{tail_part}"
     return Shrunk(body, True, (f"{_count(lines, 'line')} omitted in the middle",))
+
+
+#: Share of a middle cut's room the protected lines may take (head and tail keep the rest).
+PROTECTED_SHARE = 0.7
+
+
+def is_protected(line: str) -> bool:
+    """Whether a shell-output compaction would keep ``line`` (a diagnostic or a location)."""
+    from tersh.rules.verify import is_diagnostic, iter_locations
+
+    return is_diagnostic(line) or next(iter_locations(line), None) is not None
+
+
+def _protected_lines(text: str, start: int, end: int, room: int, marker: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of protected lines between ``start`` and ``end`` that fit in a
+    share of ``room``, each paying for one more gap marker (in order; none when none fit)."""
+    spans: list[tuple[int, int]] = []
+    allowance = int(room * PROTECTED_SHARE)
+    position = start
+    while position < end:
+        stop = text.find("\n", position, end)
+        line_end = end if stop < 0 else stop + 1
+        line = text[position:line_end]
+        if line.strip() and is_protected(line):
+            cost = len(line) + marker
+            if cost <= allowance:
+                spans.append((position, line_end))
+                allowance -= cost
+        position = line_end
+    return spans
+
+
+def _middle_keeping(
+    text: str, budget: int, gap: tuple[int, int], kept: list[tuple[int, int]]
+) -> Shrunk:
+    """A middle cut around ``kept`` protected lines: head and tail share what is left."""
+    probe = len(_marker(text.count("\n") + 1 + gap[0], len(text) + gap[1])) + 2
+    used = sum(end - begin + probe for begin, end in kept)
+    room = max(0, budget - probe - used)
+    first, last = kept[0][0], kept[-1][1]
+    head_end = min(_line_cut_before(text, int(room * HEAD_RATIO)), first)
+    tail_start = max(_line_cut_after(text, len(text) - (room - head_end), last), last)
+    pieces = [text[:head_end]]
+    omitted = 0
+    cursor = head_end
+    extra = gap
+    for begin, end in [*kept, (tail_start, len(text))]:
+        dropped = text[cursor:begin]
+        if dropped:
+            lines = dropped.count("\n") + (0 if dropped.endswith("\n") else 1) + extra[0]
+            omitted += lines
+            if pieces[-1] and not pieces[-1].endswith("\n"):
+                pieces.append("\n")
+            pieces.append(_marker(lines, len(dropped) + extra[1]) + "\n")
+            extra = (0, 0)
+        pieces.append(text[begin:end])
+        cursor = end
+    notes = (
+        f"{_count(omitted, 'line')} omitted in the middle",
+        f"{_count(len(kept), 'error, warning or location line')} kept from it",
+    )
+    return Shrunk("".join(pieces), True, notes)
 
 
 def _line_cut_before(text: str, index: int) -> int:
