@@ -274,3 +274,32 @@ def test_read_keeps_every_line_number(env: dict[str, str], tmp_path: Path) -> No
     for number, (before, after) in enumerate(zip(original, shown, strict=True), start=1):
         assert after in (before, ""), number
         assert not before.startswith("def") or after == before, number
+
+
+def test_the_retrieve_hint_under_the_shell_prefix_runs_as_printed_without_tersh_on_path(
+    tmp_path: Path,
+) -> None:
+    import os
+    import re
+    import subprocess
+    import sys
+
+    env = host_env(tmp_path / "home")
+    (tmp_path / "home").mkdir()
+    enable(env)
+    env["PATH"] = "/usr/bin:/bin"  # no tersh here: the hint must carry its own path
+    prefix = Path(sys.executable).with_name("tersh-shell-prefix")
+    cwd_file = tmp_path / "claude-1a2b-cwd"
+    line = f"true && eval {quote('seq 1 300000')} < /dev/null && pwd -P >| {cwd_file}"
+    done = subprocess.run([str(prefix), line], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    hint = re.search(r"read: (.+?) --offset N --limit M", done.stdout)
+    assert hint, done.stdout[-500:]
+    assert "shell-prefix" not in hint.group(1)
+    page = subprocess.run(
+        ["bash", "-c", hint.group(1) + " --offset 299990 --limit 3"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert page.returncode == 0, page.stderr
+    assert "299991" in page.stdout
+    assert cwd_file.read_text().strip() == os.getcwd()
