@@ -142,39 +142,6 @@ def _rewrite(requested: str, decision: policy.Decision,
     return answer.executed or requested, {"rewrite": info}, pipe
 
 
-#: Exit codes of a program that died of a crash (128 + SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV,
-#: SIGSYS) or could not be started (126, 127).
-_BROKEN_START = frozenset({132, 134, 135, 136, 139, 159, 126, 127})
-#: How a shell reports a program of a list that crashed or could not start (bash, dash, zsh).
-_SHELL_REPORTS = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted",
-                  "Floating point exception", "Bad system call", "No such file or directory",
-                  "Permission denied", "cannot execute", "not found")
-
-
-def _rewrite_broke(code: int, writer: capture_store.CaptureWriter, executed: str) -> bool:
-    """Whether a rewritten command failed in the provider itself, before it did anything:
-    it crashed or could not start and printed nothing (a provider prints the output of the
-    command it ran), or all that was printed is the shell reporting the provider's crash or
-    failed start."""
-    size = writer.sizes["combined"]
-    if size == 0:
-        return code in _BROKEN_START
-    if size > 4096:
-        return False
-    import shlex
-
-    try:
-        provider = shlex.split(executed)[0]
-        with open(os.path.join(writer.folder, "combined"), "rb") as handle:
-            said = handle.read(4096).decode("utf-8", "replace")
-    except (ValueError, IndexError, OSError):
-        return False
-    lines = [line for line in said.splitlines() if line.strip()]
-    return bool(lines) and all(
-        provider in line and any(report in line for report in _SHELL_REPORTS) for line in lines
-    )
-
-
 def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: float | None,
                   conf: Settings, fallback: BinaryIO | None,
                   ) -> tuple[capture_store.CaptureWriter, _FailOpenSink, runner.Exit]:
@@ -218,14 +185,6 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         argv = _argv_for(command, executed, executed != requested)
     started = time.monotonic()
     writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback)
-    if executed != requested and _rewrite_broke(outcome.code, writer, executed):
-        reason = f"the rewritten command ended with {outcome.code} before writing anything"
-        warn(f"{reason}; running the original command")
-        writer.abandon()
-        details["rewrite"] = {**details.get("rewrite", {}), "verdict": "fell back", "reason": reason}
-        executed = requested
-        again = runner.shell_argv(wrap(requested)) if wrap else _argv_for(command, requested, False)
-        writer, sink, outcome = _run_captured(again, requested, cwd, timeout, conf, fallback)
     cli = sys.modules.get("tersh.cli")
     if cli is not None:
         cli.resume_gc()  # paused during start-up; the pipeline may build many objects

@@ -16,11 +16,11 @@ from tests.e2e import anthropic, anthropic_claude
 from tests.e2e.anthropic_claude import ClaudeRun
 
 SLEEP = "sleep 23.456"  # a duration nothing else on the machine uses: its process is findable
-#: 3,000 lines no rule can shorten (193 KB): tersh's default preview (50 KiB) would be over the
-#: host's inline limit; under the prefix it must stay within it.
+#: 3,000 located errors with random text (~250 KB): no compaction may drop one, tersh's default
+#: preview (50 KiB) would be over the host's inline limit; under the prefix it must stay within it.
 NOISE = (
     f'{sys.executable} -c "import random; r = random.Random(1); '
-    '[print(i, r.getrandbits(200)) for i in range(3000)]"'
+    "[print(f'src/m{i}.py:{i}:1: error: E{i} {r.getrandbits(200)}') for i in range(3000)]\""
 )
 SOURCE = "".join(
     f"# step {i}: what the next function does, said at length\n# and a second comment line\n"
@@ -96,7 +96,8 @@ def check_the_preview_bound_is_the_hosts_inline_limit(runs: tuple[ClaudeRun, Cla
     assert "Output too large" in without.results()[6]
     noise = with_tersh.results()[6]
     assert "Output too large" not in noise and 25_000 < len(noise) <= 30_000
-    assert noise.startswith("0 ") and "\n2999 " in noise and "tersh retrieve" in noise.rsplit("\n", 1)[-1]
+    assert "src/m0.py:0:1: error: E0 " in noise and noise.startswith("[tersh] index of the 3,000")
+    assert "tersh retrieve" in noise.rsplit("\n", 1)[-1]
 
 
 def check_a_failing_test_run_arrives_compacted_with_its_exit_code(runs: tuple[ClaudeRun, ClaudeRun]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.support import faulty_rtk, set_mode, stderr_line, tersh
+from tests.faults.support import faulty_rtk, set_mode, tersh
 
 
 @pytest.fixture
@@ -20,26 +20,6 @@ def rtk(tmp_path: Path) -> Path:
     assert tersh(["settings", "set", "rtk.path", str(path)]).returncode == 0
     assert tersh(["settings", "set", "rtk.timeout_ms", "5000"]).returncode == 0
     return path
-
-
-def test_a_working_rewrite_really_runs_through_the_provider(rtk: Path, tmp_path: Path) -> None:
-    (tmp_path / "visible.txt").write_text("x")
-    done = tersh(["run", "--format", "json", "-c", f"ls {tmp_path}"])
-    assert done.returncode == 0 and b"visible.txt" in done.stdout
-    assert b'"rewritten"' in done.stdout  # the fault tests below start from a real rewrite
-
-
-@pytest.mark.parametrize(("tail", "code"), [("; exit 4", 4), ("", 0)])
-def test_a_rewrite_that_crashes_before_doing_anything_falls_back_to_the_command(
-    rtk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tail: str, code: int
-) -> None:
-    # Last in the script, bash execs the provider (a silent 139); earlier, bash reports the crash.
-    (tmp_path / "visible.txt").write_text("x")
-    monkeypatch.setenv("FAULT_RTK", "crash-on-run")
-    done = tersh(["run", "-c", f"ls {tmp_path}{tail}"])
-    assert done.returncode == code
-    assert b"visible.txt" in done.stdout
-    assert "running the original command" in stderr_line(done)
 
 
 def test_a_rewrite_that_floods_its_answer_is_read_bounded(rtk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
