@@ -243,7 +243,7 @@ import os, signal, sys
 mode = os.environ.get("FAULT_RTK", "")
 args = sys.argv[1:]
 if args[:1] == ["--version"]:
-    print("rtk 0.28.2")
+    print("rtk 1.1.0")
     sys.exit(0)
 if args[:1] == ["rewrite"]:
     if mode == "flood-rewrite":

@@ -35,6 +35,8 @@ def test_a_rewrite_that_floods_its_answer_is_read_bounded(rtk: Path, monkeypatch
         [sys.executable, "-c", probe], capture_output=True, timeout=60, env=dict(os.environ)
     )
     assert done.returncode == 0 and b"usr" in done.stdout
+    asked = tersh(["rewrite", "ls /", "--format", "json"])  # the flood was really read, and cut
+    assert b"answered more than" in asked.stdout, asked.stdout
     peak = int(done.stderr.decode().rsplit("peak-kib=", 1)[1].split()[0])
     # Unbounded, `yes` fills gigabytes within the 5 s timeout (428 MB within 500 ms was seen);
     # bounded, the answer costs 64 KiB over tersh's own size (tens of MB; more on a loaded box).
