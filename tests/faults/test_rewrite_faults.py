@@ -25,10 +25,13 @@ def rtk(tmp_path: Path) -> Path:
 def test_a_rewrite_that_floods_its_answer_is_read_bounded(rtk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAULT_RTK", "flood-rewrite")
     probe = (
-        "import resource, sys\n"
+        "import sys\n"
         "from tersh.commands import run\n"
         "code = run.run(None, ['ls', '/'], timeout=None, fmt='text')\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        # VmHWM belongs to this process image; ru_maxrss would keep the forking parent's size
+        # (Linux carries it across fork and exec: a big test worker would be counted).
+        "status = open('/proc/self/status').read()\n"
+        "peak = int(status.split('VmHWM:')[1].split()[0])\n"
         "sys.stderr.write(f'peak-kib={peak}\\n'); sys.exit(code)\n"
     )
     done = subprocess.run(
