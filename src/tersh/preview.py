@@ -215,21 +215,22 @@ def _structure_starts(chunk: str) -> list[int]:
             position = -1 if end < 0 else find(word, end)
     if "Date:" in chunk:
         starts.update(found.end() for found in _SUBJECT_LINES.finditer(chunk))
-    for mark in ("\n===", "\n---"):
-        position = find(mark)
-        while position >= 0:
-            line_start = rfind("\n", 0, position) + 1
-            if _SETEXT_LINES.match(chunk, line_start):
-                starts.add(line_start)
-            position = find(mark, position + 1)
-    for mark in ("/\n ", ")\n "):
-        position = find(mark)
-        while position >= 0:
-            line_start = rfind("\n", 0, position) + 1
-            if _GROUP_HEAD_LINES.match(chunk, line_start):
-                starts.add(line_start)
-            position = find(mark, position + 1)
+    _add_marked_lines(chunk, ("\n===", "\n---"), _SETEXT_LINES, starts)
+    _add_marked_lines(chunk, ("/\n ", ")\n "), _GROUP_HEAD_LINES, starts)
     return sorted(starts)
+
+
+def _add_marked_lines(chunk: str, marks: tuple[str, ...], shape: re.Pattern[str],
+                      starts: set[int]) -> None:
+    """Add to ``starts`` the start of every line holding one of ``marks`` that ``shape`` matches
+    from its start (found with ``str.find``, no per-line loop)."""
+    for mark in marks:
+        position = chunk.find(mark)
+        while position >= 0:
+            line_start = chunk.rfind("\n", 0, position) + 1
+            if shape.match(chunk, line_start):
+                starts.add(line_start)
+            position = chunk.find(mark, position + 1)
 
 
 # --- the index ------------------------------------------------------------------------------
