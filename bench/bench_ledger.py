@@ -77,7 +77,7 @@ def in_process(runs: int) -> dict[str, float]:
     """Median ``record()`` time on a ledger of 5,000 rows, and ``count_deferred`` per call."""
     os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-ledger-inproc-")
     sys.path.insert(0, str(ROOT / "src"))
-    from tersh import ledger
+    from tersh.recording import ledger
     from tersh.result import CaptureRef, Result
 
     home = Path(os.environ["TERSH_HOME"])

@@ -75,7 +75,9 @@ def bench_run(home: str, rounds: int) -> None:
 
 def bench_search(home: str, mib: int, rounds: int) -> None:
     os.environ["TERSH_HOME"] = home
-    from tersh import pipeline, retrieval, search_index
+    from tersh.execution import pipeline
+    from tersh.retrieval import pages as retrieval
+    from tersh.retrieval import search_index
 
     lines = [
         f"2026-11-30 01:02:{i % 60:02d} worker-{i % 16:02d} processed item {i:09d} ok\n"

@@ -75,7 +75,7 @@ def in_process(batches: int = 200, per_batch: int = 50) -> dict[str, float]:
     Wall time, and CPU time of this process (on a busy machine the wall figure also counts
     the time other processes held the CPU).
     """
-    from tersh import policy
+    from tersh.command import policy
 
     result: dict[str, float] = {"chars": float(len(COMMAND_200))}
     for name, command in (("decide_200", COMMAND_200), ("decide_git_status", "git status")):

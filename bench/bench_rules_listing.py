@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grouping_bench import ROOT, Bench, run
 
-from tersh.rules import listing
+from tersh.compaction.rules import listing
 
 BENCH = Bench(
     rule=listing,

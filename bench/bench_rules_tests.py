@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests import corpus  # noqa: E402
 
-from tersh.rules import detect  # noqa: E402
-from tersh.rules.clean import clean  # noqa: E402
+from tersh.compaction import detect  # noqa: E402
+from tersh.compaction.clean import clean  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "compact" / "fixtures"
 
@@ -80,7 +80,7 @@ def build(body: list[str], failure: list[str], megabytes: float) -> str:
 def measure(label: str, megabytes: float, runs: int) -> tuple[float, float, float, int, int]:
     """Median MB/s (CPU time, then wall time), peak memory / input size, in and out sizes."""
     command, module, body, failure = _inputs()[label]
-    rule = importlib.import_module(f"tersh.rules.{module}")
+    rule = importlib.import_module(f"tersh.compaction.rules.{module}")
     text = build(body, failure, megabytes)
     inv = detect.invocation(command, 1)
     size = len(text.encode())

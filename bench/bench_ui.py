@@ -24,7 +24,7 @@ LINES = 1_000_000
 
 
 def _make_capture() -> tuple[str, int]:
-    from tersh import capture
+    from tersh.recording import captures as capture
 
     body = bytearray()
     for number in range(1, LINES + 1):

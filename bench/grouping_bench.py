@@ -29,8 +29,9 @@ sys.path.insert(0, str(ROOT))
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
-from tersh.rules import apply, detect, verify  # noqa: E402
-from tersh.rules.clean import clean  # noqa: E402
+from tersh.compaction import apply, detect  # noqa: E402
+from tersh.compaction.clean import clean  # noqa: E402
+from tersh.compaction.verify import holds as verify  # noqa: E402
 
 REPORT_TOKENS = 40
 

@@ -23,7 +23,8 @@ def main() -> int:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 1
     from tersh import settings, tokens
-    from tersh.rules import detect, verify
+    from tersh.compaction import detect
+    from tersh.compaction.verify import holds as verify
 
     model_file, exit_code, command = Path(sys.argv[1]), int(sys.argv[2]), shlex.join(sys.argv[3:])
     folders = [p for p in (settings.profile_dir() / "captures").iterdir() if p.is_dir()]

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from tersh.rules.clean import strip_ansi
+from tersh.compaction.clean import strip_ansi
 
 ROOT = Path(os.environ.get("TERSH_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tersh import capture, retrieval, settings
+from tersh import settings
 from tersh.errors import TershError
 from tersh.fsutil import atomic_write
+from tersh.recording import captures as capture
+from tersh.retrieval import pages as retrieval
 
 
 def test_files_and_folders_are_private() -> None:

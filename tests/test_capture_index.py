@@ -8,7 +8,8 @@ import stat
 
 import pytest
 
-from tersh import capture, settings
+from tersh import settings
+from tersh.recording import captures as capture
 
 
 def test_index_is_private_from_creation_and_schema_is_versioned() -> None:

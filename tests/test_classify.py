@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tersh import classify
-from tersh.rules.detect import invocation
+from tersh.command import classify
+from tersh.compaction.detect import invocation
 from tests import corpus
 
 

@@ -7,7 +7,7 @@ import shlex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh.execute import shell_join
+from tersh.execution.execute import shell_join
 
 
 @given(st.lists(st.text(max_size=12), max_size=6))
@@ -24,7 +24,8 @@ def test_shell_join_quotes_what_a_shell_would_expand() -> None:
 def test_the_collector_state_of_a_library_caller_is_left_alone() -> None:
     import gc
 
-    from tersh import execute, settings
+    from tersh import settings
+    from tersh.execution import execute
 
     conf = settings.Settings({"enabled": True})
     gc.disable()
@@ -41,7 +42,7 @@ def test_the_command_line_pauses_the_collector_only_until_the_command_has_run() 
     import subprocess
     import sys
 
-    probe = ("import gc, sys\nfrom tersh import cli, execute, settings\n"
+    probe = ("import gc, sys\nfrom tersh import cli, settings; from tersh.execution import execute\n"
              "cli._pause_gc()\nassert not gc.isenabled()\n"
              "execute.run(['true'], conf=settings.Settings({'enabled': True}))\n"
              "print(gc.isenabled())\n")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tersh import ledger, status
 from tersh.commands import gain
 from tersh.errors import TershError
+from tersh.recording import ledger, status
 from tersh.result import CaptureRef, Result
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tersh import hostview
+from tersh.hosts import savings as hostview
 
 
 def lines(count: int, width: int = 20) -> str:

@@ -1,4 +1,4 @@
-"""tersh.lean.NamedTuple behaves like typing.NamedTuple for what tersh uses."""
+"""tersh._startup.lean.NamedTuple behaves like typing.NamedTuple for what tersh uses."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import typing
 
 import pytest
 
-from tersh.lean import NamedTuple
+from tersh._startup.lean import NamedTuple
 
 
 class Lean(NamedTuple):

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh import leanjson
+from tersh._startup import leanjson
 
 plain = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -58,7 +58,7 @@ def test_values_json_cannot_write_are_refused() -> None:
 
 
 def test_neither_json_nor_re_is_imported() -> None:
-    probe = ("import sys\nfrom tersh import leanjson\n"
+    probe = ("import sys\nfrom tersh._startup import leanjson\n"
              "value = {'a': [1, 2.5, None, 'x']}\n"
              "assert leanjson.loads(leanjson.dumps(value)) == value\n"
              "print(sorted(m for m in ('json', 're') if m in sys.modules))\n")

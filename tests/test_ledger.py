@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tersh import ledger, status, tokens
 from tersh import settings as tersh_settings
+from tersh import tokens
+from tersh.recording import ledger, status
 from tersh.result import CaptureRef, Result
 
 
@@ -134,7 +135,7 @@ def test_an_existing_older_ledger_is_migrated_on_open(tersh_home: Path) -> None:
 RECORDER = textwrap.dedent(
     """
     import sys
-    from tersh import ledger
+    from tersh.recording import ledger
     from tersh.result import Result
     for n in range(int(sys.argv[2])):
         r = Result(text="x", exit_code=0, requested_command="ls", executed_command="ls",
@@ -351,7 +352,7 @@ def test_session_id_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> Non
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_session_id_is_the_agent_behind_the_shell() -> None:
-    code = "from tersh import ledger; print(ledger.session_id())"
+    code = "from tersh.recording import ledger; print(ledger.session_id())"
     env = {k: v for k, v in os.environ.items() if k != "TERSH_SESSION"}
     ids = {
         subprocess.run(
@@ -365,7 +366,8 @@ def test_session_id_is_the_agent_behind_the_shell() -> None:
 
 
 def test_executed_form_is_kept_without_arguments_unless_allowed() -> None:
-    from tersh import ledger, settings
+    from tersh import settings
+    from tersh.recording import ledger
     from tersh.result import Result
 
     rewritten = {"rewrite": {"verdict": "rewritten", "recorded": "rtk git status --short"}}
@@ -383,7 +385,8 @@ def test_executed_form_is_kept_without_arguments_unless_allowed() -> None:
 def test_upkeep_folds_the_spool_and_drops_texts_whose_capture_expired(tmp_path: Path) -> None:
     import time as clock
 
-    from tersh import recording, spool
+    from tersh.recording import calls as recording
+    from tersh.recording import spool
 
     put(result("first\n", capture=tmp_path / "gone"))  # creates the ledger (direct insert)
     row = recording.call_row(result("second\n", capture=tmp_path / "gone"), session="s1", host="cli",

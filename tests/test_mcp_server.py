@@ -404,7 +404,7 @@ def test_search_finds_lines_across_the_session_with_line_numbers() -> None:
 
 
 def test_search_session_is_the_ledger_session(tmp_path: Path) -> None:
-    from tersh import pipeline
+    from tersh.execution import pipeline
 
     other = pipeline.compact("echo other", 0, combined=b"shared-word from another session\n")
     assert CAPTURE_ID.match(other.capture_id or "")

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from tersh import execute, mcp_tools, policy
-from tersh.mcp_tools import ServerState
+from tersh.command import policy
+from tersh.execution import execute
+from tersh.mcp import tools as mcp_tools
+from tersh.mcp.tools import ServerState
 from tersh.result import Result
 
 
@@ -136,7 +138,7 @@ def test_retrieve_rejects_ids_before_touching_any_path() -> None:
 
 
 def test_server_wrapper_turns_a_crash_into_an_error_result() -> None:
-    from tersh import mcp_server
+    from tersh.mcp import server as mcp_server
 
     def crash() -> mcp_tools.Answer:
         raise KeyError("boom")

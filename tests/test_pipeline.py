@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import tersh
-from tersh import pipeline
+from tersh.execution import pipeline
 from tersh.settings import Settings
 from tests.clihelp import tersh as tersh_cli
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tersh import policy
-from tersh.policy import decide
+from tersh.command import policy
+from tersh.command.policy import decide
 from tersh.settings import Settings as Settings
 
 F, G, C, H = "file_reads", "git", "containers", "github"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.preview import bound_file, bound_lines, bound_text, cut_line, gap_marker
+from tersh.compaction.preview import bound_file, bound_lines, bound_text, cut_line, gap_marker
 
 _GAP = re.compile(r"^\[tersh: ([\d,]+) lines? omitted\]$")
 _CUT = re.compile(r" \[tersh: [\d,]+ more bytes on this line\]$")
@@ -126,8 +126,8 @@ def test_huge_file_preview_reads_in_bounded_memory(tmp_path: Path) -> None:
 
 def test_file_and_memory_scans_agree_across_chunk_edges(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tersh import preview
-    from tersh.rules.clean import clean
+    from tersh.compaction import preview
+    from tersh.compaction.clean import clean
 
     lines = [f"step {i}: compiling unit {i}" for i in range(60000)]
     for at in range(1000, 59000, 997):

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tersh import settings
-from tersh.quicktoml import parse_plain
+from tersh._startup.quicktoml import parse_plain
 
 _KEYS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_-0123456789", min_size=1, max_size=12)
 _PLAIN = st.one_of(

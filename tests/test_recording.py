@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh import classify, recording
-from tersh.rules.detect import invocation
+from tersh.command import classify
+from tersh.compaction.detect import invocation
+from tersh.recording import calls as recording
 
 COMMANDS = [
     "true", "python -m pytest -q", "uv run pytest tests", "cd web && npm test",
@@ -36,10 +37,10 @@ def test_any_command_agrees_with_the_detector(command: str) -> None:
 def test_recording_a_call_does_not_import_the_compaction_package() -> None:
     probe = (
         "import sys\n"
-        "from tersh import recording, settings\n"
+        "from tersh.recording import calls as recording; from tersh import settings\n"
         "from tersh.result import Result\n"
         "recording.record(Result('', 0, 'pytest -q', 'pytest -q'), settings.Settings())\n"
-        "print(sorted(m for m in sys.modules if m.startswith('tersh.rules')))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tersh.compaction')))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=os.environ, timeout=60, check=True)
@@ -50,7 +51,7 @@ def test_recording_a_call_does_not_import_the_compaction_package() -> None:
 
 RECORD = (
     "import sys\n"
-    "from tersh import recording, settings\n"
+    "from tersh.recording import calls as recording; from tersh import settings\n"
     "from tersh.result import Result\n"
     "for n in range(int(sys.argv[1])):\n"
     "    text = 'x' * (n % 7)\n"
@@ -75,14 +76,15 @@ def _finished(process: subprocess.Popen[str]) -> str:
 def _ledger_totals(session: str) -> dict[str, object]:
     import contextlib
 
-    from tersh import ledger
+    from tersh.recording import ledger
 
     with contextlib.closing(ledger.connect()) as db:
         return ledger.totals(db, session=session)._asdict()
 
 
 def test_after_the_first_call_recording_needs_no_sqlite_and_the_status_stays_exact() -> None:
-    from tersh import recording, spool, status
+    from tersh.recording import calls as recording
+    from tersh.recording import spool, status
 
     assert _finished(_record(1)) == "True"  # the first call creates the ledger
     assert _finished(_record(3)) == "False"  # then rows are spooled and the tally is added to
@@ -95,7 +97,7 @@ def test_after_the_first_call_recording_needs_no_sqlite_and_the_status_stays_exa
 
 
 def test_another_session_recomputes_from_the_ledger_and_never_double_counts() -> None:
-    from tersh import status
+    from tersh.recording import status
 
     _finished(_record(2, "s1"))
     _finished(_record(3, "s2"))
@@ -107,7 +109,7 @@ def test_another_session_recomputes_from_the_ledger_and_never_double_counts() ->
 
 
 def test_eight_processes_recording_at_once_lose_and_duplicate_nothing() -> None:
-    from tersh import status
+    from tersh.recording import status
 
     _finished(_record(1))
     writers = [_record(25) for _ in range(8)]
@@ -123,7 +125,8 @@ def test_folding_a_spool_twice_adds_each_call_once() -> None:
     import shutil
     import tempfile
 
-    from tersh import ledger, recording, spool
+    from tersh.recording import calls as recording
+    from tersh.recording import ledger, spool
 
     _finished(_record(1))
     _finished(_record(2))

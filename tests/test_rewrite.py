@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tersh import rewrite, status
-from tersh.rewrite import Proposal, Rewrite, rtk
+from tersh.execution import rewrite
+from tersh.execution.rewrite import Proposal, Rewrite, rtk
+from tersh.recording import status
 from tersh.settings import Settings
 
 FAKE = Path(__file__).parent / "fake_rtk" / "rtk"
@@ -421,10 +422,11 @@ def test_tersh_rewrite_starts_lean(tersh_home: Path, tmp_path: Path) -> None:
 def test_without_rtk_the_provider_loads_once_then_a_cached_absence_answers(tmp_path: Path) -> None:
     probe = (
         "import sys\n"
-        "from tersh import rewrite\n"
+        "from tersh.execution import rewrite\n"
         "from tersh.settings import Settings\n"
         "answer = rewrite.rewrite('git status', Settings())\n"
-        "print(answer.verdict, answer.provider, 'tersh.rewrite.rtk' in sys.modules, answer.reason)\n"
+        "loaded = 'tersh.execution.rewrite.rtk' in sys.modules\n"
+        "print(answer.verdict, answer.provider, loaded, answer.reason)\n"
     )
     env = {**os.environ, "PATH": str(tmp_path)}  # no rtk anywhere
     runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,

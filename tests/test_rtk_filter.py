@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tersh import pipeline, rewrite
-from tersh.rewrite import rtk_filter
+from tersh.execution import pipeline, rewrite
+from tersh.execution.rewrite import rtk_filter
 from tests.test_rewrite import conf, install_fake, logged
 
 FAILING = """\

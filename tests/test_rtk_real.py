@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tersh import ledger, pipeline, rewrite
 from tersh.commands import gain
-from tersh.rewrite import rtk, rtk_filter
+from tersh.execution import pipeline, rewrite
+from tersh.execution.rewrite import rtk, rtk_filter
+from tersh.recording import ledger
 from tersh.settings import Settings
 
 PINNED = "1.1.0"

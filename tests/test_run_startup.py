@@ -9,7 +9,7 @@ import sys
 from tests.clihelp import enable
 
 HEAVY = ("argparse", "dataclasses", "inspect", "typing", "pathlib", "tomllib", "subprocess",
-         "selectors", "threading", "shlex", "secrets", "tersh.rules", "tersh.preview")
+         "selectors", "threading", "shlex", "secrets", "tersh.compaction", "tersh.compaction.preview")
 
 
 def test_run_of_a_silent_command_imports_nothing_heavy() -> None:

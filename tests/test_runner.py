@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tersh import runner
+from tersh.execution import spawn as runner
 
 
 def _collect(argv: list[str], **kwargs: object) -> tuple[runner.Exit, list[tuple[str, bytes]]]:

@@ -13,9 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tersh import capture, pipeline, retrieval, search_index
-from tersh.rules.clean import clean_line
-from tersh.search_index import Source
+from tersh.compaction.clean import clean_line
+from tersh.execution import pipeline
+from tersh.recording import captures as capture
+from tersh.retrieval import pages as retrieval
+from tersh.retrieval import search_index
+from tersh.retrieval.search_index import Source
 
 
 def make_capture(data: bytes, command: str = "some-command") -> Source:

@@ -13,12 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh import capture as capture_store
-from tersh import pipeline, policy
-from tersh import rules as registry
-from tersh.rules import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, load_rule
-from tersh.rules._mapping import RULES, SNIFF_HINTS
-from tersh.rules.base import Rule
+from tersh import compaction as registry
+from tersh.command import policy
+from tersh.compaction import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, load_rule
+from tersh.compaction._mapping import RULES, SNIFF_HINTS
+from tersh.compaction.kit.base import Rule
+from tersh.execution import pipeline
+from tersh.recording import captures as capture_store
 from tersh.settings import Settings
 from tests import corpus
 

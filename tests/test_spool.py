@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh import spool
 from tersh.errors import TershError
+from tersh.recording import spool
 
 values = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) \
     | st.text()

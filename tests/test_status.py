@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh import status
 from tersh.errors import TershError
+from tersh.recording import status
 
 
 def test_read_without_a_file_is_empty() -> None:
@@ -70,7 +70,7 @@ def test_a_symlink_in_place_of_the_file_is_refused(tmp_path: Path) -> None:
 WRITER = textwrap.dedent(
     """
     import sys
-    from tersh import status
+    from tersh.recording import status
     index, rounds = int(sys.argv[1]), int(sys.argv[2])
     section = "savings" if index % 2 else "rtk"
     for n in range(rounds):
@@ -81,7 +81,7 @@ WRITER = textwrap.dedent(
 READER = textwrap.dedent(
     """
     import json, sys, time
-    from tersh import status
+    from tersh.recording import status
     path, bad, seen = status.status_path(), 0, 0
     deadline = time.time() + 120
     while time.time() < deadline:

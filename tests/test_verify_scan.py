@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.rules import verify, verify_scan
+from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify import scan as verify_scan
 from tests import corpus
 
 # Pieces that make the per-line functions say yes, no, or nearly: severity words inside and

@@ -14,16 +14,16 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from typing import Any
 
-    from tersh.pipeline import compact, run
+    from tersh.execution.pipeline import compact, run
     from tersh.result import Result
-    from tersh.retrieval import Page, retrieve
+    from tersh.retrieval.pages import Page, retrieve
 
 __all__ = ["Page", "Result", "__version__", "compact", "retrieve", "run"]
 
 
 def __getattr__(name: str) -> Any:
     if name in {"run", "compact"}:
-        from tersh import pipeline
+        from tersh.execution import pipeline
 
         return getattr(pipeline, name)
     if name == "Result":
@@ -31,7 +31,7 @@ def __getattr__(name: str) -> Any:
 
         return Result
     if name in {"retrieve", "Page"}:
-        from tersh import retrieval
+        from tersh.retrieval import pages as retrieval
 
         return getattr(retrieval, name)
     raise AttributeError(f"module 'tersh' has no attribute {name!r}")

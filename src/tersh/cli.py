@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
     from collections.abc import Callable, Sequence
     from typing import NamedTuple
 else:  # neither typing nor collections: both cost milliseconds at start-up
-    from tersh.lean import NamedTuple
+    from tersh._startup.lean import NamedTuple
 
 
 class Command(NamedTuple):

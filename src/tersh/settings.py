@@ -178,7 +178,7 @@ def load() -> Settings:
         return Settings()
     except OSError as exc:
         raise TershError(f"cannot read {path}: {exc.strerror}") from exc
-    from tersh.quicktoml import parse_plain  # the plain subset tersh writes, without tomllib
+    from tersh._startup.quicktoml import parse_plain  # the plain subset tersh writes, without tomllib
 
     try:
         text = raw.decode("utf-8")

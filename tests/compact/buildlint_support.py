@@ -6,9 +6,10 @@ from pathlib import Path
 from types import ModuleType
 
 from tersh import tokens
-from tersh.rules import apply, detect, verify
-from tersh.rules.base import Outcome, Rule
-from tersh.rules.clean import clean
+from tersh.compaction import apply, detect
+from tersh.compaction.clean import clean
+from tersh.compaction.kit.base import Outcome, Rule
+from tersh.compaction.verify import holds as verify
 from tests import corpus
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from tersh.rules import apply, detect, rule_for_program, verify
-from tersh.rules.base import Rule
-from tersh.rules.clean import clean
+from tersh.compaction import apply, detect, rule_for_program
+from tersh.compaction.clean import clean
+from tersh.compaction.kit.base import Rule
+from tersh.compaction.verify import holds as verify
 from tests import corpus
 from tests.compact import runner_support as support
 

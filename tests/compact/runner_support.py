@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import apply, detect, verify
-from tersh.rules.base import Invocation, Outcome, Rule
-from tersh.rules.clean import clean
+from tersh.compaction import apply, detect
+from tersh.compaction.clean import clean
+from tersh.compaction.kit.base import Invocation, Outcome, Rule
+from tersh.compaction.verify import holds as verify
 
 __all__ = ["clean"]
 from tests import corpus

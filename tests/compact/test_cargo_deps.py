@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import cargo_deps as rule
-from tersh.rules import detect, rule_for_program
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import cargo_deps as rule
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
 

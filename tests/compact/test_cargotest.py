@@ -6,8 +6,8 @@ import functools
 
 import pytest
 
-from tersh.rules import cargotest as rule
-from tersh.rules import detect, rule_for_program
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import cargotest as rule
 from tests.compact import runner_support as support
 
 # Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).

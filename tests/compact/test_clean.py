@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh.rules.clean import clean, clean_line, redraws_to_returns, strip_ansi
+from tersh.compaction.clean import clean, clean_line, redraws_to_returns, strip_ansi
 
 ESC = "\x1b"
 

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh import pipeline, rules
-from tersh.pipeline import estimate_tokens
-from tersh.rules._mapping import PROGRAMS, RULES
-from tersh.rules.base import Invocation
+from tersh import compaction as rules
+from tersh.compaction._mapping import PROGRAMS, RULES
+from tersh.compaction.kit.base import Invocation
+from tersh.execution import pipeline
+from tersh.execution.pipeline import estimate_tokens
 from tersh.settings import Settings
 from tests.clihelp import tersh
 from tests.corpus import cases, lost_facts
@@ -59,7 +60,7 @@ def test_every_rule_has_a_real_fixture_or_corpus_case(name: str) -> None:
 
 
 def _inv(command: str, exit_code: int) -> Invocation:
-    from tersh.rules.detect import invocation
+    from tersh.compaction.detect import invocation
 
     return invocation(command, exit_code)
 

@@ -7,12 +7,12 @@ from types import ModuleType
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tersh.rules import (
-    _diag,
-    apply,
+from tersh.compaction import apply, detect
+from tersh.compaction.clean import clean
+from tersh.compaction.kit import diag as _diag
+from tersh.compaction.rules import (
     cargobuild,
     cc,
-    detect,
     eslint,
     flake8,
     golangci,
@@ -22,9 +22,8 @@ from tersh.rules import (
     ruff,
     shellcheck,
     tsc,
-    verify,
 )
-from tersh.rules.clean import clean
+from tersh.compaction.verify import holds as verify
 from tests import corpus
 from tests.compact import buildlint_support as support
 

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from tersh.rules import _gcpause
+from tersh._startup import gcpause as _gcpause
 
 
 def test_the_collector_is_off_inside_and_back_on_after() -> None:

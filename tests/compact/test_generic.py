@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tersh import pipeline, settings, tokens
-from tersh.rules import _generic, compact_text
-from tersh.rules.clean import strip_ansi
-from tersh.rules.detect import invocation
-from tersh.rules.verify import contradiction, missing_facts
+from tersh import settings, tokens
+from tersh.compaction import compact_text
+from tersh.compaction import generic as _generic
+from tersh.compaction.clean import strip_ansi
+from tersh.compaction.detect import invocation
+from tersh.compaction.verify.holds import contradiction, missing_facts
+from tersh.execution import pipeline
 
 CASES = sorted(p for p in (Path(__file__).parent / "fixtures" / "generic").iterdir() if p.is_dir())
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import apply, detect
-from tersh.rules import git_blame as rule
+from tersh.compaction import apply, detect
+from tersh.compaction.rules import git_blame as rule
 from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support

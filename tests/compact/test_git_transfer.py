@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect
-from tersh.rules import git_transfer as rule
+from tersh.compaction import detect
+from tersh.compaction.rules import git_transfer as rule
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
 

@@ -6,8 +6,8 @@ import functools
 
 import pytest
 
-from tersh.rules import detect, rule_for_program
-from tersh.rules import nodetest as rule
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import nodetest as rule
 from tests.compact import runner_support as support
 
 # Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tersh import pipeline, settings
+from tersh import settings
+from tersh.execution import pipeline
 
 
 @pytest.mark.parametrize("stderr_lines", [0, 40, 5000])

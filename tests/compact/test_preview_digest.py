@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh import preview
-from tersh.rules.verify import extract_facts, is_diagnostic, iter_locations, iter_paths
+from tersh.compaction import preview
+from tersh.compaction.verify.holds import extract_facts, is_diagnostic, iter_locations, iter_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FRAGMENTS = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect, rule_for_program
-from tersh.rules import pylint as rule
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import pylint as rule
 from tests.compact import buildlint_support as support
 
 

@@ -7,8 +7,8 @@ import types
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import apply, detect, rule_for_program
-from tersh.rules import pytest as rule
+from tersh.compaction import apply, detect, rule_for_program
+from tersh.compaction.rules import pytest as rule
 from tests import corpus
 from tests.compact import runner_support as support
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect, rule_for_program
-from tersh.rules import ruff as rule
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import ruff as rule
 from tests.compact import buildlint_support as support
 
 CASES = {

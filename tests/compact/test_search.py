@@ -17,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect, rule_for_program, verify
-from tersh.rules import search as rule
-from tersh.rules.clean import clean
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.clean import clean
+from tersh.compaction.rules import search as rule
+from tersh.compaction.verify import holds as verify
 from tests import corpus
 from tests.compact import buildlint_support as support
 

@@ -6,8 +6,8 @@ import functools
 
 import pytest
 
-from tersh.rules import detect, rule_for_program
-from tersh.rules import unittest as rule
+from tersh.compaction import detect, rule_for_program
+from tersh.compaction.rules import unittest as rule
 from tests import corpus
 from tests.compact import runner_support as support
 

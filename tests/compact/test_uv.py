@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.rules import detect
-from tersh.rules import uv as rule
+from tersh.compaction import detect
+from tersh.compaction.rules import uv as rule
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tersh.rules import detect, verify
-from tersh.rules.base import Invocation
+from tersh.compaction import detect
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify import holds as verify
 
 
 def test_grouped_entry_may_list_several_locations_for_one_message() -> None:
@@ -59,7 +60,7 @@ def test_severity_words_inside_options_report_nothing() -> None:
 
 def test_graph_log_message_lines_are_protected() -> None:
     # `git log --graph` draws columns left of each message line; the message is still a fact.
-    from tersh.rules.base import Invocation
+    from tersh.compaction.kit.base import Invocation
 
     source = (
         "* commit 40af9c117647504e4e2d90173ac3e0691d62ebf7\n"

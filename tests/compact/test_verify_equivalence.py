@@ -13,8 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.rules import _diag, detect, find_rule, verify
-from tersh.rules.clean import clean
+from tersh.compaction import detect, find_rule
+from tersh.compaction.clean import clean
+from tersh.compaction.kit import diag as _diag
+from tersh.compaction.verify import holds as verify
 from tests import corpus
 
 TEXTS = [clean(case.combined) for case in corpus.cases()]

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from tersh.rules.clean import strip_ansi
+from tersh.compaction.clean import strip_ansi
 
 ROOT = Path(__file__).resolve().parent / "fixtures" / "unseen"
 

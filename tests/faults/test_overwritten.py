@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tersh.rules.clean import clean
+from tersh.compaction.clean import clean
 from tests.faults.support import set_mode, tersh
 
 PROGRESS_HIDING_AN_ERROR = "Downloading 10%%\\rERROR: disk quota exceeded\\rDownloading 100%%\\ndone\\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from tersh.redact import command_line
+from tersh.recording.redact import command_line
 from tersh.ui.server import create_app
 from tests.faults.support import set_mode, tersh
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from tersh.command.quoting import quote
 from tersh.hosts import claude_code, claude_prefix, limits
-from tersh.quoting import quote
 from tests.hosts.hostenv import TERSH, enable, host_env, run_hook
 
 PREFIX = TERSH.with_name("tersh-shell-prefix")

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tersh import capture, ledger, settings, status
+from tersh import settings
+from tersh.recording import captures as capture
+from tersh.recording import ledger, status
 from tersh.result import Result
 from tests.clihelp import tersh
 
@@ -263,7 +265,7 @@ def test_retry_with_a_broken_rtk_names_the_problem(
 def test_a_probe_that_raises_is_a_failed_probe(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tersh.rewrite import rtk as provider
+    from tersh.execution.rewrite import rtk as provider
 
     def explode(conf: object) -> None:
         raise OSError("disk on fire")

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tersh import capture, ledger, settings
+from tersh import settings
+from tersh.recording import captures as capture
+from tersh.recording import ledger
 from tests.clihelp import tersh
 
 from .conftest import Served, screenshot

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from tersh import capture, ledger
 from tersh.errors import TershError
+from tersh.recording import captures as capture
+from tersh.recording import ledger
 from tersh.ui import viewer
 
 from .conftest import TOKEN

@@ -35,8 +35,8 @@ def _open(path: Path | None, stack: contextlib.ExitStack) -> BinaryIO | None:
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Compact and print the text (or the JSON record); exit 0 unless the input is unreadable."""
-    from tersh import pipeline
     from tersh import settings as settings_mod
+    from tersh.execution import pipeline
 
     with contextlib.ExitStack() as stack:
         sources = {stream: handle for stream, handle in (

@@ -19,8 +19,8 @@ import time
 from datetime import datetime
 from typing import Any, TextIO
 
-from tersh import ledger
 from tersh.errors import TershError
+from tersh.recording import ledger
 
 HOST_LABELS = {"claude_code": "Claude Code", "opencode": "OpenCode", "codex": "Codex CLI"}
 BREAKDOWNS = ("program", "category", "day")
@@ -200,7 +200,7 @@ def rtk_lines(rtk: dict[str, Any] | None) -> list[str]:
 def _counting_notes(report: dict[str, Any]) -> list[str]:
     """Why calls are missing from the token figures: too large to count, or not counted yet."""
     from tersh import tokens
-    from tersh.report import human_bytes
+    from tersh.compaction.report import human_bytes
 
     notes = []
     if report.get("inputs_too_large_to_count"):

@@ -52,7 +52,7 @@ def run(host_name: str) -> int:
 def _reply(host_name: str, raw: bytes) -> str | None:
     if len(raw) > MAX_STDIN_BYTES or not raw.strip():
         return None
-    from tersh import leanjson
+    from tersh._startup import leanjson
 
     payload = leanjson.loads(raw)
     if not isinstance(payload, dict) or not _enabled():

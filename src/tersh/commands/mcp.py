@@ -15,6 +15,6 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Run the server until the host closes the connection."""
-    from tersh import mcp_server
+    from tersh.mcp import server as mcp_server
 
     return mcp_server.serve()

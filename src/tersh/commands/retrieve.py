@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Print one page or the search results."""
-    from tersh.retrieval import retrieve
+    from tersh.retrieval.pages import retrieve
 
     page = retrieve(args.id, offset=args.offset, limit=args.limit, query=args.query,
                     stream=args.stream, by_bytes=args.by_bytes)

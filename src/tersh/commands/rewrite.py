@@ -61,7 +61,9 @@ def _command(words: list[str]) -> str:
 
 def show(words: list[str], output_format: str, platform: str | None) -> int:
     """Print what tersh would execute for the command ``words`` (joined by spaces)."""
-    from tersh import policy, rewrite, settings
+    from tersh import settings
+    from tersh.command import policy
+    from tersh.execution import rewrite
 
     command = _command(words)
     conf, problem = settings.load_or_defaults()

@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tersh.rewrite.rtk import Probe
+    from tersh.execution.rewrite.rtk import Probe
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -26,7 +26,7 @@ def main(args: argparse.Namespace, name: str) -> int:
     Exit 0 when RTK is verified, 1 when it is not (the reason is printed either way).
     """
     from tersh import settings
-    from tersh.rewrite import rtk
+    from tersh.execution.rewrite import rtk
 
     conf, _ = settings.load_or_defaults()
     probe = rtk.retry(conf) if args.action == "retry" else rtk.current(conf)

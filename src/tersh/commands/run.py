@@ -132,7 +132,7 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
 
     ``host`` names the agent host that shows the text (its inline limit bounds the preview).
     """
-    from tersh import runner
+    from tersh.execution import spawn as runner
 
     command = _command(shell_command, argv)
     timeout = _checked_timeout(timeout)
@@ -142,7 +142,7 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
     runnable = runner.shell_argv(command) if isinstance(command, str) else command
     if not conf.flag("enabled"):
         return runner.run_passthrough(runnable, timeout=timeout)
-    from tersh import execute
+    from tersh.execution import execute
 
     if host:
         from tersh.hosts import limits

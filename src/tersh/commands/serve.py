@@ -107,7 +107,7 @@ class Service:
         settings = self.settings()
         if not settings.flag("enabled"):
             return self._answer(request, output, False, {"applied": False, "reason": "tersh is disabled"})
-        from tersh import pipeline
+        from tersh.execution import pipeline
 
         conf = _within(settings, request.get("limits"))
         source, handle = _full_output(request.get("full_output_path"), output)

@@ -77,7 +77,7 @@ def run(words: Sequence[str]) -> int:
 def _host_shell(line: str) -> list[str]:
     """The argv the host itself would run a Bash line with (``$SHELL -c``, as tersh picks it)."""
     try:
-        from tersh import runner
+        from tersh.execution import spawn as runner
 
         return runner.shell_argv(line)
     except Exception:  # fail open: any shell rather than no command
@@ -86,7 +86,8 @@ def _host_shell(line: str) -> list[str]:
 
 
 def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
-    from tersh import execute, settings
+    from tersh import settings
+    from tersh.execution import execute
 
     conf, problem = settings.load_or_defaults()
     if problem or not conf.flag("enabled"):

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from tersh import settings, status
+from tersh import settings
+from tersh.recording import status
 
 RTK_FIELDS = ("found", "version", "path", "verified", "reason", "checked_at")
 PROBE_FILE = "rtk-probe.json"
@@ -85,7 +86,7 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def _ledger_savings(session: str) -> dict[str, Any]:
-    from tersh import ledger
+    from tersh.recording import ledger
 
     key = ledger.session_id() if session == "current" else session
     if not ledger.ledger_path().exists():

@@ -61,7 +61,7 @@ def tersh_command() -> str:
     The hook is started by the host as ``/abs/tersh hook HOST``, so ``sys.argv[0]`` is that
     path; otherwise the ``tersh`` on PATH; otherwise ``python -m tersh`` with this interpreter.
     """
-    from tersh.quoting import quote
+    from tersh.command.quoting import quote
 
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0).startswith("tersh") and not argv0.endswith(".py"):

@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not `from typing import …`: typing stays off the pref
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:  # typing costs milliseconds at start-up
-    from tersh.lean import NamedTuple
+    from tersh._startup.lean import NamedTuple
 
 #: The host's cwd-tracking tail starts with this; the file name follows it.
 _CWD_TAIL = " && pwd -P >| "
@@ -41,7 +41,7 @@ class BashLine(NamedTuple):
 
     def with_command(self, command: str) -> str:
         """The host's line with ``command`` in place of the requested one."""
-        from tersh.quoting import quote
+        from tersh.command.quoting import quote
 
         return self.head + quote(command) + self.tail
 

@@ -87,7 +87,7 @@ def _texts(command: str) -> tuple[str, ...]:
 
 
 def _words(command: str) -> list[str]:
-    from tersh import shell
+    from tersh.command import shell
 
     try:
         script = shell.parse(command)
@@ -138,7 +138,7 @@ def is_dynamic(command: str) -> bool:
 
 def _sources_with_dot(command: str) -> bool:
     """``. FILE`` (the POSIX spelling of ``source``) as any simple command's program."""
-    from tersh import shell
+    from tersh.command import shell
 
     try:
         script = shell.parse(command)

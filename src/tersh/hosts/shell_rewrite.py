@@ -9,7 +9,7 @@ run in a child shell those changes would be lost for the agent's next command.
 
 from __future__ import annotations
 
-from tersh import quoting
+from tersh.command import quoting
 
 BYPASS_MARKER = "# no-opt"
 
@@ -103,7 +103,7 @@ def rewrite(command: str, tersh: str, host: str = "") -> str | None:
     if is_wrapped(command) or changes_shell_state(command):
         return None
     if "no-opt" in command.lower():  # only then can the policy see a bypass marker
-        from tersh import policy  # imported lazily: its shell parser is not needed otherwise
+        from tersh.command import policy  # imported lazily: its shell parser is not needed otherwise
 
         if policy.decide(command).bypass:
             return None

@@ -1,6 +1,6 @@
 """Retry for RTK: the one small adapter between the page and the rewrite provider's probe.
 
-The page runs no shell commands: it calls ``tersh.rewrite.rtk.retry`` in-process (the same
+The page runs no shell commands: it calls ``tersh.execution.rewrite.rtk.retry`` in-process (the same
 re-probe as ``tersh rtk retry``). A failed probe keeps its reason and changes nothing else
 (settings, switches and execution stay as they were); this adapter only reports what it found.
 """
@@ -19,7 +19,7 @@ def retry() -> dict[str, Any]:
 
     conf, _ = settings.load_or_defaults()
     try:
-        from tersh.rewrite import rtk
+        from tersh.execution.rewrite import rtk
 
         probe = rtk.retry(conf)
     except Exception as exc:  # a crashing probe is a failed probe, never a broken page

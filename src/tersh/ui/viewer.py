@@ -1,6 +1,6 @@
 """The "Full details" viewer: one bounded page (or a search) of a capture at a time.
 
-It uses the read contract of ``tersh retrieve`` (:mod:`tersh.retrieval`: the same page, byte and
+It uses the read contract of ``tersh retrieve`` (:mod:`tersh.retrieval.pages`: the same page, byte and
 search readers with the same ceilings), so a page never loads a whole capture. Unlike
 ``retrieve()`` it does not count the read against the session's savings: a person reading a
 capture in the browser costs the model no tokens.
@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from tersh import capture, retrieval
 from tersh.errors import TershError
+from tersh.recording import captures as capture
+from tersh.retrieval import pages as retrieval
 
 MODES = ("bytes", "lines")
 DEFAULT_LIMITS = {"bytes": 64 * 1024, "lines": 200}

@@ -11,7 +11,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from tersh import settings, status
+from tersh import settings
+from tersh.recording import status
 
 CLASS_LABELS = {
     "file_reads": "File reads",
@@ -71,7 +72,7 @@ def session_savings(published: dict[str, Any]) -> dict[str, Any]:
     with _ledger() as db:
         if db is None:
             return {"source": "none", "calls": 0}
-        from tersh import ledger
+        from tersh.recording import ledger
 
         sessions = ledger.recent_sessions(db, 1)
         if not sessions:
@@ -92,7 +93,7 @@ def daily(days: int = 30, now: float | None = None) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     with _ledger() as db:
         if db is not None:
-            from tersh import ledger
+            from tersh.recording import ledger
 
             for row in ledger.breakdown(db, "day", ledger.Filter(since=since)):
                 found[row.key] = _day(row.key, row.calls, row.input_bytes, row.output_bytes)
@@ -152,7 +153,7 @@ def _result(call: dict[str, Any], commands: dict[str, str]) -> dict[str, Any]:
 
 def _capture_commands(limit: int = 500) -> dict[str, str]:
     """capture id -> the requested command, for the newest captures still stored."""
-    from tersh import capture
+    from tersh.recording import captures as capture
 
     try:
         rows = capture.list_recent(limit)
@@ -163,7 +164,7 @@ def _capture_commands(limit: int = 500) -> dict[str, str]:
 
 def recent_captures(limit: int = 50) -> list[dict[str, Any]]:
     """The newest captures (id, command, exit code, sizes, time), newest first."""
-    from tersh import capture
+    from tersh.recording import captures as capture
 
     try:
         rows = capture.list_recent(limit)
@@ -177,7 +178,7 @@ def recent_captures(limit: int = 50) -> list[dict[str, Any]]:
 @contextlib.contextmanager
 def _ledger() -> Iterator[sqlite3.Connection | None]:
     """A read connection to the ledger, or None when there is no ledger yet (never creates one)."""
-    from tersh import ledger
+    from tersh.recording import ledger
 
     if not ledger.ledger_path().exists():
         yield None

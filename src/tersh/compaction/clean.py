@@ -1,0 +1,100 @@
+"""ANSI and carriage-return clean-up: what a terminal would finally show, as plain text."""
+
+from __future__ import annotations
+
+import re
+
+# CSI (ESC [ … final), OSC (ESC ] … BEL or ST), other two-byte escapes, and 8-bit CSI.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Cursor to column 1 (CHA) redraws a line like a carriage return does; an erase-line right at
+# column 1 (EL 0/2, or EL 1 / 2 anywhere) blanks everything drawn on the line before it.
+_TO_COLUMN_ONE = re.compile(r"\x1b\[[01]?G")
+_ERASE_LINE = re.compile(r"\x1b\[[012]?K")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI escape sequences (colours, cursor moves, hyperlinks, titles)."""
+    if "\x1b" not in text and "\x9b" not in text:
+        return text
+    return _ANSI.sub("", text)
+
+
+def resolve_carriage_returns(line: str) -> str:
+    """The final state of one line that redraws itself with ``\\r`` (progress bars).
+
+    Each ``\\r`` returns to the start of the line and later text overwrites earlier text, as a
+    terminal does; a trailing ``\\r`` (CRLF endings) is simply dropped.
+    """
+    if "\r" not in line:
+        return line
+    line = line.rstrip("\r")
+    if "\r" not in line:
+        return line
+    screen: list[str] = []
+    parts = line.split("\r")
+    for part in parts:
+        if len(part) >= len(screen):
+            screen = list(part)
+        else:
+            screen[: len(part)] = part
+    shown = "".join(screen)
+    lost = _overwritten_facts(parts[:-1], shown)
+    return f"{shown}  [tersh: overwritten: {' | '.join(lost)}]" if lost else shown
+
+
+def _overwritten_facts(parts: list[str], shown: str) -> list[str]:
+    """The ``parts`` a redraw hid from ``shown`` that carry a fact, once each, in order."""
+    from tersh.compaction.kit.omit import carries_fact  # lazy: _omit needs the verifier, which needs us
+
+    lost: list[str] = []
+    for part in parts:
+        text = part.strip()
+        if text and text not in shown and text not in lost and carries_fact(text):
+            lost.append(text)
+    return lost
+
+
+def redraws_to_returns(line: str) -> str:
+    """``line`` with cursor-to-column-1 moves as carriage returns, and what an erase-line at the
+    start of the line wiped (spinner frames drawn as ``ESC[1G ESC[0K frame``) dropped."""
+    if "\x1b[" not in line:
+        return line
+    if "G" in line:
+        line = _TO_COLUMN_ONE.sub("\r", line)
+    if "K" not in line:
+        return line
+    parts = line.split("\r")
+    last_wipe = 0
+    for index, part in enumerate(parts):
+        if index and _ERASE_LINE.match(part):
+            last_wipe = index
+    return "\r".join(parts[last_wipe:]) if last_wipe else line
+
+
+def clean_line(line: str) -> str:
+    """One line as a terminal finally shows it: no escapes, no redraws, no stray controls."""
+    line = resolve_carriage_returns(strip_ansi(redraws_to_returns(line)))
+    if "\x08" in line:  # backspace overstrike (man pages, some progress bars)
+        out: list[str] = []
+        for char in line:
+            if char == "\x08":
+                if out:
+                    out.pop()
+            else:
+                out.append(char)
+        line = "".join(out)
+    return _CONTROL.sub("", line) if _CONTROL.search(line) else line
+
+
+def clean(text: str) -> str:
+    """Clean every line of ``text``; line structure (and a final newline) is kept."""
+    if "\x1b" not in text and "\r" not in text and not _CONTROL.search(text):
+        return text
+    return "\n".join(clean_line(line) for line in text.split("\n"))

@@ -1,0 +1,58 @@
+"""Find the real program behind a command line: wrappers, env prefixes, chains and runners.
+
+``python -m pytest -q`` -> ``pytest``; ``uv run pytest`` -> ``pytest``; ``npx tsc`` -> ``tsc``;
+``env X=1 timeout 60 cargo test`` -> ``cargo``; ``cd web && npm test`` -> ``npm``;
+``bash -c 'make check'`` -> ``make``. For a chain the last pipeline that does real work decides
+(``make && echo ok`` -> ``make``); inside a pipeline its first stage produces the output
+(``pytest | tail -50`` -> ``pytest``). The words come from the shell lexer, quotes removed.
+"""
+
+from __future__ import annotations
+
+from tersh.command import classify
+
+TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` uses this
+if TYPE_CHECKING:
+    from tersh.compaction.kit.base import Invocation
+
+#: Options of git, cargo and the like that take the next word as their value.
+_VALUED_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "--manifest-path"})
+
+
+def last_simple_command(command: str) -> list[str]:
+    """The words (unwrapped) of the command whose output ``command`` shows (best effort)."""
+    try:
+        return classify.main_command(command)
+    except Exception:  # the lexer must never break compaction: fall back to plain words
+        return command.split()
+
+
+def program_and_args(command: str) -> tuple[str, tuple[str, ...]]:
+    """The real program behind ``command`` (base name, lower case) and its arguments."""
+    words = last_simple_command(command)
+    if not words:
+        return "", ()
+    return classify.basename(words[0]), tuple(words[1:])
+
+
+def first_operand(args: tuple[str, ...]) -> str:
+    """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
+    skip_next = False
+    for word in args:
+        if skip_next:
+            skip_next = False
+            continue
+        if word in _VALUED_OPTIONS:
+            skip_next = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return ""
+
+
+def invocation(command: str, exit_code: int) -> Invocation:
+    """The Invocation for ``command``: real program (base name, lower case) and its arguments."""
+    from tersh.compaction.kit.base import Invocation
+
+    program, args = program_and_args(command)
+    return Invocation(command, program, args, exit_code)

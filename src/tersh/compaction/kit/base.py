@@ -1,0 +1,59 @@
+"""The contract every category rule meets, and the records the compaction stage passes around."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+
+class Invocation(NamedTuple):
+    """What ran: the command as typed, the real program behind wrappers, its arguments, its exit.
+
+    ``program`` is the tool's base name after unwrapping (``python -m pytest`` -> ``pytest``,
+    ``npx tsc`` -> ``tsc``, ``git`` for every git command); ``args`` are the words after it
+    (for git, ``args[0]`` is the subcommand).
+    """
+
+    command: str
+    program: str
+    args: tuple[str, ...]
+    exit_code: int
+
+    @property
+    def subcommand(self) -> str:
+        """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
+        from tersh.compaction.detect import first_operand
+
+        return first_operand(self.args)
+
+
+class Rule(Protocol):
+    """A category rule module. The module itself satisfies this protocol.
+
+    ``compact`` gets the cleaned text (ANSI removed, carriage-return progress resolved) and
+    returns a shorter text that states what it omitted, or None to leave the text alone. It is a
+    pure function: it never touches files, exit codes or the network. ``sniff`` scores how sure
+    the rule is that a text with no telling command is its tool's output (0.0 to 1.0).
+    """
+
+    NAME: str
+    CATEGORY: str
+    SWITCH: str
+    PROGRAMS: tuple[str, ...]
+
+    def compact(self, text: str, inv: Invocation) -> str | None:
+        """Return a compact text that says what it left out, or None."""
+        ...
+
+    def sniff(self, text: str) -> float:
+        """How likely ``text`` is this rule's tool output, from 0.0 to 1.0."""
+        ...
+
+
+class Outcome(NamedTuple):
+    """What the gate decided: the text to use and, when the rule was refused, why."""
+
+    text: str
+    rule: str | None = None
+    category: str | None = None
+    applied: bool = False
+    refused: str | None = None

@@ -1,0 +1,321 @@
+"""Shared pieces of the build, type-check and lint rules: findings grouped by file, code frames
+reduced, chatter dropped only when it carries no protected fact, and the omission note.
+
+Nothing here decides what a tool's output means; each rule module parses its own tool and uses
+these helpers to render. Every helper is pure and line-linear (rules must run at ≥ 20 MB/s).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from itertools import chain
+from typing import NamedTuple
+
+from tersh._startup import gcpause as _gcpause
+from tersh.compaction.verify import holds as verify
+
+#: Prefix of every line a rule writes itself.
+MARK = "[tersh]"
+
+#: Rules decorate ``compact`` with this: their many small records need no cycle collection.
+without_gc = _gcpause.without_gc
+
+#: A compaction that saves fewer bytes than this costs more than it earns (the pipeline appends
+#: a capture report of about 40 tokens to every compacted text).
+MIN_SAVED_BYTES = 300
+#: ... nor one that saves less than this share of the source.
+MIN_SAVED_SHARE = 0.15
+
+#: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
+#: they are: they are directly usable and regrouping them saves little.
+FEW_FINDINGS = 40
+
+# "path:line[:col]: rest", the line shape of flake8, pylint, go vet, golangci-lint, ruff concise.
+LINE_FINDING = re.compile(
+    r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
+)
+
+#: How much of a text a sniffer looks at.
+SNIFF_CHARS = 8000
+
+#: Rules read a text this many characters at a time (whole lines), never as one list of lines.
+CHUNK_CHARS = 1 << 20
+
+# A source line quoted in a code frame: "  115 |     int x;" (gcc, clang, rustc, ruff).
+_NUMBERED_SOURCE = re.compile(r"^\s*\d+\s*[|│](?:\s|$)")
+# A suggestion line of rustc / ruff: "71 +     return x;", "71 -     return y;".
+_NUMBERED_EDIT = re.compile(r"^\s*\d+\s*[+~-](?:\s|$)")
+# An unnumbered gutter line (carets, underlines and labels): "    |   ^^^^ expected `u32`".
+_GUTTER = re.compile(r"^\s*[|│]")
+_GUTTER_DRAWING = re.compile(r"^\s*[|│][\s|│^~_/\\+-]*")
+_ELLIPSIS = re.compile(r"^\s*\.\.\.\s*$")
+_ANY_FRAME = re.compile(r"\s*(?:\d+\s*[|│+~-](?:\s|$)|[|│]|\.\.\.\s*$)")
+# A word made only of the characters a path may hold (see verify._PATH).
+_PATH_WORD = re.compile(r"[\w.@+~/-]+")
+# Markers only: "  ^~~~~~", "   ------ ^^^^".
+_MARKERS_ONLY = re.compile(r"^[\s^~_|-]*$")
+
+
+class Finding(NamedTuple):
+    """One finding of a linter: its file, ``line[:col]`` and the rest (code and message)."""
+
+    path: str
+    location: str
+    text: str
+    source_line: str
+    extra: tuple[str, ...] = ()
+
+
+class FindingRun:
+    """The finding being read and the lines that belong to it, closed into ``items`` in order."""
+
+    __slots__ = ("current", "extra", "items")
+
+    def __init__(self, items: list[Finding | str]) -> None:
+        self.items = items
+        self.current: Finding | None = None
+        self.extra: list[str] = []
+
+    def close(self) -> None:
+        """Append the current finding (with the lines gathered under it) to ``items``."""
+        if self.current is not None:
+            finding = self.current
+            self.items.append(finding._replace(extra=tuple(self.extra)) if self.extra else finding)
+            self.extra.clear()
+            self.current = None
+
+
+@lru_cache(maxsize=1 << 14)
+def carries_fact(line: str) -> bool:
+    """Whether ``line`` holds a protected fact (a diagnostic, location, path or commit id)."""
+    if verify.is_diagnostic(line):
+        return True
+    if ("/" in line or "." in line) and next(verify.iter_paths(line), None) is not None:
+        return True
+    if (":" in line or "(" in line) and next(verify.iter_locations(line), None) is not None:
+        return True
+    return any(c.isdigit() for c in line) and next(verify.iter_commits(line), None) is not None
+
+
+def lines_of(text: str) -> Iterator[str]:
+    """The lines of ``text`` exactly as ``str.splitlines`` gives them, a chunk at a time.
+
+    Only about CHUNK_CHARS of lines exist at once; each chunk ends just after a ``\n``, so no
+    line (and no ``\r\n`` pair) is ever cut in two.
+    """
+    return chain.from_iterable(map(str.splitlines, _chunks(text)))
+
+
+def newline_chunks(text: str) -> Iterator[list[str]]:
+    """The lines of ``text`` split at ``\\n`` only (other line breaks stay inside a line), a
+    list per chunk of about CHUNK_CHARS."""
+    for chunk in _chunks(text):
+        lines = chunk.split("\n")
+        if chunk.endswith("\n"):
+            lines.pop()
+        yield lines
+
+
+def _chunks(text: str) -> Iterator[str]:
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK_CHARS)
+        end = size if end < 0 else end + 1
+        yield text[start:end]
+        start = end
+
+
+def is_frame_line(line: str) -> bool:
+    """Whether ``line`` belongs to a code frame (quoted source, gutter, carets, elision)."""
+    return bool(_ANY_FRAME.match(line))
+
+
+def reduce_frame_line(line: str) -> str | None:
+    """A frame line reduced to what it says: None when it is only quoted code or markers.
+
+    Quoted source is dropped (the file is on disk), unless it carries a protected fact; a label
+    under the carets is kept without its drawing; suggested edits (``71 + code``) are kept.
+    """
+    if _NUMBERED_EDIT.match(line):
+        return line
+    if _NUMBERED_SOURCE.match(line) or _ELLIPSIS.match(line):
+        return line if carries_fact(line) else None
+    label = _GUTTER_DRAWING.sub("", line, count=1).strip()
+    if not label:
+        return None
+    indent = line[: len(line) - len(line.lstrip())]
+    return f"{indent}| {label}"
+
+
+def is_markers_only(line: str) -> bool:
+    """Whether ``line`` holds only caret/underline markers (``   ^~~~``)."""
+    return bool(line.strip()) and bool(_MARKERS_ONLY.match(line))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 line``, ``1,204 lines``."""
+    return f"1 {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def omission_note(counts: dict[str, int], extra: str = "") -> str:
+    """``[tersh] omitted: 33 compile commands, 12 code-frame lines`` (+ ``; extra``)."""
+    parts = [plural(n, label) for label, n in counts.items() if n]
+    if not parts:
+        return f"{MARK} {extra}" if extra else MARK
+    text = f"{MARK} omitted: {', '.join(parts)}"
+    return f"{text}; {extra}" if extra else text
+
+
+def worth_it(source: str, proposal: str) -> bool:
+    """Whether ``proposal`` saves enough of ``source`` to pay for the capture report."""
+    saved = len(source) - len(proposal)
+    return saved >= MIN_SAVED_BYTES and saved >= MIN_SAVED_SHARE * len(source)
+
+
+def finish(source: str, lines: Iterable[str]) -> str | None:
+    """Join ``lines`` into the proposal, or None when it does not save enough."""
+    proposal = "\n".join(lines).strip("\n") + "\n"
+    return proposal if worth_it(source, proposal) else None
+
+
+def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> list[str]:
+    """Findings grouped by file (``path (N)``), identical messages merged onto one entry.
+
+    Each entry starts with every ``line[:col]`` that shares the message, then the message:
+    ``  7:1 8:1 43:1 error Unexpected var no-var``; a finding's continuation lines follow it,
+    indented (without the finding's own ``path:line:`` prefix, so that they can merge too).
+    A finding whose path cannot head a group (the verifier must read the header back as a path
+    when ``strict_paths``) keeps its own lines, after the groups.
+    """
+    files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
+    counts: dict[str, int] = {}
+    loose: list[str] = []
+    path_ok: dict[str, bool] = {}
+    for path, location, text, source_line, found_extra in findings:
+        ok = path_ok.get(path)
+        if ok is None:
+            ok = path_ok[path] = _heads_group(path, strict_paths)
+        if not ok:
+            loose.append(source_line)
+            loose.extend(found_extra)
+            continue
+        extra: tuple[str, ...] = ()
+        if found_extra:
+            own = f"{path}:{location}:"
+            extra = tuple(line.removeprefix(own).strip() for line in found_extra)
+        messages = files.get(path)
+        if messages is None:
+            messages = files[path] = {}
+            counts[path] = 0
+        locations = messages.get((text, extra))
+        if locations is None:
+            messages[(text, extra)] = [location]
+        else:
+            locations.append(location)
+        counts[path] += 1
+    out: list[str] = []
+    for path, messages in files.items():
+        out.append(f"{path} ({counts[path]})")
+        for (text, extra), locations in messages.items():
+            out.append(f"  {' '.join(locations)} {text}")
+            out.extend(f"    {line.strip()}" for line in extra)
+    out.extend(loose)
+    return out
+
+
+def render(
+    source: str,
+    items: list[Finding | str],
+    dropped: dict[str, int],
+    summary: str = "",
+    strict_paths: bool = True,
+) -> str | None:
+    """The proposal of a line-per-finding tool, or None when it saves too little.
+
+    ``items`` are the kept lines and the findings in the tool's order. With more than
+    FEW_FINDINGS findings they are grouped by file (other lines before the first finding stay
+    before the groups, the rest follow them); with fewer, every line stays where it was.
+    """
+    findings = [item for item in items if isinstance(item, Finding)]
+    grouped = len(findings) > FEW_FINDINGS
+    if not grouped and not any(dropped.values()):
+        return None
+    out: list[str] = []
+    if grouped:
+        first = next(i for i, item in enumerate(items) if isinstance(item, Finding))
+        out.extend(item for item in items[:first] if isinstance(item, str))
+        out.extend(render_grouped(findings, strict_paths))
+        out.extend(item for item in items[first:] if isinstance(item, str))
+        files = len({f.path for f in findings})
+        summary = "; ".join(
+            x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
+                        "grouped by file, repeated messages merged", summary) if x
+        )
+    else:
+        for item in items:
+            if isinstance(item, Finding):
+                out.append(item.source_line)
+                out.extend(item.extra)
+            else:
+                out.append(item)
+    out.append(omission_note(dropped, summary))
+    if grouped and sum(map(len, out)) + len(out) > DIGEST_ABOVE_BYTES:
+        digest = code_digest(findings)
+        if digest:
+            out.append(digest)
+    return finish(source, out)
+
+
+#: Grouped findings longer than this may be cut by the preview (50 KB): the rule codes are
+#: then also listed on the last line, which the preview always keeps.
+DIGEST_ABOVE_BYTES = 32 * 1024
+# A finding's code: a leading ``F401`` / ``C0114:`` / ``SC2086``, else a trailing ``[arg-type]``
+# (mypy) or ``no-unused-vars`` / ``@typescript-eslint/no-explicit-any`` (eslint).
+_LEADING_CODE = re.compile(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
+_TRAILING_CODE = re.compile(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
+
+
+def code_digest(findings: Iterable[Finding]) -> str:
+    """One line with every rule code of ``findings`` and its count, in order of first sight."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        text = finding.text.strip()
+        match = _LEADING_CODE.match(text)
+        code = match.group(1) if match else None
+        if code is None:
+            trailing = _TRAILING_CODE.search(text)
+            code = (trailing.group(1) or trailing.group(2)) if trailing else None
+        if code:
+            counts[code] = counts.get(code, 0) + 1
+    if not counts:
+        return ""
+    return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
+
+
+def line_finding(line: str) -> Finding | None:
+    """The finding written on a ``path:line[:col]: text`` line, if it is one."""
+    match = LINE_FINDING.match(line)
+    if match is None:
+        return None
+    location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
+    # A log repeats its paths and messages on many lines: each finding shares one copy of them.
+    return Finding(sys.intern(match["path"]), location, sys.intern(match["text"]), line)
+
+
+def _heads_group(path: str, strict: bool) -> bool:
+    if not path or " " in path or "\t" in path or path.endswith(":"):
+        return False
+    if not strict:
+        return True
+    if _PATH_WORD.fullmatch(path):  # one word of path characters: the verifier reads it whole
+        return ("/" in path or "." in path) and not path.endswith(".") and verify._is_path(path)
+    found = list(verify.iter_paths(path))
+    return found == [path[2:] if path.startswith("./") else path]
+
+
+def head(text: str) -> str:
+    """The start of ``text`` a sniffer looks at."""
+    return text[:SNIFF_CHARS]

@@ -1,0 +1,356 @@
+"""Drop chatter lines without losing a protected fact, and say what was dropped.
+
+Shared by the git and package-manager rules. A line is only ever dropped when it carries no
+diagnostic, no location and no commit id (``carries_fact``); file paths named only on dropped
+lines are listed in the omission note, so the compact text still names every path.
+
+Speed matters (rules run on captures of tens of megabytes): each exact check of the verifier is
+guarded by a cheap pre-test that can only say "maybe" (lower-cased literal search, a digit after
+a colon, seven hex digits in a row, a slash or a source extension).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from tersh.compaction.verify import holds as verify
+
+#: Prefix of every line a rule writes itself.
+MARK = "[tersh]"
+
+#: A proposal must save at least this many UTF-8 bytes and this share of the source: the note
+#: and the capture report the pipeline appends (~40 tokens) must not cost what was saved.
+MIN_SAVED_BYTES = 240
+MIN_SAVED_SHARE = 0.10
+#: The same floor for proposals that only squeeze padding: runs of spaces are cheap tokens, so
+#: many more bytes must go before the model sees fewer tokens.
+MIN_SQUEEZED_BYTES = 600
+
+#: Lines are split and checked this many characters at a time (bounds the extra memory).
+CHUNK_CHARS = 1 << 20
+
+#: How many characters of the source a quick check looks at (sniffers stay cheap).
+SNIFF_CHARS = 4000
+
+#: Above this many named paths the note lists them all without checking which the kept text
+#: already names (each check is a scan of the kept text).
+MAX_CHECKED_PATHS = 64
+
+#: How a dropped diffstat bar is counted.
+STAT_BAR = "diffstat bar"
+
+_PADDING = re.compile(r" {2,}")
+_STAT_BAR = re.compile(r"(?<=\d) [+-]+$")
+# A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
+_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
+# Pre-tests: a line failing one cannot hold that kind of fact (the verifier decides the rest).
+_SEVERITY_HINT = (
+    r"err|warn|fail|fatal|panic|except|traceback|deprecat|critical|abort|segmentation|assert"
+)
+_MAYBE_SEVERITY = re.compile(_SEVERITY_HINT)
+# A location's path holds a "." or a "/" ("eta 0:00:00" has neither).
+_MAYBE_LOCATION = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_MAYBE_COMMIT = re.compile(r"[0-9a-f]{7}")
+# A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths, "kb/27.3" is to the
+# verifier), or a source extension.
+_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
+_MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
+# Literal-led marks for scanning many lines at once (a location, a path).
+_LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+# What every _LOCATION_MARK match holds, literal first (scans a large text fast).
+_LOCATION_HINT = re.compile(r":\d|\(\d|File \"")
+_PATH_MARK = re.compile(rf"/|\.{verify._EXT}\b")
+# A word (between characters no path holds) with a slash or a source extension in it.
+_PATH_CANDIDATE = re.compile(
+    rf"[^\s\"'`<>()\[\]{{}},;=|]*(?:/|\.{verify._EXT}\b)[^\s\"'`<>()\[\]{{}},;=|]*"
+)
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` without their ``\\n``, one at a time (no list of them all)."""
+    start, find, size = 0, text.find, len(text)
+    while start < size:
+        end = find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def maybe_diagnostic(line: str) -> bool:
+    """Whether the verifier reads ``line`` as a diagnostic (cheap when it plainly is not)."""
+    return _MAYBE_SEVERITY.search(line.lower()) is not None and verify.is_diagnostic(line)
+
+
+def maybe_location(line: str) -> bool:
+    """Whether the verifier finds a location on ``line`` (cheap when it plainly does not)."""
+    if ":" not in line and "(" not in line:
+        return False
+    return _MAYBE_LOCATION.search(line) is not None and next(
+        verify.iter_locations(line), None
+    ) is not None
+
+
+def maybe_severity(text: str) -> bool:
+    """Whether any line of ``text`` may be a diagnostic (False: certainly none is)."""
+    overlap = 16  # longer than any hint word, so none is missed at a chunk edge
+    for start in range(0, len(text), CHUNK_CHARS):
+        if _MAYBE_SEVERITY.search(text[start : start + CHUNK_CHARS + overlap].lower()):
+            return True
+    return False
+
+
+def maybe_located(text: str) -> bool:
+    """Whether any line of ``text`` may hold a location (False: certainly none does)."""
+    return _LOCATION_MARK.search(text) is not None
+
+
+def carries_fact(line: str) -> bool:
+    """Whether ``line`` holds a diagnostic, a location or a commit id (never droppable)."""
+    if maybe_diagnostic(line) or maybe_location(line):
+        return True
+    return _MAYBE_COMMIT.search(line) is not None and next(verify.iter_commits(line), None) is not None
+
+
+def paths_in(line: str) -> Iterator[str]:
+    """The file paths the verifier finds on ``line`` (a few more at worst; cheap when none).
+
+    Only the words that hold a slash or a source extension are handed to the verifier, one
+    by one; the separators between words are never part of a path, so nothing is missed.
+    """
+    if ("/" in line and _MAYBE_SLASH.search(line.lower())) or (
+        "." in line and _MAYBE_EXT.search(line)
+    ):
+        for word in _PATH_CANDIDATE.findall(line):
+            yield from _word_paths(word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_paths(word: str) -> tuple[str, ...]:
+    return tuple(verify.iter_paths(word))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 line``, ``1,204 lines`` (a trailing ``y`` becomes ``ies``)."""
+    if count == 1:
+        return f"1 {word}"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return f"{count:,} {word[:-1]}ies"
+    return f"{count:,} {word}s"
+
+
+class Omissions:
+    """Counts of dropped lines per label, and the paths those lines named."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.paths: dict[str, None] = {}
+        self.blank = 0
+        self.reformatted = ""
+
+    def drop(self, label: str, line: str) -> bool:
+        """Record ``line`` as dropped under ``label``; False (keep it) when it carries a fact."""
+        if carries_fact(line):
+            return False
+        for path in paths_in(line):
+            self.paths[path] = None
+        self.counts[label] = self.counts.get(label, 0) + 1
+        return True
+
+    def count(self, label: str, number: int = 1) -> None:
+        """Count ``number`` dropped items under ``label``."""
+        self.counts[label] = self.counts.get(label, 0) + number
+
+    @property
+    def total(self) -> int:
+        """How many lines were dropped or rewritten in all (blank lines included)."""
+        return sum(self.counts.values()) + self.blank + bool(self.reformatted)
+
+    def note(self, kept: str) -> str:
+        """One line saying what was dropped, plus the paths ``kept`` does not name itself."""
+        parts = [plural(number, label) for label, number in self.counts.items() if number]
+        if not parts:
+            parts = [self.reformatted or "blank lines"]
+        text = f"{MARK} {', '.join(parts)} omitted"
+        missing = list(self.paths)
+        if len(missing) <= MAX_CHECKED_PATHS:
+            missing = [path for path in missing if path not in kept]
+        if missing:
+            text += "; they named " + ", ".join(missing)
+        return text
+
+
+def finish(
+    kept_lines: list[str], omissions: Omissions, source: str, min_saved: int = MIN_SAVED_BYTES
+) -> str | None:
+    """The compact text (kept lines + note), or None when it would not clearly pay off."""
+    if not omissions.total:
+        return None
+    body = "\n".join(kept_lines).strip("\n")
+    text = f"{body}\n{omissions.note(body)}\n" if body else omissions.note("") + "\n"
+    before, after = _size(source), _size(text)
+    if before - after < max(min_saved, before * MIN_SAVED_SHARE):
+        return None
+    return text
+
+
+def _size(text: str) -> int:
+    """UTF-8 length of ``text``, encoded a chunk at a time (no full copy)."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        len(text[start : start + CHUNK_CHARS].encode("utf-8", "surrogateescape"))
+        for start in range(0, len(text), CHUNK_CHARS)
+    )
+
+
+def squeeze_spaces(line: str) -> str:
+    """Collapse runs of spaces inside a line (column padding), keeping its indentation."""
+    stripped = line.lstrip(" ")
+    indent = line[: len(line) - len(stripped)]
+    return indent + _PADDING.sub(" ", stripped).rstrip()
+
+
+def squeeze_stat(line: str, omissions: Omissions) -> str:
+    """A diffstat row without its column padding and its ``+++--`` bar (counted in
+    ``omissions`` as a ``diffstat bar``: the row's count of changed lines stays); any other line
+    unchanged."""
+    if "|" not in line or not _STAT_ROW.match(line):
+        return line
+    squeezed = squeeze_spaces(line)
+    bare = _STAT_BAR.sub("", squeezed)
+    if bare != squeezed:
+        omissions.count(STAT_BAR)
+    return bare
+
+
+class Chatter:
+    """Labelled line shapes a rule drops, tried with one combined regex per line."""
+
+    def __init__(self, shapes: dict[str, str]) -> None:
+        self.labels = list(shapes)
+        self.pattern = re.compile(
+            "|".join(f"(?P<c{index}>{shape})" for index, shape in enumerate(shapes.values()))
+        )
+
+    def label(self, line: str) -> str | None:
+        """The label of the shape ``line`` has, or None."""
+        match = self.pattern.match(line)
+        if match is None or match.lastgroup is None:
+            return None
+        return self.labels[int(match.lastgroup[1:])]
+
+
+def iter_chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[list[str]]:
+    """The lines of ``text`` in lists of about ``size`` characters (split at C speed, memory
+    bounded by the chunk)."""
+    start, length = 0, len(text)
+    while start < length:
+        end = text.find("\n", start + size)
+        if end < 0:
+            end = length
+        yield text[start:end].split("\n")
+        start = end + 1
+
+
+def drop_lines(text: str, chatter: Chatter, omissions: Omissions) -> list[str]:
+    """The lines of ``text`` that are neither blank nor droppable ``chatter``.
+
+    Chatter lines are set aside and checked a chunk at a time (the pre-tests run on one joined
+    text at C speed); the few that may hold a fact are checked line by line, and a line that
+    does is put back where it stood.
+    """
+    kept: list[str] = []
+    match = chatter.pattern.match
+    for lines in iter_chunks(text):
+        dropped: list[str] = []
+        places: list[int] = []  # where each dropped line stood among the kept ones
+        groups: list[str | None] = []
+        for line in lines:
+            found = match(line)
+            if found is None:
+                if line and not line.isspace():
+                    kept.append(line)
+                else:
+                    omissions.blank += 1
+            else:
+                dropped.append(line)
+                places.append(len(kept))
+                groups.append(found.lastgroup)
+        restore = _check_dropped(dropped, omissions)
+        for index in sorted(restore, reverse=True):
+            kept.insert(places[index], dropped[index])
+            groups[index] = None
+        for group, number in Counter(groups).items():
+            if group is not None:
+                omissions.count(chatter.labels[int(group[1:])], number)
+    return kept
+
+
+def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int]:
+    """Indexes of the joined lines (starting at ``starts``) in which ``pattern`` matches.
+
+    After a hit the search resumes at the next line: a line with many hits costs one.
+    """
+    found: set[int] = set()
+    search, count, size = pattern.search, len(starts), len(blob)
+    position = 0
+    while position < size and (match := search(blob, position)) is not None:
+        index = bisect.bisect_right(starts, match.start()) - 1  # the line holding the match
+        found.add(index)
+        position = starts[index + 1] if index + 1 < count else size
+    return found
+
+
+def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
+    """Indexes of the joined lines with seven hex digits in a row (found as the verifier does:
+    an ASCII copy marking hex digits, then plain ``find``)."""
+    if not blob.isascii():
+        return _suspects(blob, _MAYBE_COMMIT, starts)
+    marked = blob.translate(verify._HEX_MARKS)
+    found: set[int] = set()
+    position = marked.find(verify._SEVEN_HEX)
+    while position >= 0:
+        index = bisect.bisect_right(starts, position) - 1
+        found.add(index)
+        following = starts[index + 1] if index + 1 < len(starts) else len(blob)
+        position = marked.find(verify._SEVEN_HEX, following)
+    return found
+
+
+def _check_dropped(dropped: list[str], omissions: Omissions) -> set[int]:
+    """Indexes of dropped lines that carry a fact; records the paths of the others."""
+    if not dropped:
+        return set()
+    blob = "\n".join(dropped)
+    starts: list[int] = []
+    offset = 0
+    for line in dropped:
+        starts.append(offset)
+        offset += len(line) + 1
+    # Patterns that open with a literal scan fastest; the exact checks follow per suspect line.
+    restore = {
+        index
+        for index in _suspects(blob.lower(), _MAYBE_SEVERITY, starts)
+        | {
+            index
+            for index in _suspects(blob, _LOCATION_HINT, starts)
+            if _LOCATION_MARK.search(dropped[index])
+        }
+        if maybe_diagnostic(dropped[index]) or maybe_location(dropped[index])
+    }
+    # A commit-id-shaped word ("1.2~git20170615.f752187-5" in a version) keeps its line too.
+    restore.update(
+        index
+        for index in _commit_suspects(blob, starts) - restore
+        if next(verify.iter_commits(dropped[index]), None) is not None
+    )
+    for index in sorted(_suspects(blob, _PATH_MARK, starts) - restore):
+        for path in paths_in(dropped[index]):
+            omissions.paths[path] = None
+    return restore

@@ -1,0 +1,908 @@
+"""Bound what the model receives: at most N lines and M bytes, facts before filler.
+
+When the text fits, it is returned whole. When it does not, one streaming pass over the whole
+text (a text in memory or a capture file of any size, read in chunks of whole lines) finds the
+lines that carry a fact — a diagnostic or a location, as the verifier reads them — and the
+lines that give the text its shape (definitions, commit lines, group headers). The preview then
+opens with an index of every fact-carrying part of the output (each diagnostic code with its
+count, each file with its count and first location, each failing test, each summary line), keeps
+the head, the tail and, in between, the fact lines up to the budget. Lines that carry no fact
+get only a small share of the bound (``filler_bytes``), so a fact-free flood costs about what a
+host's own preview would. Every gap gets one marker saying how many lines it left out; a line
+too long for the preview is cut on a UTF-8 character boundary with a marker saying how many
+bytes of it are left out.
+
+Only the lines a cheap whole-chunk search marks as candidates (severity words, location marks,
+structure patterns) are read one by one, so lines that cannot carry a fact cost no Python call.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from tersh.compaction.clean import clean, clean_line
+from tersh.compaction.verify.holds import is_diagnostic, iter_commits, iter_locations, iter_paths
+
+HEAD_SHARE = 0.30
+TAIL_SHARE = 0.20
+STRUCTURE_SHARE = 0.40
+#: Of the filler allowance, the share the head may use (the tail gets the rest).
+HEAD_FILLER = 0.40
+#: The index may take at most this share of the bounds.
+DIGEST_SHARE = 0.50
+#: Default bytes of lines that carry no fact (a host's own preview is 2 KB to 8 KB).
+FILLER_BYTES = 2048
+MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
+CUT_MARKER_BYTES = 64  # upper bound of the marker that ends a cut line
+MIN_LINE_BYTES = 200
+SCAN_CHUNK = 4 << 20
+#: A line longer than this is read (and searched) only by its first GIANT_LINE characters.
+GIANT_LINE = 4 << 20
+#: At most this many distinct files, codes, tests and summaries are counted in the index.
+DIGEST_ENTRIES = 20000
+
+# Shape lines: top-level definitions of source code, the file headers of a diff, the commit
+# lines of a git log, identity keys of a JSON document, markdown headings.
+_STRUCTURE = re.compile(
+    r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
+    r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
+    r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
+    r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
+)
+_STRUCTURE_LINES = re.compile(  # the same, found in a chunk of many lines
+    r"^(?:(?:async[^\S\n]+)?def |class |(?:export[^\S\n]+)?(?:default[^\S\n]+)?"
+    r"(?:async[^\S\n]+)?function(?:[^\S\n]|\*)|(?:pub(?:\(\w+\))?[^\S\n]+)?(?:fn|struct|enum|trait|impl|mod) "
+    r"|func |type \w+ (?:struct|interface)"
+    r"|(?:public|private|protected)?[^\S\n]*(?:static[^\S\n]+)?(?:class|interface|record) "
+    r"|diff --git |commit [0-9a-f]{7,40}\b|[^\S\n]*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)",
+    re.MULTILINE,
+)
+# A commit's subject: the first message line after its Date: header and a blank line.
+_SUBJECT_LINES = re.compile(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
+# A setext heading: a text line underlined by === or ---.
+_SETEXT_LINES = re.compile(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
+# A line that heads grouped entries (findings, matches or paths under their file or folder).
+_GROUP_HEAD_LINES = re.compile(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
+
+# Every line the verifier reads as a diagnostic holds one of these (lower-cased), or a location
+# mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or 'File "'.
+_SEVERITY_STEMS = (
+    "error", "warn", "fail", "fatal", "panic", "exception", "traceback", "deprecat", "critical",
+    "abort", "segmentation", "assert",
+)  # fmt: skip
+# Letters that a case-blind regex folds onto ASCII letters but ``lower()`` keeps.
+_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
+_LOCATION_MARKS = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+
+# What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
+# the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
+# eslint writes after two spaces.
+_CODE = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
+_END_CODE = re.compile(  # each form as the tool writes it: brackets and parentheses kept
+    r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
+    r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
+)
+_FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
+_FAILING_TEST = re.compile(
+    r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
+    r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
+)
+_SUMMARY = re.compile(
+    r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
+    r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
+    r"|^=+ .*\bin \d[\d.]*s\b",
+    re.IGNORECASE,
+)
+
+
+class Preview(NamedTuple):
+    """A bounded text and what it left out (``digest_lines``: how many lines the index takes
+    at the start of ``text``)."""
+
+    text: str
+    complete: bool
+    total_lines: int
+    omitted_lines: int
+    cut_lines: int
+    digest_lines: int = 0
+
+
+def gap_marker(count: int) -> str:
+    """The line that stands for ``count`` omitted lines."""
+    return f"[tersh: {count:,} line{'s' if count != 1 else ''} omitted]"
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
+    """``line`` shortened to at most ``max_bytes`` UTF-8 bytes (marker included) if needed."""
+    if len(line) * 4 <= max_bytes:
+        return line, False
+    encoded = line.encode("utf-8", "surrogatepass")
+    if len(encoded) <= max_bytes:
+        return line, False
+    marker_room = CUT_MARKER_BYTES
+    keep = max(0, max_bytes - marker_room)
+    head = encoded[:keep].decode("utf-8", "ignore")
+    left = len(encoded) - _utf8_len(head)
+    return f"{head} [tersh: {left:,} more bytes on this line]", True
+
+
+# --- what a line carries --------------------------------------------------------------------
+
+
+def is_fact_line(line: str) -> bool:
+    """Whether the verifier reads a diagnostic or a location on ``line``."""
+    return is_diagnostic(line) or next(iter_locations(line), None) is not None
+
+
+def fact_locations(line: str) -> list[tuple[str, str, str]] | None:
+    """The locations on ``line`` when it is a fact line (see :func:`is_fact_line`), else None."""
+    locations = list(iter_locations(line))
+    return locations if locations or is_diagnostic(line) else None
+
+
+def carries_fact(line: str) -> bool:
+    """Whether ``line`` carries any protected fact (or a summary), so is not filler."""
+    return (
+        is_fact_line(line)
+        or next(iter_paths(line), None) is not None
+        or next(iter_commits(line), None) is not None
+        or _SUMMARY.search(line) is not None
+        or _STRUCTURE.match(line) is not None
+    )
+
+
+def _candidate_starts(chunk: str) -> list[int] | None:
+    """Start of every line of ``chunk`` that may be a fact line (a superset of what
+    :func:`is_fact_line` accepts), or None when every line must be read."""
+    lowered = chunk.lower()
+    if not chunk.isascii() and (len(lowered) != len(chunk) or _FOLDED.search(chunk)):
+        return None
+    positions: list[int] = []
+    find = lowered.find
+    for stem in _SEVERITY_STEMS:
+        position = find(stem)
+        while position >= 0:
+            positions.append(position)
+            position = find(stem, position + len(stem))
+    if ":" in chunk or "(" in chunk or "File" in chunk:
+        positions.extend(match.start() for match in _LOCATION_MARKS.finditer(chunk))
+    rfind = chunk.rfind
+    return sorted({rfind("\n", 0, position) + 1 for position in positions})
+
+
+def candidate_starts(chunk: str) -> list[int]:
+    """Start of every line of ``chunk`` (lines end with ``\\n``) that may be a fact line: a
+    whole-chunk search finds them, so the other lines are never read one by one."""
+    starts = _candidate_starts(chunk)
+    if starts is not None:
+        return starts
+    starts, position = [], 0
+    while position < len(chunk):
+        starts.append(position)
+        end = chunk.find("\n", position)
+        position = len(chunk) if end < 0 else end + 1
+    return starts
+
+
+# Every _STRUCTURE_LINES match holds one of these (a literal search finds the few candidates).
+_STRUCTURE_WORDS = (
+    "def ", "class ", "function", "fn ", "struct ", "enum ", "trait ", "impl ", "mod ", "func ",
+    "type ", "interface ", "record ", "diff --git ", "commit ", "# ", '"name": ', '"version": ',
+    '"id": ', '"title": ', '"key": ', '"path": ',
+)  # fmt: skip
+
+
+def _structure_starts(chunk: str) -> list[int]:
+    """Start of every shape line of ``chunk`` (see the patterns above)."""
+    starts: set[int] = set()
+    find, rfind, match = chunk.find, chunk.rfind, _STRUCTURE_LINES.match
+    for word in _STRUCTURE_WORDS:
+        position = find(word)
+        while position >= 0:
+            line_start = rfind("\n", 0, position) + 1
+            if line_start not in starts and match(chunk, line_start):
+                starts.add(line_start)
+            end = find("\n", position)
+            position = -1 if end < 0 else find(word, end)
+    if "Date:" in chunk:
+        starts.update(found.end() for found in _SUBJECT_LINES.finditer(chunk))
+    _add_marked_lines(chunk, ("\n===", "\n---"), _SETEXT_LINES, starts)
+    _add_marked_lines(chunk, ("/\n ", ")\n "), _GROUP_HEAD_LINES, starts)
+    return sorted(starts)
+
+
+def _add_marked_lines(chunk: str, marks: tuple[str, ...], shape: re.Pattern[str],
+                      starts: set[int]) -> None:
+    """Add to ``starts`` the start of every line holding one of ``marks`` that ``shape`` matches
+    from its start (found with ``str.find``, no per-line loop)."""
+    for mark in marks:
+        position = chunk.find(mark)
+        while position >= 0:
+            line_start = chunk.rfind("\n", 0, position) + 1
+            if shape.match(chunk, line_start):
+                starts.add(line_start)
+            position = chunk.find(mark, position + 1)
+
+
+# --- the index ------------------------------------------------------------------------------
+
+
+class Digest:
+    """What the fact lines of a text hold, counted: codes, files, failing tests, summaries."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.codes: dict[str, int] = {}
+        self.files: dict[str, int] = {}  # path -> fact lines that locate something in it
+        self.firsts: dict[str, str] = {}  # path -> its first location
+        self.failing: dict[str, None] = {}
+        self.summaries: dict[str, None] = {}
+        self.dropped = 0  # entries past DIGEST_ENTRIES
+
+    def _room(self, table: dict[str, int] | dict[str, None]) -> bool:
+        if len(table) < DIGEST_ENTRIES:
+            return True
+        self.dropped += 1
+        return False
+
+    def add(self, line: str, locations: list[tuple[str, str, str]]) -> None:
+        """Count the facts of one fact line (``locations``: what iter_locations finds on it)."""
+        self.lines += 1
+        seen: set[str] = set()
+        places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
+        if "/" in line or "." in line:
+            places += [(path, path) for path in iter_paths(line)]
+        for path, first in places:
+            if path in seen:
+                continue
+            seen.add(path)
+            if path in self.files:
+                self.files[path] += 1
+            elif self._room(self.files):
+                self.files[path] = 1
+                self.firsts[path] = first
+        codes = _CODE.findall(line)
+        end = _END_CODE.search(line, max(0, len(line) - 120))
+        if end:
+            codes.append(next(group for group in end.groups() if group))
+        for code in codes:
+            if code in self.codes:
+                self.codes[code] += 1
+            elif self._room(self.codes):
+                self.codes[code] = 1
+        failing = _FAILING_TEST.search(line) if any(w in line for w in _FAILING_WORDS) else None
+        if failing:
+            test = next(group for group in failing.groups() if group)
+            if test not in self.failing and self._room(self.failing):
+                self.failing[test] = None
+        if _SUMMARY.search(line):
+            summary = " ".join(line.split())[:200]
+            if summary not in self.summaries and self._room(self.summaries):
+                self.summaries[summary] = None
+
+    def render(self, total_lines: int, max_lines: int, max_bytes: int) -> list[str]:
+        """The index as lines, within the bounds given (cut with a note when it does not fit)."""
+        sections: list[list[str]] = []
+        if self.codes:
+            sections.append(_wrapped("codes:", [f"{code} ×{count:,}" for code, count in
+                                                 sorted(self.codes.items(), key=_by_count)]))
+        if self.failing:
+            sections.append(_wrapped("failing:", list(self.failing)))
+        if self.summaries:
+            sections.append([f"summary: {line}" for line in self.summaries])
+        if self.files:
+            rows = []
+            for path, count in self.files.items():
+                first, more = self.firsts[path], count - 1
+                rows.append(f"  {first} (+{more:,})" if more else f"  {first}")
+            sections.append([f"files ({len(self.files):,}; first location, +more fact lines):", *rows])
+        if not sections:
+            return []
+        head = (f"[tersh] index of the {self.lines:,} fact lines in all {total_lines:,} lines "
+                "(the text after it is a cut; the capture holds everything):")
+        out = [head]
+        used = _utf8_len(head) + 1
+        left = 0
+        for section in sections:
+            for line in section:
+                cost = _utf8_len(line) + 1
+                if left or len(out) + 2 > max_lines or used + cost + MARKER_BYTES > max_bytes:
+                    left += 1
+                    continue
+                out.append(line)
+                used += cost
+        if left or self.dropped:
+            out.append(f"[tersh] index cut: {left + self.dropped:,} more entries (search the capture)")
+        return out
+
+
+def _by_count(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
+
+
+def _wrapped(label: str, items: list[str], width: int = 160) -> list[str]:
+    """``label item, item, …`` in lines of about ``width`` characters."""
+    lines: list[str] = []
+    current = label
+    for item in items:
+        if len(current) + len(item) + 2 > width and current != label and current.strip():
+            lines.append(current.rstrip(","))
+            current = " "
+        current += f" {item},"
+    lines.append(current.rstrip(","))
+    return lines
+
+
+# --- sources: a text in memory, or a file ---------------------------------------------------
+
+
+class _Text:
+    """A text in memory (lines separated by ``\\n``, no final newline)."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.total = body.count("\n") + 1
+
+    def chunks(self) -> Iterator[tuple[int, str]]:
+        """(number of the first line, whole lines each ending with ``\\n``)."""
+        body, start, number = self.body, 0, 0
+        while start < len(body):
+            end = body.find("\n", start + SCAN_CHUNK)
+            end = len(body) if end < 0 else end + 1
+            chunk = body[start:end] if end < len(body) else body[start:] + "\n"
+            yield number, chunk
+            number += chunk.count("\n")
+            start = end
+
+    def head(self) -> Iterator[tuple[int, str]]:
+        """Lines from the start, lazily."""
+        body, start = self.body, 0
+        for number in range(self.total):
+            end = body.find("\n", start)
+            end = len(body) if end < 0 else end
+            yield number, body[start:end]
+            start = end + 1
+
+    def tail(self) -> Iterator[tuple[int, str]]:
+        """Lines from the end backwards, lazily."""
+        body, end = self.body, len(self.body)
+        for number in range(self.total - 1, -1, -1):
+            start = body.rfind("\n", 0, end) + 1
+            yield number, body[start:end]
+            end = start - 1
+
+
+def decode(data: bytes) -> str:
+    """Bytes as text: UTF-8, invalid sequences replaced (the capture keeps the exact bytes)."""
+    return data.decode("utf-8", "replace")
+
+
+class _File:
+    """A file read in chunks; its lines cleaned (escapes, redraws) when asked."""
+
+    def __init__(self, path: Path, total: int, size: int, cleaned: bool) -> None:
+        self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
+
+    def _text(self, raw: bytes) -> str:
+        text = decode(raw)
+        return clean_line(text) if self.cleaned else text
+
+    def chunks(self) -> Iterator[tuple[int, str]]:
+        """(number of the first line, whole lines each ending with ``\\n``), a giant line by its
+        first GIANT_LINE bytes."""
+        number = 0
+        carry = b""
+        skipping = False  # the rest of a giant line is not searched
+        with open(self.path, "rb") as handle:
+            while block := handle.read(SCAN_CHUNK):
+                if skipping:
+                    newline = block.find(b"\n")
+                    if newline < 0:
+                        continue
+                    block, skipping = block[newline + 1 :], False
+                block = carry + block
+                cut = block.rfind(b"\n") + 1
+                body, carry = block[:cut], block[cut:]
+                if body:
+                    yield number, self._decoded(body)
+                    number += body.count(b"\n")
+                if len(carry) > GIANT_LINE:
+                    yield number, self._decoded(carry[:GIANT_LINE] + b"\n")
+                    number += 1
+                    carry, skipping = b"", True
+            if carry:
+                yield number, self._decoded(carry + b"\n")
+
+    def _decoded(self, body: bytes) -> str:
+        text = decode(body)
+        return clean(text) if self.cleaned else text
+
+    def head(self) -> Iterator[tuple[int, str]]:
+        """Lines from the start, lazily (a giant line by its first GIANT_LINE bytes)."""
+        with open(self.path, "rb") as handle:
+            for number in range(self.total):
+                raw = handle.readline(GIANT_LINE)
+                if len(raw) == GIANT_LINE and not raw.endswith(b"\n"):
+                    while (rest := handle.readline(GIANT_LINE)) and not rest.endswith(b"\n"):
+                        pass
+                yield number, self._text(raw.rstrip(b"\n"))
+
+    def tail(self) -> Iterator[tuple[int, str]]:
+        """Lines from the end backwards, lazily (a giant line by its last GIANT_LINE bytes)."""
+        with open(self.path, "rb") as handle:
+            end = self.size
+            if self.size:
+                handle.seek(self.size - 1)
+                if handle.read(1) == b"\n":
+                    end = self.size - 1  # the final newline ends the last line
+            buf = b""
+            buf_start = end  # file offset of buf[0]
+            hi = 0  # buf[:hi] is still unread; the current line ends at hi
+            number = self.total - 1
+            while number >= 0:
+                newline = buf.rfind(b"\n", 0, hi)
+                if newline >= 0:
+                    yield number, self._text(buf[newline + 1 : hi])
+                    number -= 1
+                    hi = newline
+                    continue
+                if buf_start == 0 or hi > GIANT_LINE:
+                    yield number, self._text(buf[max(0, hi - GIANT_LINE) : hi])
+                    return
+                step = min(1 << 16, buf_start)
+                buf_start -= step
+                handle.seek(buf_start)
+                buf = handle.read(step) + buf[:hi]
+                hi = len(buf)
+
+
+_Source = _Text | _File
+
+
+# --- the scan and the selection -------------------------------------------------------------
+
+
+def _chunk_lines(chunk: str, first: int, starts: list[int]) -> Iterator[tuple[int, str]]:
+    """(number, text) of the lines of ``chunk`` that start at ``starts`` (sorted)."""
+    index = last = 0
+    for start in starts:
+        index += chunk.count("\n", last, start)
+        last = start
+        yield first + index, chunk[start : chunk.find("\n", start)]
+
+
+def _python_candidates(source: _Source) -> Iterator[tuple[str, int, str]]:
+    """("candidate" | "shape", number, text) of the source's lines that may be fact lines and
+    of its shape lines, a chunk at a time."""
+    for first, chunk in source.chunks():
+        for number, line in _chunk_lines(chunk, first, candidate_starts(chunk)):
+            yield "candidate", number, line
+        for number, line in _chunk_lines(chunk, first, _structure_starts(chunk)):
+            yield "shape", number, line
+
+
+#: From this size on, the system's grep finds the candidate lines (C speed); the same lines
+#: are then read as the Python scan reads them.
+GREP_MIN_BYTES = 256 << 10
+# Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
+# case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
+_GREP_FACTS = (
+    b"error|warn|fail|fatal|panic|exception|traceback|deprecat|critical|abort|segmentation|assert"
+    b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
+    b"|[./][[:alnum:]_.@+~/\x80-\xff-]*:[0-9]|\\.[[:alnum:]_\x80-\xff]+\\([0-9]|File \""
+    b"|def |class |function|fn |struct |enum |trait |impl |mod |func |type |interface |record "
+    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": "
+)
+# The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
+# a setext underline (its heading one line up), a group header (an indented line after it).
+_GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
+_UNDERLINE = re.compile(r"(?:={3,}|-{3,})[^\S\n]*")
+_GROUP_HEAD = re.compile(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
+
+
+def _grep() -> str | None:
+    import shutil
+
+    return shutil.which("grep")
+
+
+def _grep_candidates(source: _Source) -> Iterator[tuple[str, int, str]] | None:
+    """What :func:`_python_candidates` yields (in another order), grep finding the lines; None
+    when grep is not there. A text in memory is written to a private temporary file first
+    (grep reads long lines from a pipe far slower than from a file)."""
+    grep = _grep()
+    if grep is None:
+        return None
+    return _grep_run(grep, source)
+
+
+def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(prefix="tersh-preview-") as temporary:
+        if isinstance(source, _File):
+            target = os.fsencode(source.path)
+        else:
+            temporary.write(source.body.encode("utf-8", "surrogatepass"))
+            temporary.flush()
+            target = os.fsencode(temporary.name)
+        env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
+        started = []
+        try:
+            for options, pattern in (([b"-i"], _GREP_FACTS), ([b"-A2", b"-B1"], _GREP_CONTEXT)):
+                argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
+                started.append(subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                                stderr=subprocess.DEVNULL, env=env))
+        except OSError:
+            for process in started:
+                _stop(process)
+            yield from _python_candidates(source)
+            return
+        cleaned = isinstance(source, _File) and source.cleaned
+        try:
+            yield from _from_grep(_grep_output(started[0], cleaned), _grep_output(started[1], cleaned))
+        finally:
+            for process in started:
+                _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.kill()
+    if process.stdout is not None:
+        process.stdout.close()
+    process.wait()
+
+
+def _grep_output(process: subprocess.Popen[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line grep prints; a break between context groups as (-1, "")."""
+    assert process.stdout is not None
+    for raw in process.stdout:
+        if raw == b"--\n":
+            yield -1, ""
+            continue
+        digits = len(raw) - len(raw.lstrip(b"0123456789"))
+        if not digits:
+            continue
+        text = decode(raw[digits + 1 :].rstrip(b"\n")[:GIANT_LINE])
+        yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
+
+
+def _from_grep(facts: Iterator[tuple[int, str]], around: Iterator[tuple[int, str]]
+               ) -> Iterator[tuple[str, int, str]]:
+    """Candidates and shape lines from grep's two outputs (see _GREP_FACTS, _GREP_CONTEXT)."""
+    for number, line in facts:
+        yield "candidate", number, line
+        if _STRUCTURE.match(line):
+            yield "shape", number, line
+    window: dict[int, str] = {}
+    for number, line in around:
+        if number < 0:
+            window.clear()
+            continue
+        window[number] = line
+        window.pop(number - 4, None)
+        before, two_before = window.get(number - 1), window.get(number - 2)
+        if _UNDERLINE.fullmatch(line) and before and not before[0].isspace():
+            yield "shape", number - 1, before
+        if before is not None and line[:1] == " " and _GROUP_HEAD.fullmatch(before):
+            yield "shape", number - 1, before
+        if (line.startswith("    ") and before == "" and two_before is not None
+                and two_before.startswith(("Date:", "CommitDate:"))):
+            yield "shape", number, line
+
+
+class _Scan:
+    """One pass over a source: the index, and the first fact and shape lines that could fit."""
+
+    def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
+        self.digest = Digest()
+        facts = _Earliest(max_bytes, line_cap)
+        shapes = _Earliest(max_bytes, line_cap)
+        found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
+        for kind, number, line in found if found is not None else _python_candidates(source):
+            if kind == "candidate":
+                locations = fact_locations(line)
+                if locations is not None:
+                    self.digest.add(line, locations)
+                    facts.add(number, line)
+            else:
+                shapes.add(number, line)
+        self.facts = facts.lines()
+        self.shapes = shapes.lines()
+
+
+class _Earliest:
+    """The earliest lines (by number) whose costs fit ``room``, from lines given in any order."""
+
+    def __init__(self, room: int, line_cap: int) -> None:
+        self.room, self.line_cap = room, line_cap
+        self.found: dict[int, str] = {}
+        self.cost = 0
+
+    def add(self, number: int, line: str) -> None:
+        """Offer one line (a number already held is not added twice)."""
+        if number in self.found:
+            return
+        self.found[number] = line
+        self.cost += min(len(line), self.line_cap) + 1
+        if self.cost > 2 * self.room + (1 << 16):
+            self.found = dict(self.lines())
+            self.cost = sum(min(len(line), self.line_cap) + 1 for line in self.found.values())
+
+    def lines(self) -> list[tuple[int, str]]:
+        """The earliest lines, in order, as many as fit the room (the first one always)."""
+        kept: list[tuple[int, str]] = []
+        used = 0
+        for number in sorted(self.found):
+            if used > self.room:
+                break
+            line = self.found[number]
+            kept.append((number, line))
+            used += min(_utf8_len(line), self.line_cap) + 1
+        return kept
+
+
+class _Budget:
+    def __init__(self, max_lines: int, max_bytes: int, filler_bytes: int) -> None:
+        self.lines = max(1, max_lines)
+        self.bytes = max(1, max_bytes)
+        self.filler = max(0, filler_bytes)
+        self.used_lines = 1  # the one gap marker that stands for everything before selection
+        self.used_bytes = MARKER_BYTES
+        self.used_filler = 0
+
+    def fits(self, cost: int, gaps: int, share: float = 1.0) -> bool:
+        return (
+            self.used_lines + 1 + gaps <= self.lines * share
+            and self.used_bytes + cost + gaps * MARKER_BYTES <= self.bytes * share
+        )
+
+    def take(self, cost: int, gaps: int) -> None:
+        self.used_lines += 1 + gaps
+        self.used_bytes += cost + gaps * MARKER_BYTES
+
+
+class _Selection:
+    """Chosen lines by number; assembles the text with one marker per gap."""
+
+    def __init__(self, total: int, budget: _Budget, line_cap: int) -> None:
+        self.total = total
+        self.budget = budget
+        self.line_cap = line_cap
+        self.chosen: dict[int, str] = {}
+        self.cut = 0
+        #: A git log: its indented message lines carry facts (commit messages).
+        self.messages = False
+
+    def _new_gaps(self, number: int) -> int:
+        """How the count of gap markers changes when ``number`` is chosen (-1, 0 or +1)."""
+        left_free = number > 0 and (number - 1) not in self.chosen
+        right_free = number < self.total - 1 and (number + 1) not in self.chosen
+        if left_free and right_free:
+            return 1
+        if not left_free and not right_free:
+            return -1 if (number > 0 or number < self.total - 1) else 0
+        return 0
+
+    def offer(self, number: int, line: str, share: float = 1.0, filler: float | None = None) -> bool:
+        """Choose the line when it fits ``share`` of the bounds and, when ``filler`` is given
+        and the line carries no fact, that share of the filler allowance."""
+        if number in self.chosen:
+            return True
+        budget = self.budget
+        is_filler = filler is not None and not (
+            (self.messages and line.startswith("    ")) or carries_fact(line[: self.line_cap]))
+        cap = self.line_cap
+        if is_filler:  # a long filler line is cut to the allowance left, when 2 lines' worth
+            left = int(budget.filler * (filler or 0.0)) - budget.used_filler
+            cap = min(cap, left) if left >= 2 * CUT_MARKER_BYTES else cap
+        text, was_cut = cut_line(line, cap)
+        cost = _utf8_len(text) + 1
+        gaps = self._new_gaps(number)
+        if is_filler and budget.used_filler + cost > budget.filler * (filler or 0.0):
+            return False
+        if not budget.fits(cost, gaps, share):
+            return False
+        budget.take(cost, gaps)
+        if is_filler:
+            budget.used_filler += cost
+        self.chosen[number] = text
+        self.cut += was_cut
+        return True
+
+    def render(self, digest: list[str]) -> Preview:
+        out: list[str] = list(digest)
+        expected = 0
+        for number in sorted(self.chosen):
+            if number > expected:
+                out.append(gap_marker(number - expected))
+            out.append(self.chosen[number])
+            expected = number + 1
+        if expected < self.total:
+            out.append(gap_marker(self.total - expected))
+        omitted = self.total - len(self.chosen)
+        complete = omitted == 0 and self.cut == 0
+        return Preview("\n".join(out), complete, self.total, omitted, self.cut, len(digest))
+
+
+def _line_cap(max_bytes: int) -> int:
+    return max(MIN_LINE_BYTES, max_bytes // 8)
+
+
+#: Up to this many times ``max_lines`` lines, a text is read as a whole (a log, a file): its
+#: filler may fill the bounds. Past it, the filler allowance shrinks with the length, down to
+#: ``filler_bytes`` for a flood.
+WHOLE_TEXT_FACTOR = 4
+
+
+def filler_allowance(total_lines: int, max_lines: int, max_bytes: int, filler_bytes: int,
+                     whole_text: bool = True) -> int:
+    """Bytes a cut preview of ``total_lines`` lines gives to lines that carry no fact (with
+    ``whole_text`` False, as for a rule's text, where the noise is already gone: only
+    ``filler_bytes``)."""
+    if not whole_text:
+        return filler_bytes
+    whole = WHOLE_TEXT_FACTOR * max_lines
+    if total_lines <= whole:
+        return max(filler_bytes, max_bytes)
+    return max(filler_bytes, max_bytes * whole // total_lines)
+
+
+def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_bytes: int,
+           whole_text: bool = True) -> Preview:
+    """The preview of a source over the bounds: scan once, select, and index what is left out."""
+    line_cap = _line_cap(max_bytes)
+    filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes, whole_text)
+    scan = _Scan(source, max_bytes, line_cap, size)
+    plain = _select(source, scan, _Budget(max_lines, max_bytes, filler_bytes), line_cap)
+    if len(scan.facts) == scan.digest.lines and all(n in plain.chosen for n, _ in scan.facts):
+        return plain.render([])  # every fact line is shown: nothing to index
+    digest = scan.digest.render(source.total, int(max_lines * DIGEST_SHARE),
+                                int(max_bytes * DIGEST_SHARE))
+    if not digest:
+        return plain.render([])
+    budget = _Budget(max_lines, max_bytes, filler_bytes)
+    budget.used_lines += len(digest)
+    budget.used_bytes += sum(_utf8_len(line) + 1 for line in digest)
+    return _select(source, scan, budget, line_cap).render(digest)
+
+
+def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Selection:
+    """Head, tail, shape lines, fact lines, then more head and tail (filler within its share)."""
+    selection = _Selection(source.total, budget, line_cap)
+    head, tail = source.head(), source.tail()
+    selection.messages = _looks_like_log(source)
+    head_end = 0  # first line number not yet offered from the head
+    pending_head: tuple[int, str] | None = None
+    for number, line in head:
+        if not selection.offer(number, line, HEAD_SHARE, HEAD_FILLER):
+            pending_head = (number, line)
+            break
+        head_end = number + 1
+    tail_start = selection.total
+    pending_tail: tuple[int, str] | None = None
+    for number, line in tail:
+        if number < head_end:
+            break
+        if not selection.offer(number, line, HEAD_SHARE + TAIL_SHARE, 1.0):
+            pending_tail = (number, line)
+            break
+        tail_start = number
+    # Shape lines may take STRUCTURE_SHARE more of the budget, or all the fact lines leave, so
+    # they never crowd out facts; fact lines take all they need.
+    facts_need = sum(min(_utf8_len(line), line_cap) + 1 + MARKER_BYTES for number, line in scan.facts
+                     if head_end <= number < tail_start)
+    share = max(min(1.0, budget.used_bytes / budget.bytes + STRUCTURE_SHARE),
+                1.0 - facts_need / budget.bytes)
+    for tier, tier_share in ((scan.shapes, share), (scan.facts, 1.0)):
+        for number, line in tier:
+            if not head_end <= number < tail_start:
+                continue
+            full = budget.used_bytes + MIN_LINE_BYTES > budget.bytes * tier_share
+            if not selection.offer(number, line, tier_share) and full:
+                break
+    # Fill what is left, filler within its allowance: the tail first, then the head.
+    for number, line in _resume(pending_tail, tail):
+        if number < head_end or not selection.offer(number, line, 1.0, 1.0):
+            pending_tail = (number, line)
+            break
+        tail_start = number
+    else:
+        pending_tail = None
+    for number, line in _resume(pending_head, head):
+        if number >= tail_start or not selection.offer(number, line, 1.0, 1.0):
+            break
+    return selection
+
+
+_COMMIT_LINE = re.compile(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
+
+
+def _looks_like_log(source: _Source) -> bool:
+    """Whether one of the first 50 lines starts with a commit id (a git log, plain or compacted)."""
+    for number, line in source.head():
+        if number >= 50:
+            return False
+        if _COMMIT_LINE.match(line) and any(c.isalpha() for c in line[:40]):
+            return True
+    return False
+
+
+def _resume(pending: tuple[int, str] | None, rest: Iterator[tuple[int, str]]
+            ) -> Iterator[tuple[int, str]]:
+    if pending is not None:
+        yield pending
+    yield from rest
+
+
+def bound_lines(lines: list[str], max_lines: int, max_bytes: int, *,
+                filler_bytes: int = FILLER_BYTES) -> Preview:
+    """Bound a text already split into lines (no trailing newline element)."""
+    total = len(lines)
+    size = sum(_utf8_len(line) for line in lines) + max(0, total - 1)
+    if total <= max_lines and size <= max_bytes:
+        return Preview("\n".join(lines), True, total, 0, 0)
+    return _bound(_Text("\n".join(lines)), size, max_lines, max_bytes, filler_bytes)
+
+
+def bound_text(text: str, max_lines: int, max_bytes: int, *,
+               filler_bytes: int = FILLER_BYTES, whole_text: bool = True) -> Preview:
+    """Bound ``text`` (a final newline is not a line of its own)."""
+    body = text[:-1] if text.endswith("\n") else text
+    if not body:
+        return Preview("", True, 0, 0, 0)
+    total = body.count("\n") + 1
+    if total <= max_lines and (len(body) <= max_bytes and _utf8_len(body) <= max_bytes):
+        return Preview(body, True, total, 0, 0)
+    return _bound(_Text(body), len(body), max_lines, max_bytes, filler_bytes, whole_text)
+
+
+def _count_lines(path: Path) -> tuple[int, int]:
+    """(line count, size) of a file: a final newline does not start a new line."""
+    count = 0
+    size = 0
+    last = b"\n"
+    with open(path, "rb") as handle:
+        while chunk := handle.read(SCAN_CHUNK):
+            count += chunk.count(b"\n")
+            size += len(chunk)
+            last = chunk[-1:]
+    if size and last != b"\n":
+        count += 1
+    return count, size
+
+
+def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True,
+               filler_bytes: int = FILLER_BYTES) -> Preview:
+    """Bound the text of the file at ``path`` in bounded memory."""
+    total, size = _count_lines(path)
+    if size <= max_bytes and total <= max_lines:
+        text = decode(path.read_bytes())
+        if clean:
+            text = "\n".join(clean_line(line) for line in text.split("\n"))
+        return bound_text(text, max_lines, max_bytes, filler_bytes=filler_bytes)
+    return _bound(_File(path, total, size, clean), size, max_lines, max_bytes, filler_bytes)
+
+
+def iter_file_lines(path: Path) -> Iterable[str]:
+    """Decoded lines of a file without their newlines (for small files)."""
+    with open(path, "rb") as handle:
+        for raw in handle:
+            yield decode(raw.rstrip(b"\n"))
+
+
+def file_size(path: Path) -> int:
+    """Size of ``path`` in bytes (0 when missing)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0

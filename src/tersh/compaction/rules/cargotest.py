@@ -1,0 +1,180 @@
+"""Compact ``cargo test`` and ``cargo nextest`` output: drop passing tests, keep failures and totals.
+
+``cargo test`` compiles (``Compiling``/``Finished``), then for each test binary prints
+``Running path (target/…/name-hash)``, ``running N tests``, one ``test name ... ok`` line per
+test, and ``test result: ok. N passed; …``; failures add ``---- name stdout ----`` blocks with
+the panic message and location, a ``failures:`` list and ``error: test failed…``. nextest
+prints ``PASS [ 0.004s] crate name`` rows and a ``Summary`` line.
+
+Left out: compile progress, ``running N tests``, passing and ignored test lines, nextest
+``PASS``/``SKIP`` rows, blank lines between binaries, the second ``failures:`` list (it repeats
+the ``FAILED`` lines), the ``RUST_BACKTRACE`` hint and the doctest timing line. Binaries that ran
+no test share one line that names each of them and quotes their common ``test result``. Kept as
+written: every other binary's ``Running`` and ``test result`` lines, every ``FAILED`` line,
+panic, warning and error, and everything cargo printed otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.testrun import PREFIX, Output, plural
+
+NAME = "cargotest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("test result: ", "Summary [")
+
+_PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
+_FAILED_TEST = re.compile(
+    r"^(?:test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED|(?P<terse>.+?) --- FAILED)$"
+)
+# -q (terse) progress: "." passed, "i" ignored, "F" failed, "b" bench; " 8/18" ends a row
+_TERSE_ROW = re.compile(r"^(?:[.iFb]+(?: \d+/\d+)?| \d+/\d+)$")
+_RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
+_PROGRESS = re.compile(r"^\s+(?:Compiling|Finished|Fresh|Downloaded|Downloading|Blocking) ")
+_NEXTEST_PASS = re.compile(r"^\s+(?:PASS|SKIP) \[\s*[\d.]+s\] ")
+_BINARY = re.compile(r"^\s+(?:Running (?P<running>.+)|(?P<doc>Doc-tests \S+))$")
+_EMPTY_RESULT = re.compile(r"^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured;")
+_CHATTER = re.compile(
+    r"^(?:note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+    r"|all doctests ran in [\d.]+s(?:; merged doctests compilation took [\d.]+s)?)$"
+)
+_RESULT = re.compile(r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed", re.MULTILINE)
+_NEXTEST_SUMMARY = re.compile(r"^\s+Summary \[\s*[\d.]+s\] \d+ tests? run", re.MULTILINE)
+
+
+class _Reader:
+    """Reads cargo's output line by line; a binary's lines wait until its result is known."""
+
+    def __init__(self, failed: set[str]) -> None:
+        self.out = Output()
+        self.failed = failed  # names of the tests cargo marked FAILED
+        self.passed = self.ignored = self.repeated = 0
+        self.binary: str | None = None  # the Running/Doc-tests line of the binary being read
+        self.shown = False  # whether that line has been placed in the kept text
+        self.listing: list[str] | None = None  # a "failures:" section not yet placed
+        # "test result" line shared by binaries without tests -> their lines, its place in kept
+        self.empty: dict[str, tuple[list[str], int]] = {}
+
+    def feed(self, line: str) -> None:
+        """Read one line."""
+        if self.listing is not None and self.listing_line(line):
+            return
+        out = self.out
+        if _PASSING.match(line) or _NEXTEST_PASS.match(line):
+            if line.endswith(" ok") or "PASS [" in line:
+                self.passed += 1
+                out.omit(line, passing=True)
+            else:
+                self.ignored += 1
+                out.omit(line)
+        elif _TERSE_ROW.match(line):
+            self.passed += line.count(".")
+            self.ignored += line.count("i")
+            out.omit_marks(line)  # a failed test is named on a line of its own, or in failures:
+        elif _RUNNING_COUNT.match(line) or _PROGRESS.match(line) or _CHATTER.match(line):
+            out.omit(line)
+        elif _BINARY.match(line):
+            self.show_binary()
+            self.binary, self.shown = line, False
+        elif _EMPTY_RESULT.match(line) and self.binary is not None and not self.shown:
+            self.group_empty(line)
+        elif line == "failures:":
+            self.listing = [line]
+        elif line.strip():
+            self.show_binary()
+            out.keep(line)
+            if line.startswith("test result: "):
+                self.binary = None
+        elif self.binary is not None and self.shown:
+            out.keep_blank(line)
+
+    def show_binary(self) -> None:
+        if self.binary is not None and not self.shown:
+            self.out.keep(self.binary)
+            self.shown = True
+
+    def group_empty(self, result: str) -> None:
+        if result not in self.empty:
+            self.empty[result] = ([], len(self.out.kept))
+            self.out.keep(result)  # replaced by the group's line(s) at the end
+        self.empty[result][0].append(self.binary or "")
+        self.binary = None
+
+    def listing_line(self, line: str) -> bool:
+        """Gather the ``failures:`` list; False when ``line`` ends it (and is read as usual)."""
+        listing = self.listing
+        assert listing is not None
+        if not line.strip() or (line.startswith("    ") and line.strip() in self.failed):
+            listing.append(line)
+            return True
+        self.end_listing(line)
+        return False
+
+    def end_listing(self, line: str) -> None:
+        """Place the ``failures:`` section; a list of FAILED names before the result goes."""
+        listing = self.listing or []
+        self.listing = None
+        names = [entry for entry in listing[1:] if entry.strip()]
+        if names and line.startswith("test result: "):  # the list repeats the FAILED lines
+            self.repeated += 1 + len(names)
+            self.out.omit_copy(listing[0])  # "failures:" is kept above, over the stdout blocks
+            for entry in names:
+                self.out.omit(entry)
+            return
+        self.show_binary()
+        self.out.keep(listing[0])
+        for entry in listing[1:]:
+            if entry.strip():
+                self.out.keep(entry)
+            else:
+                self.out.keep_blank(entry)
+
+    def finish(self, text: str) -> str | None:
+        if self.listing is not None:
+            self.end_listing("")
+        for result, (binaries, at) in self.empty.items():
+            if len(binaries) == 1:
+                self.out.kept[at] = f"{binaries[0]}\n{result}"
+                continue
+            names = [match["running"] or match["doc"] for match in map(_BINARY.match, binaries) if match]
+            # the result stays a line of its own: quoted inside a line of ours, "0 failed" would
+            # read as a claim of success
+            group = f"{PREFIX} {len(binaries)} binaries ran no test: {'; '.join(names)}; each:"
+            self.out.kept[at] = f"{group}\n{result}"
+        parts = [plural(self.passed, "passing test")] if self.passed else []
+        if self.ignored:
+            parts.append(f"{self.ignored:,} ignored")
+        if self.repeated:
+            parts.append("the repeated failures: list")
+        what = ", ".join(parts) or "compile progress"
+
+        def describe(omitted: int) -> str:
+            return f"{what} and other chatter omitted ({plural(omitted, 'line')})"
+
+        return self.out.render(describe, text, at_top=True)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop compile progress and passing test lines; keep every binary's result and failures."""
+    if not (_RESULT.search(text) or _NEXTEST_SUMMARY.search(text) or "running " in text):
+        return None  # not test output (a build that failed before any test ran, a --help…)
+    failed = {m["name"] or m["terse"] for m in map(_FAILED_TEST.match, text.split("\n")) if m}
+    reader = _Reader(failed)
+    for line in text.split("\n"):
+        reader.feed(line)
+    return reader.finish(text)
+
+
+def sniff(text: str) -> float:
+    """Sure when libtest's ``test result: ok. N passed; M failed`` line is there."""
+    if "test result: " in text and _RESULT.search(text):
+        return 0.95
+    if "Summary [" in text and _NEXTEST_SUMMARY.search(text):
+        return 0.9
+    return 0.0

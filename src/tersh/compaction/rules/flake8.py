@@ -1,0 +1,49 @@
+"""Compact flake8 / pycodestyle / pyflakes output: findings grouped by file with counts.
+
+Every line of these tools is a finding (``path:line:col: CODE message``), so nothing is dropped
+but the path repeated on each line: with many findings they are grouped under their file and
+identical messages share one entry (``  12:80 40:80 E501 line too long (81 > 79 characters)``).
+A few findings stay exactly as printed. Other lines (``--count``, ``--statistics``, a crash) are
+kept in place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit import diag as _diag
+from tersh.compaction.kit.base import Invocation
+
+NAME = "flake8"
+CATEGORY = "linters"
+SWITCH = "builds"
+PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (".py:", ".pyi:")
+
+_CODE = re.compile(r"^[A-Z]{1,3}\d{2,4}\b")
+_SNIFF_LINE = re.compile(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)
+
+
+@_diag.without_gc
+def compact(text: str, inv: Invocation) -> str | None:
+    """Group flake8 findings by file, or None when there are too few to gain anything."""
+    items: list[_diag.Finding | str] = []
+    for line in _diag.lines_of(text):
+        finding = _diag.line_finding(line)
+        if finding is not None and _CODE.match(finding.text):
+            items.append(finding)
+        elif line.strip():
+            items.append(line)
+    return _diag.render(text, items, {})
+
+
+def sniff(text: str) -> float:
+    """Sure when most lines are ``file.py:line:col: E501 message``."""
+    head = _diag.head(text)
+    hits = len(_SNIFF_LINE.findall(head))
+    lines = head.count("\n") + 1
+    if hits >= 3 and hits >= 0.8 * lines:
+        return 0.9
+    return 0.5 if hits else 0.0

@@ -1,0 +1,158 @@
+"""Compact ``git log`` / ``git show`` (medium form): one header line per commit, full messages.
+
+``commit <id> (refs)`` + ``Author:`` + ``Date:`` become ``<id> (refs) <YYYY-MM-DD> <author>``;
+every message line is kept as written (indented), blank separators go, patches and ``--stat``
+blocks that follow a commit are kept (stat rows lose their padding and ``+++--`` bar, not their
+count). The one-line forms are already compact and pass unchanged; a ``--graph`` log keeps its
+graph columns on every kept line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compaction.verify import holds as verify
+
+NAME = "git_log"
+CATEGORY = "git"
+SWITCH = "git"
+PROGRAMS = ("git log", "git show", "git whatchanged")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("\nAuthor: ",)
+
+_GRAPH = re.compile(r"^[*|\\/ _.-]*")
+_HEADER = re.compile(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
+_FIELD = re.compile(
+    r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$"
+)
+_PERSON = re.compile(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
+_MONTHS = {m: f"{n:02d}" for n, m in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+# The default date format: "Fri May 8 15:01:59 2026 -0300".
+_DEFAULT_DATE = re.compile(
+    r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4})"
+    r" [+-]\d{4}$"
+)
+_ISO_DATE = re.compile(r"^(?P<date>\d{4}-\d\d-\d\d)[ T]\d\d:\d\d:\d\d")
+
+
+def short_date(value: str) -> str:
+    """``Fri May 8 15:01:59 2026 -0300`` -> ``2026-05-08`` (other forms: ISO day or as is)."""
+    value = value.strip()
+    match = _DEFAULT_DATE.match(value)
+    if match and match["mon"] in _MONTHS:
+        return f"{match['year']}-{_MONTHS[match['mon']]}-{int(match['day']):02d}"
+    iso = _ISO_DATE.match(value)
+    return iso["date"] if iso else value
+
+
+def short_person(value: str) -> str:
+    """``Name <mail>`` -> ``Name`` (the mail stays when it reads as a path to the verifier)."""
+    match = _PERSON.match(value.strip())
+    if not match or not match["name"]:
+        return value.strip()
+    if next(verify.iter_paths(match["email"]), None) is not None:
+        return value.strip()
+    return match["name"]
+
+
+class _Commit:
+    """The header of one commit being folded into a single line."""
+
+    def __init__(self, prefix: str, ident: str, rest: str) -> None:
+        self.prefix = prefix
+        self.ident = ident + rest.rstrip()
+        self.author = ""
+        self.date = ""
+        self.committer = ""
+        self.commit_date = ""
+        self.merge = ""
+        self.graph_lines: list[str] = []
+
+    def take(self, key: str, value: str) -> None:
+        if key == "Author":
+            self.author = short_person(value)
+        elif key in {"Date", "AuthorDate"}:
+            self.date = short_date(value)
+        elif key == "Commit":
+            self.committer = short_person(value)
+        elif key == "CommitDate":
+            self.commit_date = short_date(value)
+        else:
+            self.merge = value.strip()
+
+    def lines(self) -> list[str]:
+        """The folded header line, then any graph drawing that stood beside the fields."""
+        words = [self.ident, self.date, self.author]
+        if self.merge:
+            words.append(f"(merge of {self.merge})")
+        if self.committer and self.committer != self.author:
+            words.append(f"(committed by {self.committer} {self.commit_date})".replace(" )", ")"))
+        elif self.commit_date and self.commit_date != self.date:
+            words.append(f"(committed {self.commit_date})")
+        return [self.prefix + " ".join(word for word in words if word), *self.graph_lines]
+
+
+def _split_graph(line: str, graph: bool) -> tuple[str, str]:
+    if not graph:
+        return "", line
+    prefix = _GRAPH.match(line)
+    cut = prefix.end() if prefix else 0
+    return line[:cut], line[cut:]
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Fold every commit header to one line and drop blank separators; None for other forms."""
+    lines = text.splitlines()
+    if not lines:
+        return None
+    first_prefix, first_body = _split_graph(lines[0], True)
+    graph = "*" in first_prefix
+    if not _HEADER.match(first_body if graph else lines[0]):
+        return None
+    kept: list[str] = []
+    omissions = Omissions()
+    bars = Omissions()  # only counts the +/- bars dropped from --stat rows
+    current: _Commit | None = None
+    in_message = False
+    for line in lines:
+        prefix, body = _split_graph(line, graph)
+        header = _HEADER.match(body)
+        if header:
+            if current is not None:  # a commit with no message (or a cut log): keep its id
+                kept.extend(current.lines())
+            current = _Commit(prefix, header["id"], header["rest"])
+            continue
+        field = _FIELD.match(body) if current is not None else None
+        if field and current is not None:
+            current.take(field["key"], field["value"])
+            if graph and set(prefix) - {"|", " "}:
+                current.graph_lines.append(prefix.rstrip())  # a fork drawn beside a field
+            continue
+        if current is not None:
+            kept.extend(current.lines())
+            current, in_message = None, True
+        # Inside a message, white-space-only lines are separators; in a patch, " " is context.
+        blank = not body.strip() if in_message else not body
+        if blank and (not graph or set(prefix) <= {"|", " "}):
+            omissions.blank += 1
+            continue
+        in_message = in_message and body.startswith("    ")
+        kept.append(line if graph else squeeze_stat(line, bars))
+    if current is not None:
+        kept.extend(current.lines())
+    omissions.reformatted = (
+        "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
+    )
+    return finish(kept, omissions, text)
+
+
+def sniff(text: str) -> float:
+    """Sure when the text opens with ``commit <id>`` followed by an ``Author:`` line."""
+    head = text[:SNIFF_CHARS].lstrip("*| ")
+    if _HEADER.match(head.split("\n", 1)[0]) and "\nAuthor: " in head[:400]:
+        return 0.95
+    return 0.0

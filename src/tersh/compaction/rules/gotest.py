@@ -1,0 +1,77 @@
+"""Compact ``go test`` output (default and ``-v``): drop passing tests, keep failures and results.
+
+``go test`` prints one result line per package (``ok  pkg 0.01s``, ``FAIL pkg 0.02s``,
+``?   pkg [no test files]``); a failing test adds ``--- FAIL: TestX (0.00s)`` with its
+``file_test.go:12: message`` lines. ``-v`` adds ``=== RUN``/``=== PAUSE``/``=== CONT`` markers,
+``--- PASS:``/``--- SKIP:`` lines and a bare ``PASS`` before each package result.
+
+Left out: the run/pause/continue markers, ``--- PASS``/``--- SKIP`` lines, bare ``PASS`` lines and
+the ``[no test files]`` lines (their packages are named in the note). Kept as written: every
+``--- FAIL``, every logged line (they carry ``file.go:line``), panics with their goroutine
+traces, build errors, and every ``ok``/``FAIL`` package result.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.testrun import Output, plural
+
+NAME = "gotest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("go test", "gotestsum")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("=== RUN", "ok  \t", "FAIL\t")
+
+_MARKER = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s")
+_PASSED = re.compile(r"^\s*--- (?P<status>PASS|SKIP): \S+ \([\d.]+s\)$")
+_BARE_PASS = re.compile(r"^PASS$")
+_NO_TEST_FILES = re.compile(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
+_PACKAGE_RESULT = re.compile(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", re.MULTILINE)
+_FAIL_HEADER = re.compile(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", re.MULTILINE)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop run markers and passing tests; keep failures, logs, panics and package results."""
+    if not (_PACKAGE_RESULT.search(text) or _FAIL_HEADER.search(text) or "=== RUN" in text):
+        return None  # not test output (go vet, a build error before tests, go help…)
+    out = Output()
+    passed = skipped = untested = 0
+    for line in text.split("\n"):
+        passing = _PASSED.match(line)
+        if passing:
+            if passing["status"] == "PASS":
+                passed += 1
+                out.omit(line, passing=True)
+            else:
+                skipped += 1
+                out.omit(line)
+            continue
+        no_tests = _NO_TEST_FILES.match(line)
+        if no_tests:
+            untested += 1
+            out.omit_in_file(line, no_tests["pkg"], "", passing=False)
+            continue
+        if _MARKER.match(line) or _BARE_PASS.match(line):
+            out.omit(line, passing=not line.startswith("=== NAME"))
+            continue
+        out.keep(line)
+    parts = [plural(passed, "passing test")] if passed else []
+    if skipped:
+        parts.append(f"{skipped:,} skipped")
+    if untested:
+        parts.append(plural(untested, "package") + " without test files")
+    what = " and ".join(parts)
+    return out.render(lambda omitted: f"{what or plural(omitted, 'run marker')} omitted", text)
+
+
+def sniff(text: str) -> float:
+    """Sure when go test's package result lines or its ``--- FAIL:``/``=== RUN`` markers show."""
+    if "=== RUN" in text and ("--- PASS: " in text or "--- FAIL: " in text):
+        return 0.95
+    if re.search(r"^(?:ok  |FAIL)\t\S+\t(?:\(cached\)|[\d.]+s)", text, re.MULTILINE):
+        return 0.9
+    return 0.0

@@ -1,0 +1,147 @@
+"""Compact ``node --test`` output (TAP and spec reporters): drop passing tests, keep failures.
+
+TAP (the default when stdout is not a terminal): ``# Subtest: name`` announces a test, then
+``ok N - name`` or ``not ok N - name`` closes it, each followed by a YAML block (``---`` …
+``...``). Passing and skipped tests are left out with their YAML block; the subtest
+announcements and plan lines (``1..N``) go too. Every ``not ok`` with its YAML (error, expected,
+actual, stack) and the ``# tests``/``# pass``/``# fail`` totals are kept (zero counts of the other totals and
+the duration go).
+
+spec: ``▶ suite`` titles, ``✔ name (1ms)`` rows, ``✖ name`` rows with the error below, ``ℹ`` totals
+and a ``✖ failing tests:`` section. Passing/skipped rows and the suite titles leading only to them
+are left out; the rest is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.testrun import Output, plural
+
+NAME = "nodetest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("node",)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = ("# tests ", "ℹ tests ", "# Subtest: ")
+
+_TAP_OK = re.compile(r"^\s*ok \d+ - ")
+_TAP_NOT_OK = re.compile(r"^\s*not ok \d+ - ")
+_TAP_SKIP = re.compile(r"# (?:SKIP|TODO)\b", re.IGNORECASE)
+_TAP_CHATTER = re.compile(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*$)")
+_YAML_START = re.compile(r"^\s+---\s*$")
+_YAML_END = re.compile(r"^\s+\.\.\.\s*$")
+_SPEC_PASS = re.compile(r"^\s*(?:✔|﹣) ")
+_SPEC_FAIL = re.compile(r"^\s*✖ ")
+_SPEC_SUITE = re.compile(r"^\s*▶ ")
+_SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
+# Totals that say nothing: a zero count besides tests/pass/fail, and the run's duration.
+_IDLE_TOTAL = re.compile(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
+_DURATION = re.compile(r"^\s+duration_ms: [\d.]+$")
+_INTERNAL_FRAME = re.compile(r"^\s+(?:at )?(?:async )?[\w.<>$]+ \((?:node:[\w/]+:\d+:\d+|index \d+)\)$")
+_TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
+_SPEC_TOTALS = re.compile(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
+
+
+def _runs_tests(inv: Invocation, text: str) -> bool:
+    return "--test" in inv.args or inv.program != "node" or sniff(text) >= 0.9
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop passing/skipped tests (TAP blocks or spec rows); keep failures and the totals."""
+    if not _runs_tests(inv, text):
+        return None
+    out = Output()
+    passed = skipped = 0
+    in_ok_yaml = False  # inside the YAML block of a passing TAP test
+    titles: list[str] = []
+    failing_section = False
+    after_ok = False  # the previous line was a passing TAP "ok" line that was left out
+    # The spec reporter prints each failure's details twice: under its row, and again under
+    # "✖ failing tests:" at the end. The first copy is left out when the second is there.
+    repeated_below = "\n✖ failing tests:" in text
+    detail_indent: int | None = None  # indentation of the failing row whose details follow
+    copies = 0
+    internal = 0  # durations and node-internal stack frames of failing tests left out
+    for line in text.split("\n"):
+        was_after_ok, after_ok = after_ok, False
+        if detail_indent is not None:
+            indent = len(line) - len(line.lstrip())
+            if not line.strip() or indent > detail_indent:
+                out.omit_copy(line)
+                copies += 1
+                continue
+            detail_indent = None
+        if in_ok_yaml:
+            out.omit(line)
+            in_ok_yaml = not _YAML_END.match(line)
+            continue
+        if line[:1] == " " and (
+            ("duration_ms" in line and _DURATION.match(line))
+            or (("(node:" in line or "(index " in line) and _INTERNAL_FRAME.match(line))
+        ):
+            internal += 1
+            out.omit(line)  # a frame with a location the verifier protects comes back in place
+            continue
+        if failing_section:
+            out.keep(line)
+            continue
+        if _TAP_OK.match(line):
+            if _TAP_SKIP.search(line):
+                skipped += 1
+            else:
+                passed += 1
+            out.omit(line, passing=True)
+            after_ok = True
+            continue
+        if was_after_ok and _YAML_START.match(line):
+            in_ok_yaml = True
+            out.omit(line)
+            continue
+        if _TAP_CHATTER.match(line) or _IDLE_TOTAL.match(line):
+            out.omit(line)
+            continue
+        if _SPEC_PASS.match(line) or _SPEC_SUITE_DONE.match(line):
+            for title in titles:
+                out.omit(title)
+            titles.clear()
+            if _SPEC_PASS.match(line):
+                if "# SKIP" in line or "# TODO" in line:
+                    skipped += 1
+                else:
+                    passed += 1
+            out.omit(line, passing=line.lstrip().startswith("✔"))
+            continue
+        if _SPEC_SUITE.match(line):
+            titles.append(line)
+            continue
+        for title in titles:
+            out.keep(title)
+        titles.clear()
+        failing_section = line.startswith("✖ failing tests:")
+        if repeated_below and not failing_section and _SPEC_FAIL.match(line):
+            detail_indent = len(line) - len(line.lstrip())
+        out.keep(line)
+    for title in titles:
+        out.keep(title)
+    parts = [f"{passed:,} passing tests/suites"] if passed else []
+    if internal:
+        parts.append(f"{plural(internal, 'duration/node-internal stack line')} of failures")
+    if skipped:
+        parts.append(f"{skipped:,} skipped/todo")
+    if copies:
+        parts.append(f"{plural(copies, 'line')} of failure details repeated under ✖ failing tests")
+    return out.render(lambda omitted: f"{', '.join(parts) or plural(omitted, 'line')} omitted", text)
+
+
+def sniff(text: str) -> float:
+    """Sure when the test runner's totals (``# tests N`` or ``ℹ tests N``) are there."""
+    if ("# tests " in text and _TAP_TOTALS.search(text)) or (
+        "ℹ tests " in text and _SPEC_TOTALS.search(text)
+    ):
+        return 0.9
+    if text.startswith("TAP version") and "# Subtest: " in text:
+        return 0.9  # node's TAP reporter; the totals are beyond the head
+    return 0.0

@@ -1,0 +1,130 @@
+"""Compact ``npm``/``pnpm``/``bun`` installs and ``npm ls``: the outcome and every warning.
+
+Dropped: spinner frames, ``N packages are looking for funding`` / ``run `npm fund```, npm's
+update ``notice``, the ``npm http|verbose|info`` lines of a raised ``--loglevel``, pnpm's
+``Progress:`` lines, ``+++`` bars and store locations, bun's resolve progress; repeated
+identical warnings are written once with a count. Kept as written: ``added N packages …``,
+``up to date …``, audit summaries, every ``warn``/``error``/``ERR_PNPM`` line. ``npm ls`` keeps
+every package; only the tree glyphs become indentation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.omit import MIN_SAVED_BYTES, MIN_SQUEEZED_BYTES, SNIFF_CHARS, Omissions, finish
+from tersh.compaction.verify import holds as verify
+
+NAME = "npm"
+CATEGORY = "packages"
+SWITCH = "packages"
+PROGRAMS = (
+    "npm install", "npm i", "npm ci", "npm add", "npm update", "npm uninstall", "npm remove",
+    "npm rm", "npm ls", "npm list", "npm ll", "npm la", "npm audit", "npm dedupe", "npm prune",
+    "pnpm install", "pnpm i", "pnpm add", "pnpm update", "pnpm up", "pnpm remove", "pnpm rm",
+    "pnpm ls", "pnpm list", "bun install", "bun i", "bun add", "bun remove", "bun update",
+)
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (" package", "npm warn deprecated ", "Progress: resolved ")
+
+#: How dropped spinner lines are counted in the note.
+SPINNER_LABEL = "spinner line"
+_SPINNER = re.compile(r"^[\u2800-\u28ff|/\\\- ]+$")
+_CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("funding line", re.compile(
+        r"^(?:\d+ packages? (?:is|are) looking for funding|\s+run `npm fund` for details)$"
+    )),
+    ("npm notice", re.compile(
+        r"^npm notice(?: New (?:major|minor|patch) version of npm available!.*"
+        r"| Changelog: \S+| To update run: npm install -g npm@\S+)?$"
+    )),
+    # --loglevel http / verbose / info (and timing, silly): registry fetches, cache hits, the
+    # run's own settings; a line naming a path or holding a diagnostic stays.
+    ("npm log line", re.compile(r"^npm (?:http|verbose|info|timing|silly) \S.*$")),
+    ("progress line", re.compile(
+        r"^(?:Progress: resolved \d+, reused \d+, downloaded \d+, added \d+(?:, done)?"
+        r"|[+-]{1,}|Resolving dependencies|Resolved, downloaded and extracted \[\d+\]"
+        r"|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*"
+        r"|\s+(?:Content-addressable store|Virtual store) is at: .*)$"
+    )),
+)
+# One unit of `npm ls` tree drawing: "├── ", "└── ", "├─┬ ", "│ ", "  " (npm 7+ draws 2 wide).
+_TREE_PREFIX = re.compile(r"^(?P<tree>(?:[│ ] |[├└]─[─┬] ?)+)(?P<rest>\S.*)$")
+_LISTINGS = frozenset({"ls", "list", "ll", "la"})
+
+
+def untree(line: str) -> str:
+    """``│ ├── a@1`` -> ``    a@1``: tree glyphs become two spaces per level."""
+    match = _TREE_PREFIX.match(line)
+    if not match:
+        return line
+    tree = match["tree"]
+    depth = tree.count("│ ") + tree.count("  ") + len(re.findall(r"[├└]─", tree))
+    return "  " * depth + match["rest"]
+
+
+def _listing(lines: list[str], source: str) -> str | None:
+    # A line the verifier reads as a diagnostic ("http-errors@2.0.1") keeps its own glyphs.
+    kept = [line if verify.is_diagnostic(line) else untree(line) for line in lines if line.strip()]
+    if kept == lines:
+        return None
+    omissions = Omissions()
+    omissions.reformatted = "tree glyphs"
+    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES)
+
+
+def drop_chatter(lines: list[str], chatter: tuple[tuple[str, re.Pattern[str]], ...]) -> tuple[
+    list[str], Omissions
+]:
+    """Drop spinner frames, blank lines and ``chatter``; write repeated warnings once, counted."""
+    kept: list[str] = []
+    omissions = Omissions()
+    seen: dict[str, int] = {}
+    repeats: dict[int, int] = {}
+    for line in lines:
+        if not line.strip():
+            omissions.blank += 1
+            continue
+        if _SPINNER.match(line):
+            omissions.count(SPINNER_LABEL)
+            continue
+        label = next((label for label, pattern in chatter if pattern.match(line)), None)
+        if label and omissions.drop(label, line):
+            continue
+        if "warn" in line.lower():
+            if line in seen:
+                repeats[seen[line]] = repeats.get(seen[line], 1) + 1
+                omissions.count("repeated warning")
+                continue
+            seen[line] = len(kept)
+        kept.append(line)
+    for index, count in repeats.items():
+        kept[index] += f" (×{count})"
+    return kept, omissions
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop install chatter, or turn ``ls`` tree glyphs into indentation."""
+    lines = text.splitlines()
+    if inv.subcommand in _LISTINGS:
+        return _listing(lines, text)
+    kept, omissions = drop_chatter(lines, _CHATTER)
+    if not omissions.total:
+        return None
+    # A braille spinner frame costs about a token per byte, four times an ASCII byte: the byte
+    # floor would keep a short install that is mostly spinner.
+    floor = MIN_SAVED_BYTES // 2 if SPINNER_LABEL in omissions.counts else MIN_SAVED_BYTES
+    return finish(kept, omissions, text, floor)
+
+
+def sniff(text: str) -> float:
+    """Sure when npm's or pnpm's install outcome line is there."""
+    head = text[:SNIFF_CHARS] + text[-SNIFF_CHARS:]
+    if re.search(r"^(?:added|removed|changed) \d+ packages?(?:, and audited \d+ packages?)? in ",
+                 head, re.MULTILINE):
+        return 0.95
+    if "npm warn deprecated " in head or "Progress: resolved " in head:
+        return 0.9
+    return 0.0

@@ -1,0 +1,317 @@
+"""Compact pytest output: drop the session header, passing progress and decoration; keep the rest.
+
+Handles the default (``file.py ..F.  [ 40%]``), quiet (``-q``: bare progress rows), verbose
+(``-v``: ``file.py::test PASSED [ 40%]``) and xdist (``[gw0] [ 40%] PASSED file.py::test``)
+progress forms. Every section after the progress (FAILURES, ERRORS, warnings summary, short test
+summary, captured output of failing tests, coverage) and the final summary's words are kept; a
+progress row that shows a failure or an error (``F``/``E``) is kept too. A run that crashed at
+collection, was interrupted, or has no footer therefore keeps all its evidence.
+
+Left out: the session header (``platform``, ``plugins``, ``cachedir``… — the paths it names are
+listed in the note), rows of passing or skipped tests, the PASSES section of ``-rA``, the ``=``
+and ``_`` rules around section titles (the titles stay), the ``_ _ _`` rules between traceback
+entries, Python's ``^^^^`` underlines, test source beyond a few lines before the failing line,
+runs of traceback lines that repeat an earlier entry word for word (an ``E`` line always stays).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.testrun import PREFIX, Output, is_protected_line, plural
+
+NAME = "pytest"
+CATEGORY = "tests"
+SWITCH = "tests"
+PROGRAMS = ("pytest", "py.test")
+#: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
+#: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
+SNIFF_HINTS: tuple[str, ...] = (
+    "test session starts",
+    "short test summary info",
+    " passed",
+    " failed",
+    " error",
+    " skipped",
+    " deselected",
+    " xfailed",
+    " xpassed",
+    " warning",
+)
+
+_SESSION_START = re.compile(r"^=+ test session starts =+$")
+_SECTION = re.compile(r"^=+ (?P<title>.+?) =+$")
+_TRACEBACK_TITLES = ("FAILURES", "ERRORS")
+#: Lines of test source kept before the failing (``>``) line of a traceback entry.
+SOURCE_CONTEXT = 3
+#: Fewer source lines than this are not worth the marker that says they were left out.
+MIN_CUT = 3
+#: A run of traceback lines repeating an earlier entry is replaced when it is at least this long.
+MIN_REPEATED_RUN = 2
+_SESSION_BANNER = re.compile(r"^=+ test session starts =+$", re.MULTILINE)
+_HEADER_KEPT = re.compile(r"^(?:rootdir: |collected |collecting \.\.\. collected |\d+ workers? \[)")
+_MARKS = r"[.sxFEXRfp]+"
+_PERCENT = r"\s*(?:\[\s*\d+%\])?"
+_PROGRESS_IN_FILE = re.compile(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
+_PROGRESS_BARE = re.compile(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
+# pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
+_VERBOSE = re.compile(
+    r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
+    r"(?P<tail>(?:\[[^\]]*\])?(?: ?\(.*?\))?\s*(?:\[\s*\d+%\])?)$"
+)
+_XDIST_VERBOSE = re.compile(
+    r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
+)
+_XDIST_STATUS = re.compile(r"^\[gw\d+\] \[\s*\d+%\] [A-Z]+ (?P<id>\S+\.py::.*?)\s*$", re.MULTILINE)
+_NODE_ID = re.compile(r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?)\s*$")
+_REPORT_PASSED = re.compile(r"^PASSED (?P<path>[^\s:]+\.py)::(?P<rest>.*)$")
+_ENTRY_TITLE = re.compile(r"^_{3,} (?P<title>.+?) _{3,}$")
+_ENTRY_RULE = re.compile(r"^(?:_ ){8,}_?\s*$")
+_CARETS = re.compile(r"^\s+[\^~]+\s*$")
+_FOOTER = re.compile(
+    r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)"
+    r"(?:, )?)+ in [\d.]+s(?: \([\d:]+\))?(?: =+)?$",
+    re.MULTILINE,
+)
+
+
+class _Counts:
+    """Tests seen on omitted progress rows, by outcome, and the decoration left out."""
+
+    def __init__(self) -> None:
+        self.by_outcome: dict[str, int] = {}
+        self.source = self.repeated = self.passes = 0
+        self.footer = False  # whether pytest's final summary line is there
+
+    def add(self, outcome: str, number: int = 1) -> None:
+        if number:
+            self.by_outcome[outcome] = self.by_outcome.get(outcome, 0) + number
+
+    def add_marks(self, marks: str) -> None:
+        for mark, outcome in _MARK_OUTCOMES.items():
+            self.add(outcome, marks.count(mark))
+
+    def describe(self, omitted: int) -> str:
+        """What the note says was left out."""
+        trimmed = self.source + self.repeated + self.passes
+        parts = [plural(omitted - trimmed, "header/progress line")]
+        if self.by_outcome and not self.footer:  # the footer has the counts otherwise
+            tests = ", ".join(f"{count:,} {outcome}" for outcome, count in self.by_outcome.items())
+            parts[0] += f" ({tests})"
+        if self.source:
+            parts.append(plural(self.source, "traceback source line"))
+        if self.repeated:
+            parts.append(plural(self.repeated, "traceback line") + " repeating an earlier entry")
+        if self.passes:
+            parts.append(plural(self.passes, "line") + " of the PASSES section")
+        return "omitted: " + ", ".join(parts)
+
+
+_MARK_OUTCOMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
+_STATUS_OUTCOMES = {
+    "PASSED": "passed", "SKIPPED": "skipped", "XFAIL": "xfailed",
+    "SUBPASSED": "subtests passed", "SUBSKIPPED": "subtests skipped",
+}  # fmt: skip
+
+
+class _Reader:
+    """Reads pytest's output line by line and sorts each line into kept or omitted."""
+
+    def __init__(self, reported: set[str]) -> None:
+        self.out = Output()
+        self.counts = _Counts()
+        self.reported = reported  # xdist node ids that get a status line of their own
+        self.section = ""  # the title of the ``=== … ===`` section being read
+        self.in_header = False
+        self.source: list[str] = []  # test source echoed in a traceback entry, not yet placed
+        self.seen: set[str] = set()  # traceback lines of earlier entries
+        self.entry_seen: set[str] = set()  # traceback lines of the current entry
+        self.repeats: list[str] = []  # a run of lines repeating an earlier entry
+        self.last_kept = True  # whether the last line read was kept
+
+    def feed(self, line: str) -> None:
+        """Read one line (a blank line right after a line left out goes too)."""
+        if not line.strip() and not self.last_kept:
+            return
+        before = len(self.out.kept)
+        self.read(line)
+        self.last_kept = len(self.out.kept) > before
+
+    def read(self, line: str) -> None:
+        if self.section in _TRACEBACK_TITLES and self.traceback_line(line):
+            return
+        self.flush_repeats()
+        section = _SECTION.match(line)
+        if section:
+            self.start_section(line, section["title"])
+            return
+        if self.in_header:
+            self.header_line(line)
+            return
+        if self.section == "PASSES":
+            self.counts.passes += 1
+            self.out.omit(line)
+            return
+        if line and line[0] not in " =_>E" and self.progress(line):
+            return
+        if not line.strip():
+            self.out.keep_blank(line)
+            return
+        self.out.keep(line)
+
+    def start_section(self, line: str, title: str) -> None:
+        self.flush_source(failing_line_next=False)
+        self.section = title
+        self.seen.update(self.entry_seen)
+        self.entry_seen.clear()
+        if _SESSION_START.match(line):
+            self.in_header = True
+            self.out.omit(line)
+        elif _FOOTER.match(line):
+            self.out.keep(title)  # the summary's words, without the rules
+        else:  # the verifier reads a section title without its "=" rules
+            self.out.keep(f"== {title} ==")
+
+    def header_line(self, line: str) -> None:
+        if not line.strip():
+            self.in_header = False
+        elif _HEADER_KEPT.match(line):
+            self.out.keep(line)
+        else:
+            self.out.omit(line)
+
+    def progress(self, line: str) -> bool:
+        """Leave out a progress row of passing/skipped tests; False if ``line`` is not one."""
+        out, counts = self.out, self.counts
+        match = _PROGRESS_IN_FILE.match(line) or _PROGRESS_BARE.match(line)
+        if match:
+            marks = match["marks"]
+            if "F" in marks or "E" in marks:
+                path = match.groupdict().get("path")
+                out.keep(f"{path} {marks}" if path else marks)
+            elif "path" in match.groupdict():
+                counts.add_marks(marks)
+                out.omit_in_file(line, match["path"], "", passing=False)
+            else:
+                counts.add_marks(marks)
+                out.omit_marks(line)
+            return True
+        match = _VERBOSE.match(line) or _XDIST_VERBOSE.match(line) or _REPORT_PASSED.match(line)
+        if match:
+            counts.add(_STATUS_OUTCOMES[match.groupdict().get("status") or "PASSED"])
+            out.omit_in_file(line, match["path"], match["rest"])
+            return True
+        if line.startswith("scheduling tests via "):
+            out.omit(line)  # xdist's scheduler name
+            return True
+        match = _NODE_ID.match(line) if self.reported else None
+        if match and f"{match['path']}::{match['rest']}" in self.reported:
+            out.omit_in_file(line, match["path"], match["rest"])  # xdist: a test being started
+            return True
+        return False
+
+    def traceback_line(self, line: str) -> bool:
+        """Read a line of the FAILURES/ERRORS sections; False when :meth:`feed` must read it."""
+        if line.startswith("    ") or (self.source and not line.strip()):
+            if _CARETS.match(line):
+                self.out.omit_marks(line)
+            elif self.repeats and line in self.seen:
+                self.repeats.append(line)  # the source line of a repeated frame
+            else:
+                self.flush_repeats()
+                self.source.append(line)
+            return True
+        self.flush_source(failing_line_next=line.startswith(">"))
+        entry = _ENTRY_TITLE.match(line)
+        if entry:
+            self.flush_repeats()
+            self.seen.update(self.entry_seen)
+            self.entry_seen.clear()
+            self.out.keep(line if is_protected_line(line) else f"__ {entry['title']} __")
+            return True
+        if _ENTRY_RULE.match(line):
+            self.out.omit_marks(line)
+            return True
+        if _CARETS.match(line):
+            self.out.omit_marks(line)
+            return True
+        if line.strip() and self.repeat(line):
+            return True
+        self.flush_repeats()
+        if _SECTION.match(line):
+            return False
+        if line.strip():
+            self.out.keep(line)
+        else:
+            self.out.keep_blank(line)
+        return True
+
+    def repeat(self, line: str) -> bool:
+        """Hold ``line`` back when an earlier entry had it (never an ``E`` or ``>`` line)."""
+        self.entry_seen.add(line)
+        if line.startswith(("E ", ">")) or len(line) < 8 or line not in self.seen:
+            return False
+        self.repeats.append(line)
+        return True
+
+    def flush_repeats(self) -> None:
+        run, self.repeats = self.repeats, []
+        if len(run) < MIN_REPEATED_RUN:
+            self.out.kept.extend(run)
+            return
+        self.counts.repeated += len(run)
+        self.out.kept.append(f"{PREFIX} {plural(len(run), 'line')} as in an entry above")
+        for line in run:
+            self.out.omit_copy(line)
+
+    def flush_source(self, failing_line_next: bool) -> None:
+        """Keep the test source echoed in a traceback; before a ``>`` line, only its last lines."""
+        source, self.source = self.source, []
+        lines = [line for line in source if line.strip()]
+        if len(lines) >= MIN_REPEATED_RUN and all(line in self.seen for line in lines):
+            self.counts.repeated += len(source)
+            self.out.kept.append(f"    {PREFIX} {plural(len(source), 'line')} as in an entry above")
+            for line in source:
+                self.out.omit_copy(line)
+            return
+        self.entry_seen.update(lines)
+        cut = len(source) - SOURCE_CONTEXT if failing_line_next else 0
+        if cut < MIN_CUT:
+            self.out.kept.extend(source)
+            return
+        marker_at = len(self.out.kept)
+        dropped = 0
+        for line in source[:cut]:
+            if self.out.drop_now(line):
+                dropped += 1
+            else:
+                self.out.keep(line)
+        if dropped:
+            self.out.kept.insert(marker_at, f"    {PREFIX} {plural(dropped, 'source line')} omitted")
+        self.counts.source += dropped
+        self.out.kept.extend(source[cut:])
+
+    def finish(self, text: str) -> str | None:
+        self.flush_source(failing_line_next=False)
+        self.flush_repeats()
+        return self.out.render(self.counts.describe, text)
+
+
+def compact(text: str, inv: Invocation) -> str | None:
+    """Drop header chatter, passing progress and decoration; keep failures, errors and the summary."""
+    reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
+    reader = _Reader(reported)
+    reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
+    for line in text.split("\n"):
+        reader.feed(line)
+    return reader.finish(text)
+
+
+def sniff(text: str) -> float:
+    """Sure when pytest's session banner or its final summary line is there."""
+    if "test session starts" in text and _SESSION_BANNER.search(text):
+        return 0.95
+    if "short test summary info" in text or _FOOTER.search(text):
+        return 0.9
+    return 0.0

@@ -1,0 +1,423 @@
+"""The pipeline of SPEC §1 for one command: policy -> rewrite -> run -> compact -> preview -> record.
+
+``run()`` executes a command; ``compact()`` takes output recorded elsewhere. Both store private
+captures and return a :class:`~tersh.result.Result` whose ``text`` is exactly what the model
+receives. Everything after the command has run fails open: the caller always gets the output and
+the command's own exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from tersh.command import policy
+from tersh.recording import captures as capture_store
+from tersh.result import Result
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Mapping, Sequence
+    from typing import Any, BinaryIO
+
+    from tersh.settings import Settings
+
+# Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
+# with no output, the commonest case, needs none of them.
+
+#: Notes the preview adds when the bytes were not plain UTF-8 text.
+NOT_UTF8 = "[tersh] output is not valid UTF-8: shown with replacement characters (capture is byte-exact)"
+BINARY = "[tersh] output contains NUL bytes (binary?): control bytes hidden here (capture is byte-exact)"
+
+
+def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
+    from tersh.compaction import report
+
+    lines = conf.int("preview.max_lines")
+    size = conf.int("preview.max_bytes")
+    if reserve:
+        lines = max(1, lines - report.RESERVE_LINES)
+        size = max(256, size - report.RESERVE_BYTES)
+    return lines, size
+
+
+# Words, short digit groups, and runs of one punctuation mark: close to how BPE vocabularies
+# split program output (a row of `^~~~~` carets is a token or two, not one per character).
+_TOKENISH = r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*"
+_COSTLY = "[\u2800-\u28ff]"
+_tokenish: list[re.Pattern[str]] = []  # compiled on first use
+
+
+def estimate_tokens(text: str) -> int:
+    """A cheap, tokenizer-free estimate of a text's token count (for decisions, not reports)."""
+    if not _tokenish:
+        import re
+
+        _tokenish.append(re.compile(_TOKENISH))
+        _tokenish.append(re.compile(_COSTLY))
+    count = sum(1 for _ in _tokenish[0].finditer(text))
+    if not text.isascii():  # braille (spinner frames) costs ~3 tokens a character
+        count += 2 * sum(1 for _ in _tokenish[1].finditer(text))
+    return count
+
+
+#: Estimated ratios this close to the floor are settled by exact o200k counts (the tokenizer
+#: loads in ~0.15 s, so only a close call pays for it).
+CLOSE_CALL = 0.06
+
+
+def saves_enough(candidate: str, source: str, floor: float) -> bool:
+    """Whether ``candidate`` has at most ``floor`` times the tokens of ``source``.
+
+    Decided on the estimate when it is clear, on exact o200k counts when it is a close call.
+    """
+    estimated_source = estimate_tokens(source)
+    if not estimated_source:
+        return False
+    ratio = estimate_tokens(candidate) / estimated_source
+    if abs(ratio - floor) > CLOSE_CALL:
+        return ratio <= floor
+    from tersh import tokens
+
+    return tokens.count(candidate) <= floor * tokens.count(source)
+
+
+def _byte_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
+            *, total_lines: int | None = None, note: str = "") -> Result:
+    refs = cap.refs()
+    if not complete:
+        from tersh.compaction import report
+
+        text = f"{text}\n{report.capture_report(refs, total_lines=total_lines, note=note)}"
+    return Result(
+        text=text,
+        complete=complete,
+        output_bytes=_byte_len(text),
+        input_bytes=cap.sizes["combined"],
+        capture_id=cap.id,
+        captures=refs,
+        **base,
+    )
+
+
+def _encoding_notes(data: bytes) -> list[str]:
+    notes = []
+    if b"\x00" in data:
+        notes.append(BINARY)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        notes.append(NOT_UTF8)
+    return notes
+
+
+def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]) -> Result:
+    """Machine-readable output: the exact document when it fits, else a marked bounded preview."""
+    from tersh.compaction import preview, report
+
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    document = "stdout" if cap.sizes["stdout"] or not cap.sizes["combined"] else "combined"
+    stdout_path = cap.path(document)  # output recorded as one stream: the combined file
+    size = cap.sizes[document]
+    data = stdout_path.read_bytes() if size <= max_bytes else b""
+    fits = size <= max_bytes and data.count(b"\n") <= max_lines
+    details = dict(base.pop("details"), mode="structured")
+    stderr_note = ""
+    if cap.sizes["stderr"] and document == "stdout":
+        err = preview.bound_file(cap.path("stderr"), 40, 4096, clean=True)
+        stderr_note = f"\n[tersh] stderr ({report.human_bytes(cap.sizes['stderr'])}):\n{err.text}"
+    if fits:
+        text = preview.decode(data)
+        complete = not stderr_note or cap.sizes["stderr"] <= 4096
+        return _finish(text + stderr_note, complete, cap, {**base, "details": details})
+    head = (
+        f"[tersh] INCOMPLETE: machine-readable output of {report.human_bytes(size)} does not fit "
+        f"the preview; the stdout capture holds the whole document: {stdout_path}"
+    )
+    # The head line and the stderr preview share the bounds with the document's preview.
+    extra = f"{head}\n{stderr_note}"
+    bounded = preview.bound_file(stdout_path, max(1, max_lines - extra.count("\n") - 1),
+                                 max(256, max_bytes - _byte_len(extra) - 1), clean=False,
+                                 filler_bytes=conf.int("preview.filler_bytes"))
+    return _finish(f"{head}\n{bounded.text}{stderr_note}", False, cap,
+                   {**base, "details": details}, total_lines=bounded.total_lines)
+
+
+def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
+    """Runs of 3+ identical lines become one line plus a count; returns (lines, lines removed)."""
+    from itertools import islice
+
+    if not any(map(str.__eq__, lines, islice(lines, 1, None))):  # no line repeats: one C-speed pass
+        return lines, 0
+    out: list[str] = []
+    removed = 0
+    index = 0
+    while index < len(lines):
+        end = index + 1
+        while end < len(lines) and lines[end] == lines[index]:
+            end += 1
+        run = end - index
+        out.append(lines[index])
+        if run >= 3 and lines[index].strip():
+            out.append(f"[tersh: previous line repeated {run - 1:,} more times]")
+            removed += run - 1
+        else:
+            out.extend(lines[index + 1 : end])
+        index = end
+    return out, removed
+
+
+#: Output at most this long may take the plain path (:func:`_plain`).
+PLAIN_MAX_BYTES = 8192
+#: Bytes that send a text down the full path: C0 controls but tab and newline, DEL, non-ASCII.
+_NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
+
+
+def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+           bypass: bool) -> Result | None:
+    """Short printable ASCII output that no rule claims and that fits the preview: the text as
+    it is, decided without loading the preview, the clean-up or any rule (``echo``, ``ls``).
+
+    None sends the output down the full path; when this answers, the answer is the one
+    :func:`_compacted` gives (tests/test_pipeline.py holds the two equal).
+    """
+    if cap.sizes["combined"] > PLAIN_MAX_BYTES:
+        return None
+    with open(cap.file(), "rb") as handle:
+        data = handle.read(PLAIN_MAX_BYTES + 1)
+    if len(data) != cap.sizes["combined"] or len(data.translate(None, _NOT_PLAIN)) != len(data):
+        return None
+    text = data.decode("ascii")
+    if text.endswith("\n"):
+        text = text[:-1]
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    if text.endswith("\n"):
+        return None  # trailing blank lines: the full path's clean-up decides what they become
+    lines = text.split("\n") if text else []
+    if len(lines) > max_lines or len(text) > max_bytes:
+        return None
+    details: dict[str, Any] = base["details"]
+    if not bypass and text:
+        from tersh.compaction import may_claim_any, rule_names_for
+        from tersh.compaction.detect import first_operand, program_and_args
+
+        program, args = program_and_args(base["requested_command"])
+        if rule_names_for(program, first_operand(args)) or may_claim_any(text):
+            return None
+        if _collapse_repeats(lines)[1]:
+            return None
+    base.pop("details")
+    details["preview_lines"] = len(lines)
+    return _finish(text, True, cap, {**base, "category": None, "rule": None, "details": details})
+
+
+def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+               bypass: bool) -> Result:
+    """Clean, pick and verify a rule, bound, report."""
+    from tersh.compaction import clean as cleaning
+    from tersh.compaction import preview
+    from tersh.compaction.detect import invocation
+
+    data = cap.path().read_bytes()
+    notes = _encoding_notes(data)
+    raw = preview.decode(data)
+    text = raw if bypass else cleaning.clean(raw)
+    if text.endswith("\n"):
+        text = text[:-1]
+    details: dict[str, Any] = base.pop("details")
+    category = rule = None
+    omitted = False
+    if not bypass and text:
+        from tersh.compaction import compact_text
+
+        inv = invocation(base["requested_command"], base["exit_code"])
+        outcome = compact_text(text, inv)
+        if outcome.rule:
+            details["rule"] = outcome.rule
+            details["rule_applied"] = outcome.applied
+            if outcome.refused:
+                details["refused"] = outcome.refused
+        if outcome.applied:
+            text, category, rule, omitted = outcome.text, outcome.category, outcome.rule, True
+        else:
+            lines, removed = _collapse_repeats(text.split("\n"))
+            if removed:
+                text, omitted = "\n".join(lines), True
+                details["collapsed_repeats"] = removed
+    source_text = text
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    filler = conf.int("preview.filler_bytes")
+    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
+                                 filler_bytes=filler, whole_text=rule is None)
+    complete = bounded.complete and not omitted and not notes
+    if omitted and bounded.complete:
+        # The compaction must pay for its own report, or the cleaned source is used instead.
+        candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
+        full_lines, full_bytes = _bounds(conf, reserve=False)
+        plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
+                                   full_lines, full_bytes, filler_bytes=filler)
+        floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
+        if plain.complete and not saves_enough(candidate.text, plain.text, floor):
+            details["kept_source"] = "compaction saved too little to pay for its report"
+            return _finish(plain.text, True, cap, {**base, "details": details})
+    details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
+    if not bounded.complete:
+        details["preview_omitted_lines"] = bounded.omitted_lines
+    del source_text
+    return _finish(bounded.text, complete, cap,
+                   {**base, "category": category, "rule": rule, "details": details},
+                   total_lines=None)
+
+
+def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+              bypass: bool) -> Result:
+    """Too large for the rules: a bounded preview read straight from the capture file."""
+    from tersh.compaction import preview
+
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass,
+                                 filler_bytes=conf.int("preview.filler_bytes"))
+    details = dict(base.pop("details"), mode="streamed")
+    return _finish(bounded.text, bounded.complete, cap, {**base, "details": details},
+                   total_lines=bounded.total_lines)
+
+
+def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+                  rtk_pipe: tuple[str, str]) -> Result | None:
+    """RTK's text for a filtered call when the verifier accepts it, else None (tersh compacts).
+
+    RTK filters the complete capture (``rtk pipe -f``); its text must keep every protected fact,
+    must not contradict the exit code and must pay for its capture report, like a rule's.
+    ``details["rtk"]`` records the outcome either way.
+    """
+    from tersh.compaction import clean as cleaning
+    from tersh.compaction import preview
+    from tersh.compaction.detect import invocation
+    from tersh.execution.rewrite import rtk_filter
+
+    path, name = rtk_pipe
+    info: dict[str, Any] = {"filter": name}
+    base["details"]["rtk"] = info
+    data = cap.path().read_bytes()
+    if _encoding_notes(data):
+        info.update(outcome="failed", rtk_bytes=0, reason="output is not plain UTF-8 text")
+        return None
+    source = cleaning.clean(preview.decode(data)).rstrip("\n")
+    inv = invocation(base["requested_command"], base["exit_code"])
+    try:
+        verdict = rtk_filter.apply(path, name, data, source, inv)
+    except Exception as exc:  # fail open: tersh's own compaction
+        verdict = rtk_filter.Filtered("failed", "", f"rtk filter raised {type(exc).__name__}", 0)
+    info.update(outcome=verdict.outcome, rtk_bytes=verdict.rtk_bytes)
+    if verdict.reason:
+        info["reason"] = verdict.reason
+    if verdict.outcome != "accepted":
+        return None
+    max_lines, max_bytes = _bounds(conf, reserve=True)
+    bounded = preview.bound_text(verdict.text, max_lines, max_bytes)
+    candidate = _finish(bounded.text, False, cap, {**base, "category": "rtk", "rule": f"rtk:{name}",
+                                                   "details": dict(base["details"])})
+    full_lines, full_bytes = _bounds(conf, reserve=False)
+    plain = preview.bound_text(source, full_lines, full_bytes)
+    floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3, as for a rule's compaction
+    if plain.complete and not saves_enough(candidate.text, plain.text, floor):
+        info.update(outcome="refused", reason="saved too little to pay for its report")
+        return None
+    return candidate
+
+
+def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_code: int,
+            conf: Settings, decision: policy.Decision, duration_s: float = 0.0,
+            details: Mapping[str, Any] | None = None,
+            rtk_pipe: tuple[str, str] | None = None) -> Result:
+    """Turn a finished capture into the model's text and the call's record.
+
+    ``rtk_pipe`` (RTK's verified path, a pipe filter) asks RTK to filter the capture first; its
+    text is used only when the verifier accepts it.
+    """
+    base: dict[str, Any] = {
+        "exit_code": exit_code,
+        "requested_command": requested,
+        "executed_command": executed,
+        "duration_s": duration_s,
+        "details": dict(details or {}),
+    }
+    if decision.bypass:
+        base["details"]["bypass"] = decision.reason
+    if cap.sizes["combined"] == 0:
+        return Result(text="", input_bytes=0, output_bytes=0, capture_id=cap.id, **base)
+    if decision.machine_readable:
+        return _structured(cap, conf, base)
+    if cap.sizes["combined"] > conf.int("compact.max_input_bytes"):
+        return _streamed(cap, conf, base, decision.bypass)
+    if rtk_pipe is not None and not decision.bypass:
+        filtered = _rtk_filtered(cap, conf, base, rtk_pipe)
+        if filtered is not None:
+            return filtered
+    return _plain(cap, conf, base, decision.bypass) or _compacted(cap, conf, base, decision.bypass)
+
+
+def compact(command: str, exit_code: int, *, combined: bytes | None = None,
+            stdout: bytes | None = None, stderr: bytes | None = None,
+            conf: Settings | None = None, executed: str | None = None,
+            rtk_pipe: tuple[str, str] | None = None) -> Result:
+    """Compact output recorded elsewhere (it is stored as a capture too); ``rtk_pipe`` as for
+    :func:`process`."""
+    import io
+
+    sources = {name: io.BytesIO(data) for name, data in
+               (("combined", combined), ("stdout", stdout), ("stderr", stderr)) if data is not None}
+    return compact_files(command, exit_code, sources, conf=conf, executed=executed, rtk_pipe=rtk_pipe)
+
+
+def compact_files(command: str, exit_code: int, sources: Mapping[str, BinaryIO], *,
+                  conf: Settings | None = None, executed: str | None = None,
+                  rtk_pipe: tuple[str, str] | None = None) -> Result:
+    """Like :func:`compact`, reading the streams from open files in chunks (bounded memory)."""
+    from tersh import settings as settings_mod
+
+    conf = conf or settings_mod.load()
+    cap = capture_store.store_files(command, dict(sources), exit_code)
+    decision = policy.decide(command)
+    result = process(cap, requested=command, executed=executed or command, exit_code=exit_code,
+                     conf=conf, decision=decision, rtk_pipe=rtk_pipe)
+    _after(result, conf)
+    return result
+
+
+def _after(result: Result, conf: Settings) -> None:
+    """Record the call and evict old captures; never fails the call."""
+    from tersh.errors import warn
+
+    try:
+        from tersh.recording import calls as recording
+
+        recording.record(result, conf)
+    except Exception as exc:  # fail open: a broken ledger costs the record, not the output
+        warn(f"could not record this call: {type(exc).__name__}: {exc}")
+    try:
+        if capture_store.evict_if_due(settings=conf) is not None and conf.flag("ledger.enabled"):
+            from tersh.recording import ledger
+
+            ledger.maintain(conf)  # once a minute, like eviction: off the per-call path
+    except Exception as exc:
+        warn(f"capture eviction or ledger upkeep failed: {type(exc).__name__}: {exc}")
+
+
+def run(command: str | Sequence[str], *, timeout: float | None = None,
+        conf: Settings | None = None, cwd: str | os.PathLike[str] | None = None) -> Result:
+    """Run ``command`` (a shell string, or an argv list) through the whole pipeline."""
+    from tersh.execution import execute
+
+    return execute.run(command, timeout=timeout, conf=conf,
+                       cwd=None if cwd is None else os.fspath(cwd))
+
+
+def elapsed_since(started: float) -> float:
+    """Seconds since ``started`` (a time.monotonic() value)."""
+    return time.monotonic() - started

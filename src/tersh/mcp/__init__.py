@@ -1,0 +1,1 @@
+"""tersh as an MCP server: the protocol server and its tool bodies."""

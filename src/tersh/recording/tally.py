@@ -1,0 +1,105 @@
+"""The current session's running savings, as the status file's ``savings`` section holds them.
+
+After every call the status file shows the session's savings. Summing the ledger for that would
+mean opening SQLite on the per-command path, so each call reads the section's counters, adds its
+own figures and writes the section again, under the status lock. Whenever the figures can only
+come from the ledger — the first call of another session, retrievals, tokens counted later — the
+ledger recomputes them and publishes them (``tersh.recording.ledger.publish``), also under the lock, so the
+two never disagree.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from tersh._startup.lean import NamedTuple
+
+
+class Savings(NamedTuple):
+    """Savings over a set of calls (one group of a breakdown, or the total)."""
+
+    key: str
+    calls: int
+    measured_calls: int
+    input_bytes: int
+    output_bytes: int
+    removed_bytes: int
+    saving: float | None
+    retrieved_bytes: int
+    net_saving: float | None
+    counted_calls: int
+    input_tokens: int
+    output_tokens: int
+    token_saving: float | None
+
+    @property
+    def unmeasured_calls(self) -> int:
+        """Calls without a complete capture: excluded from every ratio."""
+        return self.calls - self.measured_calls
+
+
+#: The counters a Savings is derived from, in the tally file's order.
+COUNTERS = ("calls", "measured_calls", "input_bytes", "output_bytes", "retrieved_bytes",
+            "counted_calls", "input_tokens", "output_tokens")
+
+
+def ratio(part: int, whole: int) -> float | None:
+    """``part / whole``, or None when there is nothing to divide by."""
+    return part / whole if whole else None
+
+
+def savings(key: str, calls: int, measured: int, in_bytes: int, out_bytes: int, retrieved: int,
+            counted: int, in_tokens: int, out_tokens: int) -> Savings:
+    """The figures of a set of calls from its counters."""
+    removed = in_bytes - out_bytes
+    return Savings(
+        key=key,
+        calls=calls,
+        measured_calls=measured,
+        input_bytes=in_bytes,
+        output_bytes=out_bytes,
+        removed_bytes=removed,
+        saving=ratio(removed, in_bytes),
+        retrieved_bytes=retrieved,
+        net_saving=ratio(removed - retrieved, in_bytes),
+        counted_calls=counted,
+        input_tokens=in_tokens,
+        output_tokens=out_tokens,
+        token_saving=ratio(in_tokens - out_tokens, in_tokens),
+    )
+
+
+def counters(figures: Savings) -> tuple[int, ...]:
+    """The counters of ``figures`` (see COUNTERS)."""
+    return tuple(getattr(figures, name) for name in COUNTERS)
+
+
+def read() -> tuple[str, tuple[int, ...]] | None:
+    """(session, counters) of the published savings; None when absent or not readable as such."""
+    from tersh.recording import status
+
+    fragment = status.section_texts().get("savings")
+    if fragment is None:
+        return None
+    values = status.flat_values(fragment)
+    session = values.get("session", "")
+    if len(session) < 3 or session[0] != '"' or session[-1] != '"' or "\\" in session:
+        return None
+    try:
+        counted = tuple(int(values[name]) for name in COUNTERS)
+    except (KeyError, ValueError):
+        return None
+    return (session[1:-1], counted) if min(counted) >= 0 else None
+
+
+def publish(session: str, figures: Savings) -> None:
+    """Write the status file's savings section (the caller holds the status lock)."""
+    import time
+
+    from tersh.recording import status
+
+    values: dict[str, str | int | float | bool | None] = {"session": session, **figures._asdict()}
+    values["updated_at"] = time.time()
+    status.write_section("savings", status.json_object(values))

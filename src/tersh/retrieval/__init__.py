@@ -1,0 +1,1 @@
+"""Reading captures back: pages, searches and the full-text index."""
