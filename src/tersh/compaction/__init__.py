@@ -116,12 +116,28 @@ def compact_text(text: str, inv: Invocation) -> Outcome:
     from tersh.compaction import generic as generic_rule
 
     outcome = _by_rule(text, inv)
-    if outcome.applied:
+    if not outcome.applied:
+        generic = apply(generic_rule, text, inv)
+        if generic.applied:
+            outcome = generic
+    return _tables_respaced(text, outcome, inv)
+
+
+def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:
+    """``outcome`` with its coverage tables re-spaced, when the verifier accepts that text."""
+    from tersh.compaction import coverage
+
+    if not coverage.has_table(outcome.text):
         return outcome
-    generic = apply(generic_rule, text, inv)
-    if generic.applied:
-        return generic
-    return outcome
+    proposal = coverage.compact(outcome.text)
+    if proposal is None:
+        return outcome
+    from tersh.compaction.verify import holds as verify
+
+    if verify.refusal(source, proposal, inv):
+        return outcome
+    return outcome._replace(text=proposal, rule=outcome.rule or "coverage",
+                            category=outcome.category or "tests", applied=True, refused=None)
 
 
 def _by_rule(text: str, inv: Invocation) -> Outcome:
