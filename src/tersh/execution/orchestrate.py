@@ -142,7 +142,7 @@ def run_call(
         if after_spawn is not None:
             after_spawn()
     call.duration_s = time.monotonic() - started
-    compact(call)
+    compaction(call)
     assert call.result is not None
     recording.after_call(call.result, call.conf, program=call.parsed.program or "?", klass=call.parsed.klass)
     return report(call)
@@ -212,7 +212,7 @@ def spawn(
         }
 
 
-def compact(call: Call) -> None:
+def compaction(call: Call) -> None:
     """The compaction stage: the model's text from the capture; the raw output, whole, when
     compaction itself fails."""
     from tersh.errors import warn
