@@ -5,9 +5,11 @@ Usage: python bench/bench_ledger.py [--runs N] [--json OUT]
 Two profiles, both enabled, identical except ``ledger.enabled``. The whole `tersh run -- CMD`
 process is timed, alternating on/off so drift hits both equally; medians, their difference and
 ratio are printed, for wall time and for CPU time (user + system of the child: steadier on a
-loaded machine). Then ``ledger.record()`` in-process (no interpreter start-up) on a ledger that
-already holds a few thousand rows, and ``count_deferred`` per call (the deferred token counting
-that `tersh gain` does). Budget (issue 5): recording adds at most 5 ms median to `tersh run`.
+loaded machine). Then the direct insert of one call (``ledger.add_row`` of its
+``calls.call_row``: the way a call goes when it cannot be spooled) in-process (no interpreter
+start-up) on a ledger that already holds a few thousand rows, and ``count_deferred`` per call
+(the deferred token counting that `tersh gain` does). Budget (issue 5): recording adds at most
+5 ms median to `tersh run`.
 
 This machine sets PYTHONDONTWRITEBYTECODE, so every run would compile tersh from source (several
 ms per module) — not what an installed tersh does. The bench compiles the sources once into a
@@ -74,11 +76,16 @@ def side_by_side(runs: int) -> dict[str, float]:
 
 
 def in_process(runs: int) -> dict[str, float]:
-    """Median ``record()`` time on a ledger of 5,000 rows, and ``count_deferred`` per call."""
+    """Median direct-insert time on a ledger of 5,000 rows, and ``count_deferred`` per call."""
     os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-ledger-inproc-")
     sys.path.insert(0, str(ROOT / "src"))
-    from tersh.recording import ledger
+    from tersh.hosts import savings as hostview
+    from tersh.recording import calls, ledger
     from tersh.result import CaptureRef, Result
+
+    def record(result: Result, session: str) -> None:
+        ledger.add_row(calls.call_row(result, session=session, host="cli", program="pytest",
+                                      klass="tests", with_arguments=False))
 
     home = Path(os.environ["TERSH_HOME"])
     capture = home / "captures" / "c0123456789ab" / "combined"
@@ -96,17 +103,17 @@ def in_process(runs: int) -> dict[str, float]:
         captures=(CaptureRef("c0123456789ab", "combined", str(capture), len(source)),),
     )
     for n in range(5000):
-        ledger.record(result, session=f"s{n % 50}", host="cli", program="pytest", klass="tests")
+        record(result, f"s{n % 50}")
     samples, cpu_samples = [], []
     for _ in range(runs):
         start, cpu_start = time.perf_counter(), time.process_time()
-        ledger.record(result, session="s1", host="cli", program="pytest", klass="tests")
+        record(result, "s1")
         samples.append(time.perf_counter() - start)
         cpu_samples.append(time.process_time() - cpu_start)
     with ledger.connect() as db:
-        ledger.count_deferred(db, limit=1)  # load the tokenizer outside the timing
+        ledger.count_deferred(db, limit=1, views=hostview.HOSTS)  # load the tokenizer outside the timing
         start = time.perf_counter()
-        done = ledger.count_deferred(db, limit=200)
+        done = ledger.count_deferred(db, limit=200, views=hostview.HOSTS)
         per_call = (time.perf_counter() - start) / max(done, 1)
     return {
         "record_ms_median": statistics.median(samples) * 1000,

@@ -1,4 +1,5 @@
-"""execute: the requested command of an argv is written exactly as shlex.join writes it."""
+"""execute: the requested command of an argv is written exactly as shlex.join writes it; the
+collector pause stays a command-line matter."""
 
 from __future__ import annotations
 
@@ -25,16 +26,16 @@ def test_the_collector_state_of_a_library_caller_is_left_alone() -> None:
     import gc
 
     from tersh import settings
-    from tersh.execution import execute
+    from tersh.execution import orchestrate
 
     conf = settings.Settings({"enabled": True})
     gc.disable()
     try:
-        execute.run(["true"], conf=conf)
+        orchestrate.run(["true"], conf=conf)
         assert not gc.isenabled()
     finally:
         gc.enable()
-    execute.run(["true"], conf=conf)
+    orchestrate.run(["true"], conf=conf)
     assert gc.isenabled()
 
 
@@ -42,9 +43,10 @@ def test_the_command_line_pauses_the_collector_only_until_the_command_has_run() 
     import subprocess
     import sys
 
-    probe = ("import gc, sys\nfrom tersh import cli, settings; from tersh.execution import execute\n"
-             "cli._pause_gc()\nassert not gc.isenabled()\n"
-             "execute.run(['true'], conf=settings.Settings({'enabled': True}))\n"
-             "print(gc.isenabled())\n")
+    probe = ("import gc, sys\nfrom tersh import cli, settings\nsettings.save({'enabled': True})\n"
+             "real_disable = gc.disable\npaused = []\n"
+             "gc.disable = lambda: (paused.append(1), real_disable())[1]\n"
+             "assert cli.main(['run', '--', 'true']) == 0\n"
+             "print(bool(paused) and gc.isenabled())\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "True", done.stderr

@@ -14,7 +14,7 @@ import pytest
 
 from tersh.commands import gain
 from tersh.errors import TershError
-from tersh.recording import ledger, status
+from tersh.recording import calls, ledger, status
 from tersh.result import CaptureRef, Result
 
 
@@ -42,7 +42,7 @@ def record(home: Path, name: str, source: str, shown: str, *, session: str = "de
         capture_id=capture_id,
         captures=(CaptureRef(capture_id, "combined", str(path), len(source.encode())),),
     )
-    ledger.record(result, session=session, host="cli", program=name, klass="tests")
+    calls.record(result, session=session, host="cli", program=name, klass="tests")
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def history(tersh_home: Path) -> Path:
     unmeasured = Result(
         text="x", exit_code=0, requested_command="ls", executed_command="ls", measured=False
     )
-    ledger.record(unmeasured, session="demo", host="cli", program="ls", klass="other")
+    calls.record(unmeasured, session="demo", host="cli", program="ls", klass="other")
     return tersh_home
 
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from tersh import settings as tersh_settings
 from tersh import tokens
-from tersh.recording import ledger, status
+from tersh.hosts import savings as hostview
+from tersh.recording import calls, ledger, paths, status
 from tersh.result import CaptureRef, Result
 
 
@@ -61,7 +62,7 @@ def result(
 
 
 def put(res: Result, session: str = "s1", program: str = "pytest") -> None:
-    ledger.record(res, session=session, host="cli", program=program, klass="tests")
+    calls.record(res, session=session, host="cli", program=program, klass="tests")
 
 
 def open_db() -> sqlite3.Connection:
@@ -135,12 +136,12 @@ def test_an_existing_older_ledger_is_migrated_on_open(tersh_home: Path) -> None:
 RECORDER = textwrap.dedent(
     """
     import sys
-    from tersh.recording import ledger
+    from tersh.recording import calls
     from tersh.result import Result
     for n in range(int(sys.argv[2])):
         r = Result(text="x", exit_code=0, requested_command="ls", executed_command="ls",
                    input_bytes=10, output_bytes=1)
-        ledger.record(r, session=sys.argv[1], host="cli", program="ls", klass="other")
+        calls.record(r, session=sys.argv[1], host="cli", program="ls", klass="other")
     """
 )
 
@@ -307,7 +308,7 @@ def test_tokens_and_host_views_are_counted_later_from_the_capture(tersh_home: Pa
     with ledger.connect() as db:
         assert ledger.deferred_count(db) == 1
         assert db.execute("SELECT input_tokens FROM calls").fetchone()[0] is None
-        assert ledger.count_deferred(db) == 1
+        assert ledger.count_deferred(db, views=hostview.HOSTS) == 1
         row = db.execute("SELECT input_tokens, output_tokens, deferred FROM calls").fetchone()
         assert row == (tokens.count(source), tokens.count(shown), 0)
         assert db.execute("SELECT COUNT(*) FROM pending_texts").fetchone()[0] == 0
@@ -325,7 +326,7 @@ def test_a_capture_gone_or_outside_the_profile_leaves_tokens_uncounted(tmp_path:
     put(result("a", input_bytes=14, capture=outside))
     put(result("b", input_bytes=14, capture=tmp_path / "missing"))
     with ledger.connect() as db:
-        assert ledger.count_deferred(db) == 2
+        assert ledger.count_deferred(db, views=hostview.HOSTS) == 2
         rows = db.execute("SELECT input_tokens, output_tokens, deferred FROM calls").fetchall()
         total = ledger.totals(db)
     assert rows == [(None, 1, 0), (None, 1, 0)]
@@ -374,9 +375,9 @@ def test_executed_form_is_kept_without_arguments_unless_allowed() -> None:
     result = Result(text="M a.py", exit_code=0, requested_command="git status --short",
                     executed_command="rtk git status --short", input_bytes=9, output_bytes=6,
                     details=rewritten)
-    ledger.record(result, session="s1", host="cli", program="git", klass="git")
+    calls.record(result, session="s1", host="cli", program="git", klass="git")
     settings.save({"ledger.record_arguments": True})
-    ledger.record(result, session="s1", host="cli", program="git", klass="git")
+    calls.record(result, session="s1", host="cli", program="git", klass="git")
     with ledger.connect() as db:
         rows = [r[0] for r in db.execute("SELECT executed FROM calls ORDER BY id")]
     assert rows == ["rtk git", "rtk git status --short"]
@@ -391,12 +392,12 @@ def test_upkeep_folds_the_spool_and_drops_texts_whose_capture_expired(tmp_path: 
     put(result("first\n", capture=tmp_path / "gone"))  # creates the ledger (direct insert)
     row = recording.call_row(result("second\n", capture=tmp_path / "gone"), session="s1", host="cli",
                              program="pytest", klass="tests", with_arguments=False)
-    spool.put(recording.spool_folder(), row)
+    spool.put(paths.spool_folder(), row)
     with sqlite3.connect(ledger.ledger_path()) as db:  # not ledger.connect: it would fold
         db.execute("UPDATE pending_texts SET ts = ?", (clock.time() - 8 * 86400,))
-    assert len(spool.pending(recording.spool_folder())) == 1
+    assert len(spool.pending(paths.spool_folder())) == 1
     ledger.maintain(tersh_settings.Settings())
-    assert spool.pending(recording.spool_folder()) == []
+    assert spool.pending(paths.spool_folder()) == []
     with open_db() as db:
         assert db.execute("SELECT COUNT(*) FROM calls").fetchone()[0] == 2
         texts = [r[0] for r in db.execute("SELECT text FROM pending_texts")]

@@ -350,7 +350,7 @@ def test_retrieve_reports_malformed_and_unknown_ids_as_errors() -> None:
 
 
 def test_retrieve_reads_a_tool_output_cache_entry() -> None:
-    from tersh.tools import cache
+    from tersh.recording import tool_cache as cache
 
     body = "".join(f"line {n}\n" for n in range(1, 501)).encode()
     entry = cache.default().put(body, "Read")

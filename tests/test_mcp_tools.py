@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 
 from tersh.command import policy
-from tersh.execution import execute
+from tersh.execution import orchestrate
 from tersh.mcp import tools as mcp_tools
 from tersh.mcp.tools import ServerState
 from tersh.result import Result
 
 
 def test_a_lost_capture_returns_what_reached_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    def lose(command: str, **kwargs: Any) -> Result:
+    def lose(call: orchestrate.Call, **kwargs: Any) -> Result:
         kwargs["fallback"].write(b"first half\nsecond half\n")
-        raise execute.CaptureLost("capture write failed (disk full)", 5)
+        raise orchestrate.CaptureLost("capture write failed (disk full)", 5)
 
-    monkeypatch.setattr(execute, "run", lose)
+    monkeypatch.setattr(orchestrate, "run_call", lose)
     answer = mcp_tools.run_command("make")
     assert answer.blocks[0] == "first half\nsecond half\n"
     assert "disk full" in answer.blocks[1] and answer.blocks[-1] == "[tersh] exit code 5"
@@ -31,20 +31,20 @@ def test_an_unexpected_failure_never_runs_the_command_twice(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     marker = tmp_path / "runs"
-    real_run = execute.run
+    real_run = orchestrate.run_call
 
-    def run_then_crash(command: str, **kwargs: Any) -> Result:
-        real_run(command, **kwargs)
+    def run_then_crash(call: orchestrate.Call, **kwargs: Any) -> Result:
+        real_run(call, **kwargs)
         raise RuntimeError("bug after the run")
 
-    monkeypatch.setattr(execute, "run", run_then_crash)
+    monkeypatch.setattr(orchestrate, "run_call", run_then_crash)
     answer = mcp_tools.run_command(f"echo x >> {marker}")
     assert answer.is_error and "not run again" in answer.blocks[0]
     assert marker.read_text() == "x\n"
 
 
 def test_a_policy_failure_runs_the_command_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(command: str) -> policy.Decision:
+    def broken(command: str, **kwargs: object) -> policy.Decision:
         raise ValueError("lexer bug")
 
     monkeypatch.setattr(policy, "decide", broken)

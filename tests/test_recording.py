@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tersh.command import classify
 from tersh.compaction.detect import invocation
 from tersh.recording import calls as recording
+from tersh.recording import paths
 
 COMMANDS = [
     "true", "python -m pytest -q", "uv run pytest tests", "cd web && npm test",
@@ -83,15 +84,14 @@ def _ledger_totals(session: str) -> dict[str, object]:
 
 
 def test_after_the_first_call_recording_needs_no_sqlite_and_the_status_stays_exact() -> None:
-    from tersh.recording import calls as recording
     from tersh.recording import spool, status
 
     assert _finished(_record(1)) == "True"  # the first call creates the ledger
     assert _finished(_record(3)) == "False"  # then rows are spooled and the tally is added to
-    assert len(spool.pending(recording.spool_folder())) == 3
+    assert len(spool.pending(paths.spool_folder())) == 3
     published = status.read()["savings"]
     expected = _ledger_totals("s1")  # folds the spool
-    assert spool.pending(recording.spool_folder()) == []
+    assert spool.pending(paths.spool_folder()) == []
     assert expected["calls"] == 4 and expected["input_bytes"] == 400
     assert {key: published[key] for key in expected} == expected
 
@@ -125,12 +125,11 @@ def test_folding_a_spool_twice_adds_each_call_once() -> None:
     import shutil
     import tempfile
 
-    from tersh.recording import calls as recording
     from tersh.recording import ledger, spool
 
     _finished(_record(1))
     _finished(_record(2))
-    folder = recording.spool_folder()
+    folder = paths.spool_folder()
     with tempfile.TemporaryDirectory() as saved:
         for name in spool.pending(folder):
             shutil.copy(os.path.join(folder, name), saved)

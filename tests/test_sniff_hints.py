@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh import compaction as registry
-from tersh.command import policy
+from tersh.command import parsed, policy
 from tersh.compaction import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, load_rule
 from tersh.compaction._mapping import RULES, SNIFF_HINTS
 from tersh.compaction.kit.base import Rule
@@ -96,7 +96,8 @@ _PLAIN_LINE = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126
 
 def _both_paths(data: bytes, command: str, conf: Settings) -> tuple[object, object]:
     cap = capture_store.store_files(command, {"combined": io.BytesIO(data)}, 0)
-    decision = policy.decide(command)
+    found = parsed.parse(command)
+    decision = policy.decide(command, script=found.script)
     base = {
         "exit_code": 0,
         "requested_command": command,
@@ -104,8 +105,8 @@ def _both_paths(data: bytes, command: str, conf: Settings) -> tuple[object, obje
         "duration_s": 0.0,
         "details": {},
     }
-    plain = pipeline._plain(cap, conf, {**base, "details": {}}, decision.bypass)
-    full = pipeline._compacted(cap, conf, {**base, "details": {}}, decision.bypass)
+    plain = pipeline._plain(cap, conf, {**base, "details": {}}, decision.bypass, found)
+    full = pipeline._compacted(cap, conf, {**base, "details": {}}, decision.bypass, found)
     return plain, full
 
 

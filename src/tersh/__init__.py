@@ -9,12 +9,12 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
 
-__version__ = "0.1.0"
-
 if TYPE_CHECKING:
     from typing import Any
 
-    from tersh.execution.pipeline import compact, run
+    from tersh.entry import VERSION as __version__
+    from tersh.execution.orchestrate import run
+    from tersh.execution.pipeline import compact
     from tersh.result import Result
     from tersh.retrieval.pages import Page, retrieve
 
@@ -22,10 +22,18 @@ __all__ = ["Page", "Result", "__version__", "compact", "retrieve", "run"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"run", "compact"}:
+    if name == "run":
+        from tersh.execution import orchestrate
+
+        return orchestrate.run
+    if name == "compact":
         from tersh.execution import pipeline
 
-        return getattr(pipeline, name)
+        return pipeline.compact
+    if name == "__version__":
+        from tersh.entry import VERSION
+
+        return VERSION
     if name == "Result":
         from tersh.result import Result
 

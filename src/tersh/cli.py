@@ -64,31 +64,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from tersh import __version__
+    from tersh.entry import VERSION
 
-    return __version__
-
-
-_gc_paused: list[bool] = []
-
-
-def _pause_gc() -> None:
-    """Start-up paths: the cyclic collector would only walk the freshly imported modules again
-    (~1 ms of every hook and run); `tersh run` turns it back on once the command has run."""
-    import gc
-
-    if gc.isenabled():
-        gc.disable()
-        _gc_paused.append(True)
-
-
-def resume_gc() -> None:
-    """Turn the collector back on if :func:`main` paused it (never when tersh is a library)."""
-    if _gc_paused:
-        import gc
-
-        _gc_paused.clear()
-        gc.enable()
+    return VERSION
 
 
 def entry() -> None:
@@ -125,7 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tersh`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["hook"] or args[:1] == ["run"]:
-        _pause_gc()
+        from tersh._startup import collector
+
+        collector.pause()  # `tersh run` resumes it once the command has run
         _fast_exit.append(True)
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all
@@ -166,7 +146,9 @@ def _guarded(body: Callable[[], int | None]) -> int | None:
         return 130
     except BrokenPipeError:
         # The reader went away (`tersh gain | head`): not an error worth a traceback.
-        _silence_stdout()
+        from tersh.entry import silence_stdout
+
+        silence_stdout()
         return 141
     except OSError as exc:  # a full disk, a read-only or broken profile: one line, not a trace
         where = f" ({exc.filename})" if exc.filename else ""
@@ -178,14 +160,3 @@ def _guarded(body: Callable[[], int | None]) -> int | None:
             raise
         warn(f"a database in the profile is unusable ({type(exc).__name__}: {exc})")
         return 1
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass

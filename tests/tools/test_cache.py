@@ -15,10 +15,11 @@ import pytest
 
 from tersh.errors import TershError
 from tersh.fsutil import TEMP_PREFIX
+from tersh.recording import tool_cache as cache_module
+from tersh.recording import tool_lock as lock
+from tersh.recording.tool_cache import Cache, CacheFull
 from tersh.settings import Settings
-from tersh.tools import cache as cache_module
-from tersh.tools import compress, lock
-from tersh.tools.cache import Cache, CacheFull
+from tersh.tools import compress
 
 HOUR = 3600.0
 
@@ -184,7 +185,7 @@ def test_pages_are_bounded(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from tersh.tools.cache import Cache, CacheFull
+from tersh.recording.tool_cache import Cache, CacheFull
 cache = Cache(Path(sys.argv[1]), 1000, int(sys.argv[3]), 3600.0, lock_timeout=20.0)
 try:
     print(cache.put(("w%s-" % sys.argv[2]).encode() * 100, "t"))
@@ -212,7 +213,7 @@ def test_concurrent_writers_respect_the_total_cap(tmp_path: Path) -> None:
 HOLDER = """
 import sys, time
 from pathlib import Path
-from tersh.tools import lock
+from tersh.recording import tool_lock as lock
 with lock.hold(Path(sys.argv[1]), timeout=5):
     print("held", flush=True)
     time.sleep(60)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tersh.recording.tool_cache import Cache
 from tersh.settings import Settings
 from tersh.tools import ToolResult, compress, engine
-from tersh.tools.cache import Cache
 from tests import corpus
 
 ID = re.compile(r"tersh retrieve (o[0-9a-f]{12})")

@@ -6,7 +6,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tersh.tools import textcut
+from tersh.compaction import textcut
 
 CLUSTER = regex.compile(r"\X")
 

@@ -12,8 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tersh import settings
+from tersh.recording import calls, ledger, status
 from tersh.recording import captures as capture
-from tersh.recording import ledger, status
 from tersh.result import Result
 from tests.clihelp import tersh
 
@@ -143,7 +143,7 @@ def _record(command: str, in_bytes: int, out_bytes: int, *, session: str = "s1",
     result = Result(text="x" * out_bytes, exit_code=0, requested_command=command,
                     executed_command=command, input_bytes=in_bytes, output_bytes=out_bytes,
                     capture_id=capture_id)
-    ledger.record(result, session=session, host="cli", program=command.split()[0], klass="other")
+    calls.record(result, session=session, host="cli", program=command.split()[0], klass="other")
 
 
 def test_savings_come_from_the_status_file_when_there_is_one(client: TestClient) -> None:
@@ -300,5 +300,5 @@ def test_a_call_rtk_filtered_shows_whether_its_text_was_refused(client: TestClie
                      executed_command="pytest", input_bytes=900,
                      output_bytes=5, measured=True, details={"rtk": {"outcome": outcome,
                                                                      "rtk_bytes": 40}})
-        ledger.record(res, session="s", host="cli", program="pytest", klass="tests")
+        calls.record(res, session="s", host="cli", program="pytest", klass="tests")
     assert [r["rtk_outcome"] for r in _get(client, "/api/results")] == ["accepted", "refused"]

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tersh.errors import TershError
+from tersh.recording import calls, ledger
 from tersh.recording import captures as capture
-from tersh.recording import ledger
 from tersh.ui import viewer
 
 from .conftest import TOKEN
@@ -162,7 +162,7 @@ def test_reading_in_the_browser_does_not_count_against_the_model_saving(
     from tersh.result import Result
 
     cap = capture.store_bytes("pytest", {"combined": b"x" * 5000}, 0)
-    ledger.record(Result(text="x", exit_code=0, requested_command="pytest",
+    calls.record(Result(text="x", exit_code=0, requested_command="pytest",
                          executed_command="pytest", input_bytes=5000, output_bytes=1,
                          capture_id=cap.id), session="s", host="cli", program="pytest",
                   klass="tests")

@@ -490,7 +490,12 @@ def main_command(command: str) -> list[str]:
     For a chain, the last pipeline doing real work (``make && echo ok`` -> ``make``); in a
     pipeline, its first stage (``pytest | tail`` -> ``pytest``); ``sh -c`` scripts are entered.
     """
-    return _pick(shell.parse(command), 0)
+    return main_words(shell.parse(command))
+
+
+def main_words(script: shell.Script) -> list[str]:
+    """:func:`main_command` of a command line already lexed into ``script``."""
+    return _pick(script, 0)
 
 
 def classify_command(command: str) -> str:

@@ -186,9 +186,11 @@ def _walk(script: shell.Script, found: _Findings, depth: int) -> None:
         found.add(words, command.stage > 0)
 
 
-def analyze(command: str) -> Analysis:
-    """Lex ``command`` and read off classes, programs, searches, lossy git and documents."""
-    script = shell.parse(command)
+def analyze(command: str, script: shell.Script | None = None) -> Analysis:
+    """Lex ``command`` (unless ``script`` is its lexed form already) and read off classes,
+    programs, searches, lossy git and documents."""
+    if script is None:
+        script = shell.parse(command)
     found = _Findings(script)
     _walk(script, found, 0)
     return Analysis(
@@ -243,14 +245,16 @@ def _not_rewritable(found: Analysis, platform: str) -> str:
 
 
 def decide(
-    command: str, *, settings: Settings | None = None, platform: str | None = None
+    command: str, *, settings: Settings | None = None, platform: str | None = None,
+    script: shell.Script | None = None,
 ) -> Decision:
     """Classify ``command`` (never executes anything).
 
     ``settings`` adds the per-class switches (a command touching a switched-off class is not
-    rewritable); ``platform`` defaults to ``sys.platform`` (Windows: no rewrite of a pipe).
+    rewritable); ``platform`` defaults to ``sys.platform`` (Windows: no rewrite of a pipe);
+    ``script`` is ``command`` lexed already (``tersh.command.parsed``), so it is not lexed again.
     """
-    found = analyze(command)
+    found = analyze(command, script)
     bypass, runnable = _bypass(command, found.script)
     if bypass:
         return Decision(runnable, True, False, False, "bypass marker", found.classes,

@@ -92,8 +92,9 @@ def build_report(where: ledger.Filter, *, count: bool = True) -> dict[str, Any]:
     with contextlib.closing(ledger.connect()) as db:
         if count:
             from tersh import tokens
+            from tersh.hosts import savings as hostview
 
-            ledger.count_deferred(db, budget_s=tokens.REPORT_BUDGET_S)
+            ledger.count_deferred(db, budget_s=tokens.REPORT_BUDGET_S, views=hostview.HOSTS)
         report["total"] = _as_dict(ledger.totals(db, since=where.since, session=where.session))
         for key in BREAKDOWNS:
             report[f"by_{key}"] = [_as_dict(row) for row in ledger.breakdown(db, key, where)]

@@ -142,18 +142,19 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
     runnable = runner.shell_argv(command) if isinstance(command, str) else command
     if not conf.flag("enabled"):
         return runner.run_passthrough(runnable, timeout=timeout)
-    from tersh.execution import execute
+    from tersh._startup import collector
+    from tersh.execution import orchestrate
 
     if host:
         from tersh.hosts import limits
 
         conf = limits.bounded(conf, host)
     try:
-        result = execute.run(command, timeout=timeout, conf=conf)
-    except execute.CaptureUnavailable as exc:
+        result = orchestrate.run(command, timeout=timeout, conf=conf, after_spawn=collector.resume)
+    except orchestrate.CaptureUnavailable as exc:
         warn(str(exc))
         return runner.run_passthrough(runnable, timeout=timeout)
-    except execute.CaptureLost as exc:
+    except orchestrate.CaptureLost as exc:
         warn(str(exc))
         return exc.exit_code
     out = sys.stdout
@@ -168,9 +169,9 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
             out.write(result.text if result.text.endswith("\n") else result.text + "\n")
         out.flush()
     except (OSError, ValueError) as exc:  # a full disk, a closed reader: the code still counts
-        from tersh.cli import _silence_stdout
+        from tersh.entry import silence_stdout
 
-        _silence_stdout()
+        silence_stdout()
         warn(f"could not write the output ({getattr(exc, 'strerror', None) or exc}); it is kept in"
              f" capture {result.capture_id}")
     return result.exit_code

@@ -54,7 +54,7 @@ class Service:
         except OSError:
             stamp = (0, 0, 0)
         if stamp != self._stamp or self._settings is None:
-            from tersh.tools.cache import Cache
+            from tersh.recording.tool_cache import Cache
 
             self._settings = load_or_defaults()[0]
             self._cache = Cache.from_settings(self._settings)

@@ -87,7 +87,7 @@ def _host_shell(line: str) -> list[str]:
 
 def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
     from tersh import settings
-    from tersh.execution import execute
+    from tersh.execution import orchestrate
 
     conf, problem = settings.load_or_defaults()
     if problem or not conf.flag("enabled"):
@@ -98,14 +98,14 @@ def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
         return parsed.with_command(command)
 
     try:
-        result = execute.run(parsed.command, conf=bounded(conf), wrap=wrap)
-    except execute.CaptureUnavailable as exc:  # raised before the command starts
+        result = orchestrate.run(parsed.command, conf=bounded(conf), wrap=wrap)
+    except orchestrate.CaptureUnavailable as exc:  # raised before the command starts
         from tersh.errors import warn
 
         warn(str(exc))  # one line on stderr, as `tersh run` says it; then the line runs as is
         started.clear()
         raise _PassThrough(str(exc)) from exc
-    except execute.CaptureLost as exc:
+    except orchestrate.CaptureLost as exc:
         from tersh.errors import warn
 
         warn(str(exc))

@@ -12,14 +12,11 @@ import argparse
 import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from tersh import settings
+from tersh.execution.rewrite.rtk_probe import rtk_status
 from tersh.recording import status
-
-RTK_FIELDS = ("found", "version", "path", "verified", "reason", "checked_at")
-PROBE_FILE = "rtk-probe.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -60,29 +57,6 @@ def build_report(session: str | None = None) -> dict[str, Any]:
         "savings": savings,
         "status_file": str(status.status_path()),
     }
-
-
-def rtk_status(published: dict[str, Any]) -> dict[str, Any]:
-    """RTK as published in the status file, else as cached by the last probe, else unknown."""
-    section = published.get("rtk")
-    if isinstance(section, dict) and section:
-        return {**_pick(section), "source": "status file"}
-    probe = _read_json(settings.state_dir() / PROBE_FILE)
-    if probe:
-        return {**_pick(probe), "source": "probe cache"}
-    return {"found": None, "reason": "not probed yet (tersh rtk retry)", "source": None}
-
-
-def _pick(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: data.get(key) for key in RTK_FIELDS}
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError, UnicodeDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _ledger_savings(session: str) -> dict[str, Any]:

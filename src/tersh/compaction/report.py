@@ -37,7 +37,7 @@ def capture_report(captures: Sequence[CaptureRef], *, total_lines: int | None = 
     """
     if not captures:
         return ""
-    from tersh.hosts import tersh_command
+    from tersh.command.quoting import tersh_command
 
     first = captures[0]
     sizes = ", ".join(f"{c.stream} {human_bytes(c.bytes)}" for c in captures)

@@ -1,4 +1,4 @@
-"""Run one command through the pipeline with fail-open output handling.
+"""The spawn-and-capture stage: run one command into a new capture, failing open.
 
 Whatever goes wrong inside tersh, the command runs, its exit code is exact and its output
 reaches the caller: if the capture cannot be written, what was captured so far and everything
@@ -8,21 +8,17 @@ after it go straight to ``fallback`` (the terminal), unbounded.
 from __future__ import annotations
 
 import os
-import time
 
-from tersh.command import policy
-from tersh.errors import warn
-from tersh.execution import pipeline
 from tersh.execution import spawn as runner
 from tersh.recording import captures as capture_store
-from tersh.result import Result
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import Any, BinaryIO
+    from collections.abc import Sequence
+    from typing import BinaryIO, NamedTuple
+else:
+    from tersh._startup.lean import NamedTuple
 
-    from tersh.settings import Settings
 
 def shell_join(argv: Sequence[str]) -> str:
     """``argv`` as one shell string, exactly as ``shlex.join`` writes it."""
@@ -110,49 +106,28 @@ def _standard_output() -> BinaryIO:
     return open(os.devnull, "wb")  # lives as long as the process
 
 
-def _argv_for(command: str | Sequence[str], executed: str, rewritten: bool) -> list[str]:
-    if isinstance(command, str) or rewritten:
-        return runner.shell_argv(executed)
-    return list(command)
+class Captured(NamedTuple):
+    """A command that ran into a finished capture."""
+
+    capture: capture_store.Capture
+    exit_code: int
+    timed_out: bool
+    streamed_bytes: int  # past ``captures.max_bytes``: passed to the fallback, not captured
 
 
-def _rewrite(requested: str, decision: policy.Decision,
-             conf: Settings) -> tuple[str, dict[str, Any], tuple[str, str] | None]:
-    """What to execute, the rewrite's details, and (RTK path, pipe filter) for a filtered call."""
-    if not decision.rewritable:
-        return requested, {}, None
-    try:
-        from tersh.execution import rewrite
-    except ImportError:
-        return requested, {}, None
-    try:
-        answer = rewrite.rewrite(requested, conf, decision=decision)
-    except Exception as exc:  # any provider failure: the original command runs
-        return requested, {"rewrite": {"verdict": "failed", "reason": type(exc).__name__}}, None
-    info = {"verdict": answer.verdict, "provider": answer.provider, "reason": answer.reason,
-            "recorded": getattr(answer, "recorded", "")}
-    pipe = None
-    if answer.verdict == "filtered" and answer.pipe_filter:
-        info["pipe_filter"] = answer.pipe_filter
-        try:
-            from tersh.execution.rewrite import rtk
+def run_into_capture(argv: list[str], requested: str, *, cwd: str | None, timeout: float | None,
+                     max_bytes: int | None, fallback: BinaryIO | None) -> Captured:
+    """Run ``argv`` into a new capture of ``requested`` and finish the capture.
 
-            probe = rtk.current(conf)
-            pipe = (probe.path, answer.pipe_filter) if probe.verified else None
-        except Exception:  # fail open: tersh's own compaction
-            pipe = None
-    return answer.executed or requested, {"rewrite": info}, pipe
-
-
-def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: float | None,
-                  conf: Settings, fallback: BinaryIO | None,
-                  ) -> tuple[capture_store.CaptureWriter, _FailOpenSink, runner.Exit]:
-    """Run ``argv`` into a new capture of ``requested``: (writer, sink, how it ended)."""
+    Raises :class:`CaptureUnavailable` before the command starts when no capture can be made,
+    and :class:`CaptureLost` (with the exit code) when the capture failed while the command ran:
+    its output then went to ``fallback`` (stdout by default), whole.
+    """
     try:
         writer = capture_store.start(requested, cwd)
     except Exception as exc:
         raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
-    sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
+    sink = _FailOpenSink(writer, fallback or _standard_output(), max_bytes)
     try:
         outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
     except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
@@ -161,42 +136,9 @@ def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: flo
     except BaseException:
         writer.abandon()
         raise
-    return writer, sink, outcome
-
-
-def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Settings | None = None,
-        cwd: str | None = None, fallback: BinaryIO | None = None,
-        on_lost: Callable[[str], None] | None = None,
-        wrap: Callable[[str], str] | None = None) -> Result:
-    """Run ``command`` and return its Result (see tersh.execution.pipeline.run).
-
-    ``wrap`` turns the command to execute into the shell line that really runs (a host's own
-    line around it, e.g. Claude Code's shell prefix); the command stays what is classified.
-    """
-    import sys
-
-    from tersh import settings as settings_mod
-
-    conf = conf or settings_mod.load()
-    requested = command if isinstance(command, str) else shell_join(command)
-    decision = policy.decide(requested, settings=conf)  # one analysis serves both stages
-    executed, details, pipe = _rewrite(requested, decision, conf)
-    if wrap is not None:
-        argv = runner.shell_argv(wrap(executed))
-    else:
-        argv = _argv_for(command, executed, executed != requested)
-    started = time.monotonic()
-    writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback)
-    cli = sys.modules.get("tersh.cli")
-    if cli is not None:
-        cli.resume_gc()  # paused during start-up; the pipeline may build many objects
     if sink.failed:
         writer.abandon()
         raise CaptureLost(sink.failed, outcome.code)
-    if outcome.timed_out:
-        details["timed_out"] = timeout
-    if sink.capped:
-        details["capture_cut"] = {"kept_bytes": writer.sizes["combined"], "streamed_bytes": sink.capped}
     try:
         cap = writer.finish(outcome.code)
     except OSError as exc:  # disk full while finishing: the output goes out whole, uncaptured
@@ -204,43 +146,8 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
         sink._replay(writer.sizes["combined"])
         writer.abandon()
         raise CaptureLost(sink.failed, outcome.code) from exc
-    try:
-        result = pipeline.process(
-            cap, requested=requested, executed=executed, exit_code=outcome.code, conf=conf,
-            decision=decision, duration_s=time.monotonic() - started, details=details,
-            rtk_pipe=pipe,
-        )
-    except Exception as exc:  # fail open: the raw captured output, whole
-        warn(f"compaction failed ({type(exc).__name__}: {exc}); showing the raw output")
-        result = raw_result(cap, requested, executed, outcome.code, f"{type(exc).__name__}: {exc}")
-    pipeline._after(result, conf)
-    if sink.capped:
-        note = capped_note(writer.sizes["combined"], sink.capped)
-        result = Result(**{**result.as_dict(), "text": result.text + note, "complete": False})
-    return result
-
-
-def capped_note(kept: int, streamed: int) -> str:
-    """The report line saying a capture stopped at its size cap."""
-    return (f"\n[tersh: the capture stopped at {kept} bytes (captures.max_bytes); the {streamed}"
-            " bytes after it were passed through unprocessed, above this report]\n")
-
-
-def raw_result(cap: capture_store.Capture, requested: str, executed: str, exit_code: int,
-               error: str) -> Result:
-    """The unprocessed captured output as a Result (used when the pipeline itself failed)."""
-    text = cap.path().read_bytes().decode("utf-8", "replace")
-    return Result(
-        text=text, exit_code=exit_code, requested_command=requested, executed_command=executed,
-        input_bytes=cap.sizes["combined"], output_bytes=len(text.encode("utf-8", "surrogatepass")),
-        capture_id=cap.id, captures=cap.refs(), details={"error": error},
-    )
+    return Captured(cap, outcome.code, outcome.timed_out, sink.capped)
 
 
 class CaptureUnavailable(Exception):
     """No capture could be started: the caller runs the command without tersh."""
-
-
-def report_lost(reason: str) -> None:
-    """Tell the user on stderr that the capture was lost (the output was shown unbounded)."""
-    warn(reason)

@@ -1,16 +1,14 @@
-"""The pipeline of SPEC §1 for one command: policy -> rewrite -> run -> compact -> preview -> record.
+"""The compaction stage of SPEC §1: a finished capture becomes the model's text and the call's record.
 
-``run()`` executes a command; ``compact()`` takes output recorded elsewhere. Both store private
-captures and return a :class:`~tersh.result.Result` whose ``text`` is exactly what the model
-receives. Everything after the command has run fails open: the caller always gets the output and
-the command's own exit code.
+:func:`process` picks the path (empty, machine-readable, too large, RTK-filtered, plain, or
+cleaned and compacted by a rule) and returns a :class:`~tersh.result.Result` whose ``text`` is
+exactly what the model receives. ``tersh.execution.orchestrate`` runs a live command through every
+stage; :func:`compact` takes output recorded elsewhere (it is stored as a capture too).
 """
 
 from __future__ import annotations
 
-import os
-import time
-
+from tersh.command import parsed as parsing
 from tersh.command import policy
 from tersh.recording import captures as capture_store
 from tersh.result import Result
@@ -18,9 +16,10 @@ from tersh.result import Result
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
 if TYPE_CHECKING:
     import re
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
     from typing import Any, BinaryIO
 
+    from tersh.compaction.kit.base import Invocation
     from tersh.settings import Settings
 
 # Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
@@ -179,7 +178,7 @@ _NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
 
 
 def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
-           bypass: bool) -> Result | None:
+           bypass: bool, parsed: parsing.Parsed) -> Result | None:
     """Short printable ASCII output that no rule claims and that fits the preview: the text as
     it is, decided without loading the preview, the clean-up or any rule (``echo``, ``ls``).
 
@@ -204,10 +203,9 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     details: dict[str, Any] = base["details"]
     if not bypass and text:
         from tersh.compaction import may_claim_any, rule_names_for
-        from tersh.compaction.detect import first_operand, program_and_args
+        from tersh.compaction.detect import first_operand
 
-        program, args = program_and_args(base["requested_command"])
-        if rule_names_for(program, first_operand(args)) or may_claim_any(text):
+        if rule_names_for(parsed.program, first_operand(parsed.args)) or may_claim_any(text):
             return None
         if _collapse_repeats(lines)[1]:
             return None
@@ -217,11 +215,10 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
 
 
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
-               bypass: bool) -> Result:
+               bypass: bool, parsed: parsing.Parsed) -> Result:
     """Clean, pick and verify a rule, bound, report."""
     from tersh.compaction import clean as cleaning
     from tersh.compaction import preview
-    from tersh.compaction.detect import invocation
 
     data = cap.path().read_bytes()
     notes = _encoding_notes(data)
@@ -235,7 +232,7 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     if not bypass and text:
         from tersh.compaction import compact_text
 
-        inv = invocation(base["requested_command"], base["exit_code"])
+        inv = _invocation(parsed, base["exit_code"])
         outcome = compact_text(text, inv)
         if outcome.rule:
             details["rule"] = outcome.rule
@@ -249,7 +246,6 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
             if removed:
                 text, omitted = "\n".join(lines), True
                 details["collapsed_repeats"] = removed
-    source_text = text
     max_lines, max_bytes = _bounds(conf, reserve=True)
     filler = conf.int("preview.filler_bytes")
     bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
@@ -268,7 +264,6 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
     if not bounded.complete:
         details["preview_omitted_lines"] = bounded.omitted_lines
-    del source_text
     return _finish(bounded.text, complete, cap,
                    {**base, "category": category, "rule": rule, "details": details},
                    total_lines=None)
@@ -288,7 +283,7 @@ def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
 
 
 def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
-                  rtk_pipe: tuple[str, str]) -> Result | None:
+                  rtk_pipe: tuple[str, str], parsed: parsing.Parsed) -> Result | None:
     """RTK's text for a filtered call when the verifier accepts it, else None (tersh compacts).
 
     RTK filters the complete capture (``rtk pipe -f``); its text must keep every protected fact,
@@ -297,7 +292,6 @@ def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, An
     """
     from tersh.compaction import clean as cleaning
     from tersh.compaction import preview
-    from tersh.compaction.detect import invocation
     from tersh.execution.rewrite import rtk_filter
 
     path, name = rtk_pipe
@@ -308,7 +302,7 @@ def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, An
         info.update(outcome="failed", rtk_bytes=0, reason="output is not plain UTF-8 text")
         return None
     source = cleaning.clean(preview.decode(data)).rstrip("\n")
-    inv = invocation(base["requested_command"], base["exit_code"])
+    inv = _invocation(parsed, base["exit_code"])
     try:
         verdict = rtk_filter.apply(path, name, data, source, inv)
     except Exception as exc:  # fail open: tersh's own compaction
@@ -334,11 +328,13 @@ def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, An
 def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_code: int,
             conf: Settings, decision: policy.Decision, duration_s: float = 0.0,
             details: Mapping[str, Any] | None = None,
-            rtk_pipe: tuple[str, str] | None = None) -> Result:
+            rtk_pipe: tuple[str, str] | None = None,
+            parsed: parsing.Parsed | None = None) -> Result:
     """Turn a finished capture into the model's text and the call's record.
 
     ``rtk_pipe`` (RTK's verified path, a pipe filter) asks RTK to filter the capture first; its
-    text is used only when the verifier accepts it.
+    text is used only when the verifier accepts it. ``parsed`` is ``requested`` lexed already
+    (``tersh.command.parsed``; lexed here when not given).
     """
     base: dict[str, Any] = {
         "exit_code": exit_code,
@@ -355,11 +351,13 @@ def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_c
         return _structured(cap, conf, base)
     if cap.sizes["combined"] > conf.int("compact.max_input_bytes"):
         return _streamed(cap, conf, base, decision.bypass)
+    parsed = parsed or parsing.parse(requested)
     if rtk_pipe is not None and not decision.bypass:
-        filtered = _rtk_filtered(cap, conf, base, rtk_pipe)
+        filtered = _rtk_filtered(cap, conf, base, rtk_pipe, parsed)
         if filtered is not None:
             return filtered
-    return _plain(cap, conf, base, decision.bypass) or _compacted(cap, conf, base, decision.bypass)
+    return (_plain(cap, conf, base, decision.bypass, parsed)
+            or _compacted(cap, conf, base, decision.bypass, parsed))
 
 
 def compact(command: str, exit_code: int, *, combined: bytes | None = None,
@@ -380,44 +378,20 @@ def compact_files(command: str, exit_code: int, sources: Mapping[str, BinaryIO],
                   rtk_pipe: tuple[str, str] | None = None) -> Result:
     """Like :func:`compact`, reading the streams from open files in chunks (bounded memory)."""
     from tersh import settings as settings_mod
+    from tersh.recording import calls as recording
 
     conf = conf or settings_mod.load()
     cap = capture_store.store_files(command, dict(sources), exit_code)
-    decision = policy.decide(command)
+    parsed = parsing.parse(command)
+    decision = policy.decide(command, script=parsed.script)
     result = process(cap, requested=command, executed=executed or command, exit_code=exit_code,
-                     conf=conf, decision=decision, rtk_pipe=rtk_pipe)
-    _after(result, conf)
+                     conf=conf, decision=decision, rtk_pipe=rtk_pipe, parsed=parsed)
+    recording.after_call(result, conf, program=parsed.program or "?", klass=parsed.klass)
     return result
 
 
-def _after(result: Result, conf: Settings) -> None:
-    """Record the call and evict old captures; never fails the call."""
-    from tersh.errors import warn
+def _invocation(parsed: parsing.Parsed, exit_code: int) -> Invocation:
+    """What the rules read of a call: ``tersh.compaction.kit.base.Invocation``."""
+    from tersh.compaction.kit.base import Invocation
 
-    try:
-        from tersh.recording import calls as recording
-
-        recording.record(result, conf)
-    except Exception as exc:  # fail open: a broken ledger costs the record, not the output
-        warn(f"could not record this call: {type(exc).__name__}: {exc}")
-    try:
-        if capture_store.evict_if_due(settings=conf) is not None and conf.flag("ledger.enabled"):
-            from tersh.recording import ledger
-
-            ledger.maintain(conf)  # once a minute, like eviction: off the per-call path
-    except Exception as exc:
-        warn(f"capture eviction or ledger upkeep failed: {type(exc).__name__}: {exc}")
-
-
-def run(command: str | Sequence[str], *, timeout: float | None = None,
-        conf: Settings | None = None, cwd: str | os.PathLike[str] | None = None) -> Result:
-    """Run ``command`` (a shell string, or an argv list) through the whole pipeline."""
-    from tersh.execution import execute
-
-    return execute.run(command, timeout=timeout, conf=conf,
-                       cwd=None if cwd is None else os.fspath(cwd))
-
-
-def elapsed_since(started: float) -> float:
-    """Seconds since ``started`` (a time.monotonic() value)."""
-    return time.monotonic() - started
+    return Invocation(parsed.command, parsed.program, parsed.args, exit_code)

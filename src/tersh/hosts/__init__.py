@@ -1,4 +1,4 @@
-"""Agent hosts: lookup by name, and where the tersh executable lives.
+"""Agent hosts: lookup by name (and ``tersh_command``: how a host starts this tersh).
 
 Each host is a module (``tersh.hosts.claude_code`` …) that meets ``tersh.hosts.contract.Host``
 with module-level functions. Only the module asked for is imported, so ``tersh hook HOST`` stays lean.
@@ -6,8 +6,9 @@ with module-level functions. Only the module asked for is imported, so ``tersh h
 
 from __future__ import annotations
 
-import os
 import sys
+
+from tersh.command.quoting import tersh_command as tersh_command  # re-exported for the hosts
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
@@ -53,26 +54,3 @@ def load(name: str) -> Host:
     __import__(qualified)  # not importlib.import_module: importlib costs more than the import
     module: Any = sys.modules[qualified]
     return module  # type: ignore[no-any-return]
-
-
-def tersh_command() -> str:
-    """A shell-ready prefix that starts this tersh: an absolute executable path when known.
-
-    The hook is started by the host as ``/abs/tersh hook HOST``, so ``sys.argv[0]`` is that
-    path; otherwise the ``tersh`` on PATH; otherwise ``python -m tersh`` with this interpreter.
-    """
-    from tersh.command.quoting import quote
-
-    argv0 = sys.argv[0] if sys.argv else ""
-    if os.path.basename(argv0).startswith("tersh") and not argv0.endswith(".py"):
-        candidate = os.path.abspath(argv0)
-        if os.path.basename(candidate) != "tersh":  # e.g. tersh-shell-prefix: its sibling tersh
-            candidate = os.path.join(os.path.dirname(candidate), "tersh")
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return quote(candidate)
-    import shutil
-
-    found = shutil.which("tersh")
-    if found:
-        return quote(os.path.abspath(found))
-    return f"{quote(sys.executable)} -m tersh"

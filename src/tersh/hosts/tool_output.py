@@ -1,7 +1,7 @@
 """Hand one tool output to ``tersh.tools.compress``; None whenever it changed nothing.
 
-The tool-output module is imported lazily and may be absent (it ships separately): a missing
-module, an error inside it or an unchanged result all mean "leave the host's output alone".
+``tersh.tools`` is imported only when a host hands over an output; an error inside it or an
+unchanged result means "leave the host's output alone".
 """
 
 from __future__ import annotations
@@ -21,12 +21,8 @@ def compress(tool: str, output: TextOrBlocks, metadata: dict[str, Any]) -> TextO
     """The compressed output (same type as ``output``) or None when nothing was gained."""
     if tool.startswith(OWN_MCP_TOOLS):  # tersh's own MCP results are already bounded pages
         return None
-    import importlib
+    from tersh import tools
 
-    try:
-        tools = importlib.import_module("tersh.tools")
-    except ImportError:
-        return None
     try:
         result = tools.compress(tool, output, metadata)
     except Exception:  # fail open: the host keeps the original output

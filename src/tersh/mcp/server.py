@@ -28,7 +28,7 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Any
 
-from tersh import __version__
+from tersh.entry import VERSION
 
 if TYPE_CHECKING:
     from tersh.mcp.tools import Answer, ServerState
@@ -259,7 +259,7 @@ def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
     return {
         "protocolVersion": version,
         "capabilities": {"tools": {"listChanged": False}},
-        "serverInfo": {"name": SERVER_NAME, "title": "tersh", "version": __version__},
+        "serverInfo": {"name": SERVER_NAME, "title": "tersh", "version": VERSION},
         "instructions": INSTRUCTIONS,
     }
 

@@ -70,8 +70,7 @@ class ServerState:
 def run_command(command: str, timeout: float | None = None, cwd: str | None = None,
                 state: ServerState | None = None) -> Answer:
     """Run ``command`` through the whole pipeline; fail open to its raw output."""
-    from tersh.command import policy
-    from tersh.execution import execute
+    from tersh.execution import orchestrate
 
     if not command.strip():
         return Answer(["[tersh] nothing to run: give a command"], {}, True)
@@ -79,15 +78,15 @@ def run_command(command: str, timeout: float | None = None, cwd: str | None = No
         return Answer([f"[tersh] no such folder: {cwd} (the command was not run)"], {}, True)
     conf, problem = settings.load_or_defaults()
     try:
-        policy.decide(command)  # a policy failure here means nothing has run yet
+        call = orchestrate.prepare(command, conf)  # a policy failure here means nothing has run yet
     except Exception as exc:
         return run_plain(command, timeout, cwd, f"policy failed ({type(exc).__name__})")
     fallback = io.BytesIO()
     try:
-        result = execute.run(command, timeout=timeout, conf=conf, cwd=cwd, fallback=fallback)
-    except execute.CaptureUnavailable as exc:
+        result = orchestrate.run_call(call, timeout=timeout, cwd=cwd, fallback=fallback)
+    except orchestrate.CaptureUnavailable as exc:
         return run_plain(command, timeout, cwd, str(exc))
-    except execute.CaptureLost as exc:
+    except orchestrate.CaptureLost as exc:
         return raw_answer(fallback.getvalue(), exc.exit_code, str(exc))
     except Exception as exc:  # the command may have run: never run it twice
         note = (f"[tersh] internal error while running the command ({type(exc).__name__}: {exc}); "
@@ -280,7 +279,9 @@ def _ledger_figures(session: str) -> tuple[dict[str, Any] | None, str]:
     try:
         with contextlib.closing(ledger.connect()) as db:
             try:
-                ledger.count_deferred(db, limit=COUNT_LIMIT)
+                from tersh.hosts import savings as hostview
+
+                ledger.count_deferred(db, limit=COUNT_LIMIT, views=hostview.HOSTS)
             except Exception as exc:  # tokens stay uncounted; bytes are still exact
                 note = f"tokens not counted ({type(exc).__name__})"
             savings = ledger.totals(db, session=session)

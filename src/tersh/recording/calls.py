@@ -14,44 +14,22 @@ import time
 from tersh import settings
 from tersh.result import Result
 
-LEDGER_FILE = "ledger.db"
-#: Calls written by `tersh run` wait in this folder beside the ledger until it is next opened.
-SPOOL_SUFFIX = ".spool"
-
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
 if TYPE_CHECKING:
     from tersh.recording.spool import Row
     from tersh.settings import Settings
 
 
-def ledger_file() -> str:
-    """The ledger database of the current profile, as a plain path."""
-    return os.path.join(settings.profile_root(), LEDGER_FILE)
-
-
-def spool_folder() -> str:
-    """Where `tersh run` spools its calls for the current profile's ledger."""
-    return ledger_file() + SPOOL_SUFFIX
-
-
 def program_and_class(command: str, exit_code: int) -> tuple[str, str]:
     """The real program behind ``command`` and its per-class switch name.
 
     The program is the one ``tersh.compaction.detect.invocation`` names, found with the same shell
-    walk but without importing the compaction package (this runs after every command).
+    walk (``tersh.command.parsed``) but without importing the compaction package.
     """
-    from tersh.command import classify
+    from tersh.command import parsed
 
-    try:
-        words = classify.main_command(command)
-    except Exception:  # the lexer must never cost the record: fall back to plain words
-        words = command.split()
-    program = (classify.basename(words[0]) if words else "") or "?"
-    try:
-        klass = classify.classify(words) or classify.OTHER
-    except Exception:
-        klass = "other"
-    return program, klass
+    found = parsed.parse(command)
+    return found.program or "?", found.klass
 
 
 def call_row(result: Result, *, session: str, host: str, program: str, klass: str,
@@ -91,19 +69,27 @@ def call_row(result: Result, *, session: str, host: str, program: str, klass: st
     return row
 
 
-def record(result: Result, conf: Settings) -> None:
-    """Record ``result`` in the ledger and refresh the session's savings; never raises."""
-    if not conf.flag("ledger.enabled"):
-        return
+def record(result: Result, conf: Settings | None = None, *, program: str | None = None,
+           klass: str | None = None, session: str | None = None, host: str | None = None) -> None:
+    """Record ``result`` in the ledger and refresh the session's savings; never raises.
+
+    ``program`` and ``klass`` are the call's (``tersh.command.parsed``; found from the requested
+    command when not given); ``session`` and ``host`` default to the caller's. The row is spooled
+    whenever it can be (no SQLite on the per-call path), else inserted into the ledger.
+    """
     from tersh.errors import warn
 
     try:
+        conf = conf or settings.load_or_defaults()[0]
+        if not conf.flag("ledger.enabled"):
+            return
         from tersh.session import session_id
 
-        program, klass = program_and_class(result.requested_command, result.exit_code)
-        row = call_row(result, session=session_id(), host=os.environ.get("TERSH_HOST", "cli"),
-                       program=program, klass=klass,
-                       with_arguments=conf.flag("ledger.record_arguments"))
+        if program is None or klass is None:
+            program, klass = program_and_class(result.requested_command, result.exit_code)
+        row = call_row(result, session=session or session_id(),
+                       host=host or os.environ.get("TERSH_HOST", "cli"), program=program or "?",
+                       klass=klass, with_arguments=conf.flag("ledger.record_arguments"))
         if not _spool(row):
             from tersh.recording import ledger
 
@@ -112,9 +98,27 @@ def record(result: Result, conf: Settings) -> None:
         warn(f"savings not recorded: {type(exc).__name__}: {exc}")
 
 
+def after_call(result: Result, conf: Settings, *, program: str, klass: str) -> None:
+    """The record stage of a call: record it, then the once-a-minute upkeep (capture eviction,
+    folding the ledger's spool); never fails the call."""
+    from tersh.errors import warn
+
+    record(result, conf, program=program, klass=klass)
+    try:
+        from tersh.recording import captures
+
+        if captures.evict_if_due(settings=conf) is not None and conf.flag("ledger.enabled"):
+            from tersh.recording import ledger
+
+            ledger.maintain(conf)  # once a minute, like eviction: off the per-call path
+    except Exception as exc:
+        warn(f"capture eviction or ledger upkeep failed: {type(exc).__name__}: {exc}")
+
+
 def _spool(row: Row) -> bool:
     """Spool ``row`` and add it to the session's tally; False when the ledger must take it."""
     from tersh.recording import spool, status, tally
+    from tersh.recording.paths import ledger_file, spool_folder
 
     if not os.path.exists(ledger_file()):
         return False  # the first call creates the ledger

@@ -354,7 +354,7 @@ class CaptureWriter:
         try:
             fd = open_private(os.path.join(self.folder, META_FILE))
             try:
-                write_all(fd, repr(row).encode("utf-8", "surrogatepass"))
+                write_all(fd, spool.encode(row))
             finally:
                 os.close(fd)
         except OSError as exc:  # the folder's sizes and time still index it, command unknown

@@ -25,12 +25,12 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from tersh import fsutil, settings
 from tersh.errors import TershError, warn
 from tersh.recording import spool, tally
-from tersh.recording.calls import LEDGER_FILE, SPOOL_SUFFIX, spool_folder
+from tersh.recording.paths import LEDGER_FILE, SPOOL_SUFFIX, ledger_file, spool_folder
 from tersh.recording.tally import Savings as Savings
 from tersh.recording.tally import ratio as ratio
 from tersh.session import session_id as session_id  # re-exported: reports name the session
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from typing import Any, NamedTuple
 
     from tersh.recording.spool import Row
-    from tersh.result import Result
 else:
     from tersh._startup.lean import NamedTuple
 
@@ -158,7 +157,7 @@ def connect(path: Path | str | None = None, *, durable: bool = True) -> sqlite3.
     included: a crash of tersh loses nothing, an OS crash at worst the last rows (their capture
     files are not synced either). Reports and maintenance keep SQLite's WAL default.
     """
-    target = os.path.join(settings.profile_root(), LEDGER_FILE) if path is None else path
+    target = ledger_file() if path is None else path
     if not os.path.exists(target):
         from pathlib import Path
 
@@ -262,27 +261,12 @@ _INSERT_CALL = (f"INSERT OR IGNORE INTO calls ({', '.join(CALL_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(CALL_COLUMNS))})")
 
 
-def record(result: Result, *, session: str, host: str, program: str, klass: str) -> None:
-    """Add one row for ``result`` at once and publish the session's savings; never raises.
-
-    ``tersh run`` goes through :func:`tersh.recording.calls.record`, which spools the row instead
-    whenever it can; this is the direct way (and its way when the ledger does not exist yet).
-    """
-    try:
-        conf, _ = settings.load_or_defaults()
-        if not conf.flag("ledger.enabled"):
-            return
-        from tersh.recording import calls as recording
-
-        row = recording.call_row(result, session=session, host=host, program=program,
-                                 klass=klass, with_arguments=conf.flag("ledger.record_arguments"))
-        add_row(row)
-    except Exception as exc:  # the ledger must never cost the user their output or exit code
-        warn(f"savings not recorded: {type(exc).__name__}: {exc}")
-
-
 def add_row(row: Row) -> None:
-    """Insert a call row (see ``tersh.recording.calls.call_row``) and publish its session's savings."""
+    """Insert a call row (see ``tersh.recording.calls.call_row``) and publish its session's savings.
+
+    ``tersh.recording.calls.record`` records a call: it spools the row whenever it can, and
+    inserts it here when the ledger must take it at once.
+    """
     with contextlib.closing(connect(durable=False)) as db:
         with transaction(db):
             _insert_rows(db, [row])
@@ -532,8 +516,11 @@ def recent_sessions(db: sqlite3.Connection, limit: int = 10) -> list[tuple[str, 
 
 
 def count_deferred(db: sqlite3.Connection, limit: int | None = None,
-                   budget_s: float | None = None) -> int:
+                   budget_s: float | None = None, *,
+                   views: Mapping[str, Callable[[str], str]]) -> int:
     """Count tokens and host views for calls recorded without them; return how many were done.
+
+    ``views`` maps each host to what it would show of a text (``tersh.hosts.savings.HOSTS``).
 
     The model text is always counted exactly. The input (read back from the capture) is counted
     only up to ``tokens.EXACT_INPUT_BYTES``; a larger one keeps its byte figures and no token or
@@ -542,7 +529,6 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None,
     rest waits for the next report.
     """
     from tersh import tokens
-    from tersh.hosts import savings as hostview
 
     query = "SELECT id, capture_path FROM calls WHERE deferred = 1 ORDER BY id"
     pending = db.execute(query + (f" LIMIT {int(limit)}" if limit else "")).fetchall()
@@ -561,7 +547,7 @@ def count_deferred(db: sqlite3.Connection, limit: int | None = None,
             in_tokens = tokens.count_bulk(source) if source is not None else None
             out_tokens = tokens.count_bulk(shown) if shown is not None else None
             if source is not None and shown is not None:
-                for host, view in hostview.HOSTS.items():
+                for host, view in views.items():
                     raw = len(view(source).encode("utf-8"))
                     ours = len(view(shown).encode("utf-8"))
                     db.execute(

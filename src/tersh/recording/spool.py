@@ -48,7 +48,7 @@ def put(folder: str, row: Row) -> str:
     """
     name = f"{time.time_ns():016x}-{os.urandom(4).hex()}"
     temp = f"{TEMP_PREFIX}{name}"
-    data = repr(row).encode("utf-8", "surrogatepass")
+    data = encode(row)
     if not _RELATIVE:  # pragma: no cover - Windows: the profile folder is the user's own
         _put_by_path(folder, name, data)
         return name
@@ -67,6 +67,15 @@ def put(folder: str, row: Row) -> str:
     finally:
         os.close(folder_fd)
     return name
+
+
+def encode(row: Row) -> bytes:
+    """The bytes of a row file (the Python literal of ``row``; :func:`read` reads them back).
+
+    Also the format of a capture's ``meta`` row, which the capture store writes into the
+    capture's own private folder before renaming that folder into place.
+    """
+    return repr(row).encode("utf-8", "surrogatepass")
 
 
 def _put_by_path(folder: str, name: str, data: bytes) -> None:  # pragma: no cover

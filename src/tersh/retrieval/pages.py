@@ -75,11 +75,9 @@ _OWN_NUMBER = re.compile(r"\d+: ")
 def resolve(entry_id: str, stream: str = "combined") -> Path:
     """The file behind a capture id (``c…``) or a tool-output cache id (``o…``)."""
     if entry_id.startswith("o"):
-        try:
-            from tersh.tools import cache
-        except ImportError as exc:
-            raise TershError(f"no tool-output cache to read {entry_id!r} from") from exc
-        return Path(cache.entry_path(entry_id))
+        from tersh.recording import tool_cache
+
+        return Path(tool_cache.entry_path(entry_id))
     from tersh.recording import captures as capture
 
     return capture.load(entry_id).path(stream)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tersh.recording.tool_cache import Cache
     from tersh.settings import Settings
-    from tersh.tools.cache import Cache
 
 __all__ = ["ToolResult", "compress"]
 
@@ -84,7 +84,7 @@ def _compress(
         settings = load_or_defaults()[0]
     limits = budgets.from_settings(settings)
     if cache is None:
-        from tersh.tools.cache import Cache
+        from tersh.recording.tool_cache import Cache
 
         cache = Cache.from_settings(settings)
     if isinstance(output, str):

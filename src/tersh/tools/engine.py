@@ -60,7 +60,7 @@ def compress_text(
 ) -> Compressed:
     """Compress ``text`` from ``tool`` within ``room`` characters (default: the budget limit).
 
-    ``cache`` is a :class:`tersh.tools.cache.Cache` (or None: no cache, host path only).
+    ``cache`` is a :class:`tersh.recording.tool_cache.Cache` (or None: no cache, host path only).
     """
     started = time.perf_counter()
     try:
@@ -135,7 +135,7 @@ def _compress(
 
 
 def _entry_id(raw: bytes) -> str:
-    from tersh.tools.cache import entry_id_for
+    from tersh.recording.tool_cache import entry_id_for
 
     return entry_id_for(raw)
 
@@ -177,7 +177,7 @@ def _footer(host_path: str, entry_id: str, cache: Any) -> str:
     from the agent's shell whether or not ``tersh`` is on PATH)."""
     if host_path:
         return f"[tersh: full output saved by the host at {host_path}]"
-    from tersh.hosts import tersh_command
+    from tersh.command.quoting import tersh_command
 
     where = f"{cache.future_path(entry_id)}; " if cache is not None else ""
     return (

@@ -3,7 +3,7 @@
 Each strategy takes the (ANSI-free) text and a character budget for the body and returns a
 :class:`Shrunk` record: the new body, whether anything was left out (so a recovery pointer is
 needed), and short notes saying what was dropped. Cuts fall on line ends where possible and on
-grapheme boundaries always (:mod:`tersh.tools.textcut`).
+grapheme boundaries always (:mod:`tersh.compaction.textcut`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from tersh.tools import comments, textcut
+from tersh.compaction import textcut
+from tersh.tools import comments
 
 
 class Shrunk(NamedTuple):

@@ -42,7 +42,7 @@ DAY_SECONDS = 86400
 
 def overview() -> dict[str, Any]:
     """Toggle, switches, budgets, RTK status and the session's savings."""
-    from tersh.commands.status import rtk_status
+    from tersh.execution.rewrite.rtk_probe import rtk_status
 
     conf, problem = settings.load_or_defaults()
     published = status.read()

@@ -201,6 +201,8 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int, bytes, str]:
     """Run ``argv``; return (exit code, stdout, problem) — problem is '' when it completed."""
     import subprocess
 
+    from tersh.execution.rewrite.rtk_filter import kill
+
     try:
         proc = subprocess.Popen(
             argv,
@@ -214,12 +216,12 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int, bytes, str]:
         return -1, b"", f"could not start ({exc.strerror or exc})"
     out, problem = _read_bounded(proc, timeout_s)
     if problem:
-        _kill(proc)
+        kill(proc)
         return -1, b"", problem
     try:
         proc.wait(timeout=max(0.0, timeout_s))
     except subprocess.TimeoutExpired:
-        _kill(proc)
+        kill(proc)
         return -1, b"", f"timed out after {int(timeout_s * 1000)} ms"
     if proc.returncode < 0:
         return proc.returncode, out, f"crashed (signal {-proc.returncode})"
@@ -260,26 +262,6 @@ def _read_bounded(proc: subprocess.Popen[bytes], timeout_s: float) -> tuple[byte
         if size > MAX_ANSWER_BYTES:
             return b"", f"answered more than {MAX_ANSWER_BYTES} bytes"
         chunks.append(chunk)
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill ``proc`` and everything it started, then reap it without waiting on its pipes."""
-    import signal
-
-    try:
-        if sys.platform != "win32":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows only
-            proc.kill()
-    except OSError:
-        pass
-    for stream in (proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
-    import contextlib
-
-    with contextlib.suppress(Exception):  # a child we cannot reap is the kernel's business
-        proc.wait(timeout=1.0)
 
 
 def interpret(code: int, out: bytes) -> Answer:

@@ -21,6 +21,7 @@ import sys
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
+    import subprocess
     from typing import NamedTuple
 
     from tersh.compaction.kit.base import Invocation
@@ -128,9 +129,7 @@ def run_pipe(
     try:
         out, _ = proc.communicate(data, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        from tersh.execution.rewrite.rtk import _kill
-
-        _kill(proc)
+        kill(proc)
         return None, f"rtk pipe timed out after {timeout_s:g} s"
     except OSError as exc:  # RTK closed its input early (a crash mid-read)
         proc.kill()
@@ -142,6 +141,26 @@ def run_pipe(
         return out.decode("utf-8"), ""
     except UnicodeDecodeError:
         return None, "rtk pipe answered bytes that are not UTF-8"
+
+
+def kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill ``proc`` and everything it started, then reap it without waiting on its pipes."""
+    import signal
+
+    try:
+        if sys.platform != "win32":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows only
+            proc.kill()
+    except OSError:
+        pass
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+    import contextlib
+
+    with contextlib.suppress(Exception):  # a child we cannot reap is the kernel's business
+        proc.wait(timeout=1.0)
 
 
 def check(source: str, rtk_text: str, inv: Invocation) -> Filtered:

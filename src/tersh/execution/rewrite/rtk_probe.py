@@ -12,7 +12,7 @@ import sys
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
-    from typing import NamedTuple
+    from typing import Any, NamedTuple
 
     from tersh.settings import Settings
 else:
@@ -117,3 +117,30 @@ def known_absence(settings: Settings) -> str:
         return ""
     probe = cached(fingerprint(candidate, settings), why)
     return why if probe is not None and not probe.found else ""
+
+
+def rtk_status(published: dict[str, Any]) -> dict[str, Any]:
+    """RTK as ``published`` in the status file, else as cached by the last probe, else unknown
+    (what ``tersh status`` and the settings page show)."""
+    section = published.get("rtk")
+    if isinstance(section, dict) and section:
+        return {**_pick(section), "source": "status file"}
+    probe = _read_json(probe_path())
+    if probe:
+        return {**_pick(probe), "source": "probe cache"}
+    return {"found": None, "reason": "not probed yet (tersh rtk retry)", "source": None}
+
+
+def _pick(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: data.get(key) for key in Probe._fields}
+
+
+def _read_json(path: str) -> dict[str, Any]:
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}

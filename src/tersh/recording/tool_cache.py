@@ -7,7 +7,7 @@ same output cached twice is one entry (its lifetime is renewed).
 
 Limits come from settings: ``cache.entry_bytes`` per entry, ``cache.total_bytes`` in all,
 ``cache.ttl_hours`` of life. Every mutation runs under the owner-aware lock of
-:mod:`tersh.tools.lock`. An entry lives for its whole lifetime because a result the agent has
+:mod:`tersh.recording.tool_lock`. An entry lives for its whole lifetime because a result the agent has
 seen points at it: only expired entries are ever removed, so when the cache is full of live
 entries a new output is refused (the caller then leaves that output uncompressed). A mutation
 that fails half-way removes what it wrote, and temp files left by crashed writers are cleaned.
@@ -117,8 +117,8 @@ class Cache:
         """Store ``data`` and return its id; CacheFull or TershError when it cannot."""
         if len(data) > self.entry_bytes:
             raise CacheFull(f"{len(data):,} bytes exceed the {self.entry_bytes:,}-byte entry cap")
+        from tersh.recording import tool_lock as lock
         from tersh.settings import ensure_private_dir
-        from tersh.tools import lock
 
         ensure_private_dir(self.root)
         entry_id = entry_id_for(data)
@@ -239,7 +239,7 @@ class Cache:
 def _snippet(line: str, found: re.Match[str]) -> str:
     if len(line) <= SNIPPET_CHARS:
         return line
-    from tersh.tools import textcut
+    from tersh.compaction import textcut
 
     room = max(0, SNIPPET_CHARS - (found.end() - found.start())) // 2
     start = textcut.boundary_at_or_before(line, max(0, found.start() - room))
