@@ -14,6 +14,7 @@ from syrupy.assertion import SnapshotAssertion
 from tersh.compaction import apply, detect
 from tersh.compaction.clean import clean
 from tersh.compaction.kit.base import Invocation, Outcome, Rule
+from tersh.compaction.verify import facts
 from tersh.compaction.verify import holds as verify
 
 __all__ = ["clean"]
@@ -64,7 +65,7 @@ def saving(before: str, after: str) -> float:
     return 1 - len(after.encode()) / size if size else 0.0
 
 
-def proposal_is_lossless(rule: Rule, text: str, inv: Invocation) -> list[verify.Fact]:
+def proposal_is_lossless(rule: Rule, text: str, inv: Invocation) -> list[facts.Fact]:
     """Facts the rule's own proposal lost (the gate would refuse it); [] when it declined."""
     proposal = rule.compact(text, inv)
     if proposal is None:
