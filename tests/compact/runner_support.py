@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -11,14 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from tersh.compaction import apply, detect
+from tersh.compaction import detect
 from tersh.compaction.clean import clean
-from tersh.compaction.kit.base import Invocation, Outcome, Rule
-from tersh.compaction.verify import facts
-from tersh.compaction.verify import holds as verify
+from tersh.compaction.kit.base import Rule
 
 __all__ = ["clean"]
 from tests import corpus
+from tests.compact import support
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -52,26 +51,9 @@ def corpus_cases(prefix: str) -> list[corpus.Case]:
     return [case for case in corpus.cases() if case.name.startswith(prefix)]
 
 
-def run(rule: Rule, raw: str, cmd: str, exit_code: int) -> tuple[str, Invocation, Outcome]:
-    """Clean ``raw`` as the pipeline does and pass it through the gate with ``rule``."""
-    text = clean(raw)
-    inv = detect.invocation(cmd, exit_code)
-    return text, inv, apply(rule, text, inv)
-
-
-def saving(before: str, after: str) -> float:
-    """The share of UTF-8 bytes removed."""
-    size = len(before.encode())
-    return 1 - len(after.encode()) / size if size else 0.0
-
-
-def proposal_is_lossless(rule: Rule, text: str, inv: Invocation) -> list[facts.Fact]:
-    """Facts the rule's own proposal lost (the gate would refuse it); [] when it declined."""
-    proposal = rule.compact(text, inv)
-    if proposal is None:
-        return []
-    assert isinstance(proposal, str)
-    return verify.missing_facts(text, proposal, inv)
+run = support.gate
+saving = support.byte_saving
+proposal_is_lossless = support.lost_by_proposal
 
 
 def fragment_lines(prefix: str, tool: str) -> list[str]:
@@ -84,14 +66,7 @@ def fragment_lines(prefix: str, tool: str) -> list[str]:
     return lines
 
 
-def check_corpus_case(rule: Rule, case: corpus.Case, floor: float, applied: bool) -> str:
-    """Gate one corpus case; assert nothing of must_keep is lost and the floor is met."""
-    text, inv, outcome = run(rule, case.combined, case.cmd, case.exit_code)
-    assert outcome.applied is applied, outcome.refused
-    assert corpus.lost_facts(case, outcome.text) == []
-    assert proposal_is_lossless(rule, text, inv) == []
-    assert saving(case.combined, outcome.text) >= floor
-    return outcome.text
+check_corpus_case = support.check_corpus_case
 
 
 def fixture_outcome(rule: Rule, tool: str, name: str) -> str:
@@ -111,18 +86,11 @@ def check_fixture(rule: Rule, fixture: Fixture, floor: float) -> str:
 
 
 def standard_tests(
-    rule: Rule, tool: str, prefixes: Iterable[str], command: str, floors: dict[str, float],
-    applied: set[str], fixture_floors: dict[str, float],
-) -> tuple[Callable[..., None], Callable[..., None], Callable[[], None]]:
-    """The three tests every test-runner rule has: each corpus case of ``prefixes`` through the
-    gate (facts kept, applied as expected, floor met, snapshot), each recorded fixture of
-    ``tool`` (lossless proposal, floor, snapshot), and an empty input declined for ``command``."""
-    cases = [case for prefix in prefixes for case in corpus_cases(prefix)]
-
-    @pytest.mark.parametrize("case", cases, ids=lambda c: c.name)
-    def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-        floor = floors.get(case.name, 0.0)
-        assert check_corpus_case(rule, case, floor, case.name in applied) == snapshot
+    rule: Rule, tool: str, command: str, fixture_floors: dict[str, float]
+) -> tuple[Callable[..., None], Callable[[], None]]:
+    """The two tests every test-runner rule has besides its golden corpus cases (test_golden.py):
+    each recorded fixture of ``tool`` (lossless proposal, floor, snapshot), and an empty input
+    declined for ``command``."""
 
     @pytest.mark.parametrize("fixture", fixtures(tool), ids=lambda f: f.name)
     def test_recorded_mode(fixture: Fixture, snapshot: SnapshotAssertion) -> None:
@@ -131,7 +99,7 @@ def standard_tests(
     def test_empty_input_is_declined() -> None:
         assert rule.compact("", detect.invocation(command, 0)) is None
 
-    return test_corpus_case, test_recorded_mode, test_empty_input_is_declined
+    return test_recorded_mode, test_empty_input_is_declined
 
 
 def fragment_test(rule: Rule, prefix: str, tool: str, fallback: str,

@@ -9,28 +9,13 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import apt as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "pkg__apt-get-install": True,
-    "pkg__apt-get-install-unknown": False,
-    "pkg__apt-get-update": False,  # too small for the note to pay for itself
-}
-FLOORS = {"pkg__apt-get-install": 0.5}
 CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "apt")
 LINES = gp.fragment_lines(rule, "apt")
-
-
-def test_every_apt_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
@@ -78,7 +63,7 @@ def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) 
 def test_sniff() -> None:
     case = next(c for c in CASES if c.name == "pkg__apt-get-install")
     assert rule.sniff(support.clean(case.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert gp.foreign_sniffs(rule, set(GOLDEN["apt"])) == {}
 
 
 def test_simulation_keeps_each_inst_line_without_its_archive_and_drops_conf() -> None:

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cargobuild as rule
 from tests.compact import buildlint_support as support
-
-CASES = {
-    "build__cargo-build-ripgrep-offline": (False, 0.0),
-    "build__cargo-build-semver-errors": (True, 0.1),
-    "build__cargo-build-semver-warnings": (True, 0.05),
-}
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
 
 
 def test_recorded_errors(snapshot: SnapshotAssertion) -> None:

@@ -9,22 +9,11 @@ from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cc as rule
 from tests.compact import buildlint_support as support
 
-CASES = {  # name: (applied, token-saving floor)
-    "build__gcc-cjson-warnings-only": (False, 0.0),
-    "build__make-cjson-werror": (True, 0.4),
-    "build__make-lua-success-verbose": (True, 0.9),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "make-link-error": ("make", 2, True),
     "cmake-build-warning": ("cmake -S . -B build && cmake --build build", 0, True),
     "make-recursive": ("make", 0, True),
 }
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
 
 
 @pytest.mark.parametrize("name", FIXTURES)

@@ -9,10 +9,6 @@ from tersh.compaction.rules import eslint as rule
 from tests.compact import buildlint_support as support
 
 
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__eslint-express-no-var-rule", 0.65, True) == snapshot
-
-
 def test_repeated_messages_share_an_entry_with_every_location() -> None:
     case = support.case("lint__eslint-express-no-var-rule")
     text = support.run(rule, case.combined, case.cmd, case.exit_code).text

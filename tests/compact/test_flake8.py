@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from syrupy.assertion import SnapshotAssertion
-
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import flake8 as rule
 from tests.compact import buildlint_support as support
-
-
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__flake8-boltons", 0.3, True) == snapshot
 
 
 def test_every_finding_is_kept_under_its_file() -> None:

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_blame as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
 
 CASES = gp.cases_for(rule)
 LINES = gp.fragment_lines(rule, "git")
-
-
-def test_the_blame_case_is_routed_here() -> None:
-    assert [case.name for case in CASES] == ["git__blame-file"]
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    text = gp.check_case(rule, case, 0.5, applied=True)
-    assert text[:8000] == snapshot
 
 
 def test_commits_listed_once_then_runs_under_their_id() -> None:

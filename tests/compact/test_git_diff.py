@@ -2,31 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-from syrupy.assertion import SnapshotAssertion
-
 from tersh.compaction import detect
 from tersh.compaction.rules import git_diff as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 
-APPLIED = {
-    "git__diff-large-reformat": False,
-    "git__diff-small-bugfix": False,
-    "git__diff-stat-reformat": True,
-}
 CASES = gp.cases_for(rule)
-
-
-def test_every_diff_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    floor = 0.2 if APPLIED[case.name] else 0.0
-    text = gp.check_case(rule, case, floor, APPLIED[case.name])
-    assert text[:4000] == snapshot
 
 
 def test_stat_rows_keep_path_and_count_but_not_the_bar() -> None:

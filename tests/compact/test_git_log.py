@@ -9,31 +9,13 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_log as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "git__log-default-huge": True,
-    "git__log-graph-all": False,  # --oneline --graph: already one line per commit
-    "git__log-oneline-300": False,
-    "git__log-patch": False,  # the patches are data; folding 4 headers saves under 5%
-    "git__show-stat": False,  # too small for the note to pay for itself
-}
-FLOORS = {"git__log-default-huge": 0.25}
 CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "git")
 LINES = gp.fragment_lines(rule, "git")
-
-
-def test_every_log_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    text = gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name])
-    assert text[:6000] == snapshot
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
@@ -116,4 +98,4 @@ def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
 def test_sniff_claims_only_medium_log_output() -> None:
     huge = next(c for c in CASES if c.name == "git__log-default-huge")
     assert rule.sniff(support.clean(huge.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert gp.foreign_sniffs(rule, set(GOLDEN["git_log"])) == {}

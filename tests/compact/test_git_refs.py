@@ -7,18 +7,10 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import git_refs as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
 
-CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "git")
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case) -> None:
-    assert case.name == "git__branch-all"
-    gp.check_case(rule, case, 0.0, applied=False)  # every branch name is data
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)

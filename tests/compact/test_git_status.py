@@ -9,24 +9,13 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_status as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {"git__status-messy-worktree": True, "git__status-clean": False}
-FLOORS = {"git__status-messy-worktree": 0.25}
 CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "git")
 LINES = gp.fragment_lines(rule, "git")
-
-
-def test_every_status_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
@@ -87,4 +76,4 @@ def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
 
 def test_sniff_claims_only_status_output() -> None:
     assert rule.sniff(support.clean(CASES[0].combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert gp.foreign_sniffs(rule, set(GOLDEN["git_status"])) == {}

@@ -16,11 +16,6 @@ FIXTURES = {  # name: (command, exit code, applied)
 }
 
 
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    name = "build__javac-xlint-warnings-and-errors"
-    assert support.check_case(rule, name, 0.15, True) == snapshot
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_build(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]

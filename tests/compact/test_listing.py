@@ -81,13 +81,6 @@ def run(name: str) -> tuple[str, str | None, str]:
     return text, rule.compact(text, inv), outcome.text
 
 
-def test_corpus_find_large_tree(snapshot: SnapshotAssertion) -> None:
-    text = support.check_case(rule, "other__find-large-tree", floor=0.35, applied=True)
-    case = support.case("other__find-large-tree")
-    assert_lossless(clean(case.combined), text)
-    assert text == snapshot
-
-
 @pytest.mark.parametrize("name", RECORDED)
 def test_fixture_through_the_gate(name: str) -> None:
     text, proposal, gated = run(name)

@@ -9,10 +9,6 @@ from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import mypy as rule
 from tests.compact import buildlint_support as support
 
-CASES = {
-    "build__mypy-click-injected-errors": (True, 0.05),
-    "build__mypy-marshmallow-clean": (False, 0.0),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "mypy-pretty-many": ("mypy --pretty --strict bad.py", 1, True),
     "pyright-errors": ("npx pyright", 1, False),
@@ -20,12 +16,6 @@ FIXTURES = {  # name: (command, exit code, applied)
     # mypy --strict --disallow-any-expr --show-column-numbers --show-error-context --show-error-end
     "mypy-context-end": ("mypy --strict --show-error-context --show-error-end platformdirs", 1, True),
 }
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
 
 
 @pytest.mark.parametrize("name", FIXTURES)

@@ -9,36 +9,18 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect, rule_for_program
 from tersh.compaction.rules import npm as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "pkg__npm-audit-endpoint-error": False,
-    "pkg__npm-install-ansi": False,  # its spinner frames are gone with the clean-up already
-    "pkg__npm-install-express": False,
-    "pkg__npm-install-legacy-deps": True,
-    "pkg__npm-install-nonexistent-version": False,
-    "pkg__npm-ls": False,  # only glyphs would go: fewer tokens than the capture report costs
-}
-FLOORS = {"pkg__npm-install-legacy-deps": 0.1}
 CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "npm")
 LINES = gp.fragment_lines(rule, "npm")
 
 
-def test_every_npm_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
 def test_npm_test_and_run_are_left_to_the_test_rules() -> None:
     for command in ("npm test", "npm run build", "pnpm test", "bun test"):
         assert rule_for_program(detect.invocation(command, 1)) is not rule
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
@@ -104,7 +86,7 @@ def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) 
 def test_sniff_claims_only_install_output() -> None:
     legacy = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
     assert rule.sniff(support.clean(legacy.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert gp.foreign_sniffs(rule, set(GOLDEN["npm"])) == {}
 
 
 def test_a_short_install_that_is_mostly_spinner_is_still_compacted() -> None:

@@ -9,31 +9,14 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import pip as rule
-from tests import corpus
 from tests.compact import gitpkg_support as gp
 from tests.compact import runner_support as support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "pkg__pip-install-fresh-venv": True,
-    "pkg__pip-install-nonexistent-version": False,  # 2 notice lines: not worth a note
-    "pkg__pip-install-quiet": False,
-    "pkg__pip-list-system": True,
-    "pkg__pip-show-files": False,  # every field and file is data
-}
-FLOORS = {"pkg__pip-install-fresh-venv": 0.85}
 FIXTURE_FLOORS = {"install-fresh": 0.4, "install-already-satisfied": 0.5}
 CASES = gp.cases_for(rule)
 FIXTURES = gp.fixtures_for(rule, "pip")
 LINES = gp.fragment_lines(rule, "pip")
-
-
-def test_every_pip_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
@@ -126,7 +109,7 @@ def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) 
 def test_sniff_claims_only_pip_installs() -> None:
     fresh = next(c for c in CASES if c.name == "pkg__pip-install-fresh-venv")
     assert rule.sniff(support.clean(fresh.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert gp.foreign_sniffs(rule, set(GOLDEN["pip"])) == {}
 
 
 def test_download_keeps_where_each_file_was_saved() -> None:

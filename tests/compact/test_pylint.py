@@ -9,10 +9,6 @@ from tersh.compaction.rules import pylint as rule
 from tests.compact import buildlint_support as support
 
 
-def test_corpus_case_is_too_small_to_touch(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__pylint-click-errors-only", 0.0, False) == snapshot
-
-
 def test_banners_go_findings_and_score_stay(snapshot: SnapshotAssertion) -> None:
     text = support.fixture("pylint", "pylint-score")
     body = "".join(

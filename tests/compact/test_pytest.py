@@ -12,25 +12,10 @@ from tersh.compaction.rules import pytest as rule
 from tests import corpus
 from tests.compact import runner_support as support
 
-# Minimum share of bytes removed, per corpus case (only where the output is noisy).
-FLOORS = {
-    "test__pytest-boltons-default-pass": 0.6,
-    "test__pytest-click-default-failures": 0.45,
-    "test__pytest-click-failures-ansi": 0.7,
-    "test__pytest-click-q-pass": 0.9,
-    "test__pytest-click-tb-short-failures": 0.3,
-    "test__pytest-click-v-pass": 0.97,
-}
 FIXTURE_FLOORS = {
     "crash-no-footer-v": 0.85, "mixed-failures-v": 0.5, "no-tests-ran": 0.4, "collection-import-errors": 0.35,
     "default-mixed-carets": 0.2, "xdist-v-mixed": 0.65, "q-mixed": 0.15, "ra-passes-section": 0.6,
 }
-
-
-@pytest.mark.parametrize("case", support.corpus_cases("test__pytest"), ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    text = support.check_corpus_case(rule, case, FLOORS.get(case.name, 0.0), applied=True)
-    assert text == snapshot
 
 
 @pytest.mark.parametrize("fixture", support.fixtures("pytest"), ids=lambda f: f.name)

@@ -9,11 +9,6 @@ from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import ruff as rule
 from tests.compact import buildlint_support as support
 
-CASES = {
-    "lint__ruff-boltons-default-full": (True, 0.8),
-    "lint__ruff-boltons-statistics": (True, 0.25),
-    "lint__ruff-click-clean": (False, 0.0),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "ruff-full-all": ("ruff check --select ALL bad.py", 1, True),
     "ruff-full-few": ("ruff check --select F,E bad.py", 1, True),
@@ -24,12 +19,6 @@ FIXTURES = {  # name: (command, exit code, applied)
     # ruff 0.17 format --check on 45 unformatted files: a diff per file
     "ruff-format-check-diff": ("ruff format --check .", 1, True),
 }
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
 
 
 @pytest.mark.parametrize("name", FIXTURES)

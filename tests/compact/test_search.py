@@ -128,11 +128,6 @@ def test_corpus_grep_rn_def_large(snapshot: SnapshotAssertion) -> None:
     assert proposal == snapshot
 
 
-def test_corpus_short_rg_result_stays_as_printed() -> None:
-    assert propose(clean(support.case("other__rg-unsafe").combined), "rg -n unsafe crates/") is None
-    support.check_case(rule, "other__rg-unsafe", 0.0, False)
-
-
 def test_the_gate_accepts_grouped_matches_that_rebuild_every_line() -> None:
     case = support.case("other__grep-rn-def-large")
     outcome = support.run(rule, case.combined, case.cmd, case.exit_code)

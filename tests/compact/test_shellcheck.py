@@ -9,11 +9,6 @@ from tersh.compaction.rules import shellcheck as rule
 from tests.compact import buildlint_support as support
 
 
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    name = "lint__shellcheck-neofetch-all-optional"
-    assert support.check_case(rule, name, 0.7, True) == snapshot
-
-
 def test_every_comment_keeps_its_line_and_column() -> None:
     case = support.case("lint__shellcheck-neofetch-all-optional")
     text = support.run(rule, case.combined, case.cmd, case.exit_code).text
