@@ -36,3 +36,10 @@ def test_every_case_the_registry_sends_to_a_table_rule_is_in_its_table() -> None
         if name in GOLDEN and case.name not in GOLDEN[name]:
             missing.append(f"{name}: {case.name}")
     assert missing == []
+
+
+@pytest.mark.skipif(not corpus.cases(), reason="the shared corpus is not there")
+@pytest.mark.parametrize(("rule", "name"), ROWS, ids=[f"{rule}:{name}" for rule, name in ROWS])
+def test_the_registry_sends_each_table_case_to_its_rule(rule: str, name: str) -> None:
+    case = support.case(name)
+    assert rule_for_program(detect.invocation(case.cmd, case.exit_code)) is support.rule_module(rule)

@@ -43,11 +43,11 @@ def test_error_level_comments_keep_their_written_location_when_grouped() -> None
     """Many comments are grouped by file, but an error keeps `In FILE line N:` / `FILE:N:C: error:`."""
     from pathlib import Path
 
-    unseen = Path(__file__).parent / "fixtures" / "unseen"
+    recorded = Path(__file__).parent / "fixtures" / "regression"
     for case, wanted in (("lint__shellcheck-tty-multi-errors", "In xdg-mime line 346:"),
                          ("lint__shellcheck-gcc-format-multi", "xdg-mime:346:25: error:")):
-        text = (unseen / case / "combined").read_text()
-        cmd = (unseen / case / "cmd").read_text().strip()
+        text = (recorded / case / "combined").read_text()
+        cmd = (recorded / case / "cmd").read_text().strip()
         out = rule.compact(text, detect.invocation(cmd, 1))
         assert out is not None and len(out) < len(text)
         assert wanted in out
