@@ -26,7 +26,7 @@ from tersh.compaction.rules import (
 from tersh.compaction.verify import facts
 from tersh.compaction.verify import holds as verify
 from tests import corpus
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 RULES: tuple[ModuleType, ...] = (
     cc, cargobuild, java, mypy, tsc, ruff, flake8, pylint, eslint, shellcheck, golangci,

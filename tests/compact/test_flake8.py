@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import flake8 as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 
 def test_every_finding_is_kept_under_its_file() -> None:
@@ -18,9 +18,9 @@ def test_every_finding_is_kept_under_its_file() -> None:
 
 
 def test_few_findings_stay_as_printed() -> None:
-    outcome = support.check_fixture(rule, "flake8", "flake8-few", "flake8 src", 1)
+    outcome = support.check_text_fixture(rule, "flake8", "flake8-few", "flake8 src", 1)
     assert not outcome.applied
-    assert outcome.text == support.fixture("flake8", "flake8-few")
+    assert outcome.text == support.text_fixture("flake8", "flake8-few")
 
 
 def test_a_crash_is_kept() -> None:

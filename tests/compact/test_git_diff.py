@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from tersh.compaction import detect
 from tersh.compaction.rules import git_diff as rule
-from tests.compact import gitpkg_support as gp
+from tests.compact import support
 
-CASES = gp.cases_for(rule)
+CASES = support.cases_for(rule)
 
 
 def test_stat_rows_keep_path_and_count_but_not_the_bar() -> None:
     case = next(c for c in CASES if c.name == "git__diff-stat-reformat")
-    text = gp.check_case(rule, case, 0.3, applied=True)
+    text = support.check_corpus_case(rule, case, 0.3, applied=True)
     assert " boltons/strutils.py | 533\n" in text and "++" not in text
     assert " 60 files changed, 4307 insertions(+), 2948 deletions(-)\n" in text
     assert "[tersh] diffstat column padding and +/- bars omitted" in text

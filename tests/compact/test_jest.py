@@ -9,7 +9,7 @@ import pytest
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import jest as rule
 from tests import corpus
-from tests.compact import runner_support as support
+from tests.compact import support
 
 # Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {
@@ -42,7 +42,7 @@ def test_failing_tests_keep_their_tree_and_blocks() -> None:
 
 def test_vitest_rules_are_shortened_but_counters_kept() -> None:
     case = next(c for c in corpus.cases() if c.name == "test__vitest-ufo-failures")
-    text = support.run(rule, case.combined, case.cmd, case.exit_code)[2].text
+    text = support.gate(rule, case.combined, case.cmd, case.exit_code)[2].text
     assert "⎯⎯⎯ [1/8]" in text
     assert "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/8]⎯" not in text
     assert "Failed Tests 8" in text

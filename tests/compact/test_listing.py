@@ -20,7 +20,7 @@ from tersh.compaction import detect, rule_for_program
 from tersh.compaction.clean import clean
 from tersh.compaction.rules import listing as rule
 from tersh.compaction.verify import holds as verify
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = Path(__file__).parent / "fixtures" / "listing"
 # Columns, NUL separators, counts, few paths; too little to share: folders alone ("-type d"),

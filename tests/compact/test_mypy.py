@@ -7,7 +7,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import mypy as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = {  # name: (command, exit code, applied)
     "mypy-pretty-many": ("mypy --pretty --strict bad.py", 1, True),
@@ -21,7 +21,7 @@ FIXTURES = {  # name: (command, exit code, applied)
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_output(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]
-    outcome = support.check_fixture(rule, "mypy", name, cmd, exit_code)
+    outcome = support.check_text_fixture(rule, "mypy", name, cmd, exit_code)
     assert outcome.applied is applied, outcome.refused
     assert outcome.text == snapshot
 
@@ -38,14 +38,14 @@ def test_wrapped_messages_are_joined_and_quoted_source_dropped() -> None:
 
 
 def test_many_errors_are_grouped_by_file() -> None:
-    text = support.check_fixture(rule, "mypy", "mypy-pretty-many", "mypy --pretty", 1).text
+    text = support.check_text_fixture(rule, "mypy", "mypy-pretty-many", "mypy --pretty", 1).text
     assert text.startswith("bad.py (61)\n")
     assert "    note: Possible overload variants:" in text
     assert "Found 61 errors in 1 file (checked 1 source file)" in text
 
 
 def test_many_pyright_findings_are_grouped_with_their_continuations() -> None:
-    head, body = support.fixture("mypy", "pyright-errors").split("pyright 1.1.389\n", 1)
+    head, body = support.text_fixture("mypy", "pyright-errors").split("pyright 1.1.389\n", 1)
     findings = body.rsplit("\n3 errors", 1)[0]
     text = head + findings * 15 + "\n45 errors, 15 warnings, 0 informations \n"
     outcome = support.run(rule, text, "pyright", 1)
@@ -64,12 +64,12 @@ def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("uv run mypy src", 1)) is rule
     assert rule_for_program(detect.invocation("npx pyright", 1)) is rule
     assert rule.sniff(support.case("build__mypy-marshmallow-clean").combined) >= 0.9
-    assert rule.sniff(support.fixture("mypy", "pyright-errors")) >= 0.9
+    assert rule.sniff(support.text_fixture("mypy", "pyright-errors")) >= 0.9
     assert rule.sniff("ok\n") == 0.0
 
 
 def test_error_end_positions_and_context_lines_when_grouped() -> None:
-    raw = support.fixture("mypy", "mypy-context-end")
+    raw = support.text_fixture("mypy", "mypy-context-end")
     outcome = support.run(rule, raw, "mypy --show-error-context --show-error-end platformdirs", 1)
     assert outcome.applied, outcome.refused
     assert "platformdirs/_android.py (10)" in outcome.text

@@ -8,7 +8,7 @@ import pytest
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import nodetest as rule
-from tests.compact import runner_support as support
+from tests.compact import support
 
 # Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"tap-pass": 0.9, "spec-pass": 0.8, "tap-failure": 0.7}

@@ -10,7 +10,7 @@ from syrupy.assertion import SnapshotAssertion
 from tersh.compaction import apply, detect, rule_for_program
 from tersh.compaction.rules import pytest as rule
 from tests import corpus
-from tests.compact import runner_support as support
+from tests.compact import support
 
 FIXTURE_FLOORS = {
     "crash-no-footer-v": 0.85, "mixed-failures-v": 0.5, "no-tests-ran": 0.4, "collection-import-errors": 0.35,
@@ -55,7 +55,7 @@ def test_failures_keep_their_blocks_and_summary() -> None:
 
 def test_traceback_source_is_cut_to_the_lines_before_the_failing_line() -> None:
     case = next(c for c in corpus.cases() if c.name == "test__pytest-click-default-failures")
-    text = support.run(rule, case.combined, case.cmd, case.exit_code)[2].text
+    text = support.gate(rule, case.combined, case.cmd, case.exit_code)[2].text
     assert ">       assert type.convert(value, None, None) == expect" in text
     assert "    def test_range(type, value, expect):" in text  # within the kept context
     assert "@pytest.mark.parametrize" not in text
@@ -111,7 +111,7 @@ test_outputs_assembled_from_real_fragments = support.fragment_test(
 
 def test_pytest9_subtest_rows_are_counted_and_the_failing_one_kept() -> None:
     fixture = next(f for f in support.fixtures("pytest") if f.name == "subtests-v")
-    _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+    _, _, outcome = support.gate(rule, fixture.text, fixture.cmd, fixture.exit_code)
     assert outcome.applied, outcome.refused
     assert "SUBPASSED" not in outcome.text and "69 subtests passed" in outcome.text
     assert "test_sub.py::test_parse_bad SUBFAILED(i=17)" in outcome.text

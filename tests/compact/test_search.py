@@ -22,7 +22,7 @@ from tersh.compaction.clean import clean
 from tersh.compaction.rules import search as rule
 from tersh.compaction.verify import holds as verify
 from tests import corpus
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = Path(__file__).parent / "fixtures" / "search"
 DECLINED = {"grep-rc-def", "grep-rl-def", "rg-heading", "rg-vimgrep"}  # counts, lists, grouped, few

@@ -6,7 +6,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import shellcheck as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 
 def test_every_comment_keeps_its_line_and_column() -> None:
@@ -18,7 +18,7 @@ def test_every_comment_keeps_its_line_and_column() -> None:
 
 
 def test_few_comments_keep_their_blocks(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "shellcheck", "shellcheck-few", "shellcheck deploy.sh", 1)
+    outcome = support.check_text_fixture(rule, "shellcheck", "shellcheck-few", "shellcheck deploy.sh", 1)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert "In deploy.sh line 31:\n  31:1 SC2164 (warning): Use 'cd ... || exit'" in text
@@ -35,7 +35,7 @@ def test_empty_and_foreign_input() -> None:
 
 def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("shellcheck -x scripts/*.sh", 1)) is rule
-    assert rule.sniff(support.fixture("shellcheck", "shellcheck-few")) >= 0.9
+    assert rule.sniff(support.text_fixture("shellcheck", "shellcheck-few")) >= 0.9
     assert rule.sniff("x\n") == 0.0
 
 

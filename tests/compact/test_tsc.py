@@ -6,11 +6,11 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import tsc as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 
 def test_pretty_output_loses_its_frames(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "tsc", "tsc-pretty-errors", "npx tsc --pretty", 2)
+    outcome = support.check_text_fixture(rule, "tsc", "tsc-pretty-errors", "npx tsc --pretty", 2)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert "src/api/client.ts:42:7 - error TS2322: Type 'string' is not assignable" in text

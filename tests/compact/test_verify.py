@@ -137,7 +137,7 @@ def test_a_grouped_listing_stands_for_its_paths_rebuilt_exactly() -> None:
 
 
 def test_a_grouped_listing_of_a_real_find_passes_the_gate() -> None:
-    from tests.compact import buildlint_support as support
+    from tests.compact import support
 
     case = support.case("other__find-large-tree")
     lines = case.stdout.splitlines()
