@@ -185,22 +185,18 @@ def cases_for(rule: ModuleType) -> list[corpus.Case]:
 
 def fragment_lines(prefix: str, tool: str) -> list[str]:
     """Real lines of one tool's outputs (corpus cases of ``prefix`` and fixtures of ``tool``)."""
-    lines: list[str] = []
-    for case in corpus_cases(prefix):
-        lines.extend(clean(case.combined).split("\n")[:400])
-    for fixture in fixtures(tool):
-        lines.extend(clean(fixture.text).split("\n")[:400])
-    return lines
+    return _head_lines(corpus_cases(prefix), fixtures(tool), 400)
 
 
 def rule_fragment_lines(rule: ModuleType, folder: str) -> list[str]:
     """Real lines of the rule's git/pkg corpus cases and of the fixtures under ``folder``."""
-    lines: list[str] = []
-    for case in cases_for(rule):
-        lines.extend(clean(case.combined).split("\n")[:300])
-    for fixture in fixtures(folder):
-        lines.extend(clean(fixture.text).split("\n")[:300])
-    return lines
+    return _head_lines(cases_for(rule), fixtures(folder), 300)
+
+
+def _head_lines(cases: list[corpus.Case], recorded: list[Fixture], count: int) -> list[str]:
+    """The first ``count`` lines of each case and fixture, cleaned, to assemble new outputs from."""
+    texts = [case.combined for case in cases] + [fixture.text for fixture in recorded]
+    return [line for text in texts for line in clean(text).split("\n")[:count]]
 
 
 def check_fragments(rule: Rule, lines: list[str], exit_code: int) -> None:
