@@ -13,6 +13,19 @@ from tersh.compaction.clean import strip_ansi
 ROOT = Path(os.environ.get("TERSH_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 
 
+class CorpusMissing(RuntimeError):
+    """The shared corpus is not there although this run requires it (CI)."""
+
+
+def required() -> bool:
+    """Whether a missing corpus fails the run: on CI (``CI`` set) or with TERSH_REQUIRE_CORPUS=1.
+
+    Elsewhere the corpus tests collect no case, so a checkout without the corpus stays usable.
+    """
+    ci = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+    return ci or os.environ.get("TERSH_REQUIRE_CORPUS") == "1"
+
+
 class Case(NamedTuple):
     """One recorded command: its line, exit code, streams and the facts a compaction must keep."""
 
@@ -37,11 +50,21 @@ def _read(path: Path) -> str:
 
 @cache
 def cases() -> tuple[Case, ...]:
-    """Every corpus case, sorted by name (empty when the corpus is not there)."""
-    if not ROOT.is_dir():
+    """Every corpus case, sorted by name (empty when the corpus is not there and not required)."""
+    return read_cases(ROOT, required())
+
+
+def read_cases(root: Path, require: bool) -> tuple[Case, ...]:
+    """Every case under ``root``; raise CorpusMissing when ``require`` and none is there."""
+    if not root.is_dir() or not any((p / "cmd").is_file() for p in root.iterdir()):
+        if require:
+            raise CorpusMissing(
+                f"the shared corpus is required (CI or TERSH_REQUIRE_CORPUS=1) but {root} holds no"
+                " case: put it at ../shared/corpus beside the checkout or set TERSH_CORPUS"
+            )
         return ()
     found = []
-    for folder in sorted(p for p in ROOT.iterdir() if (p / "cmd").is_file()):
+    for folder in sorted(p for p in root.iterdir() if (p / "cmd").is_file()):
         facts = json.loads((folder / "facts.json").read_text())
         found.append(
             Case(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify import facts
 from tersh.compaction.verify import scan as verify_scan
 from tests import corpus
 
@@ -82,8 +82,8 @@ _CHUNK = st.lists(_LINE, max_size=30).map("\n".join)
 
 def _expected(chunk: str) -> tuple[list[int], list[int]]:
     lines = chunk.split("\n")
-    diagnostic = [i for i, line in enumerate(lines) if verify.is_diagnostic(line)]
-    located = [i for i, line in enumerate(lines) if next(verify.iter_locations(line), None)]
+    diagnostic = [i for i, line in enumerate(lines) if facts.is_diagnostic(line)]
+    located = [i for i, line in enumerate(lines) if next(facts.iter_locations(line), None)]
     return diagnostic, located
 
 
@@ -117,7 +117,7 @@ def test_byte_offsets_are_the_lines_the_decoded_text_judges(lines: list[bytes]) 
     decoded = [line.decode("utf-8", "replace") for line in lines]
     offsets, position = [], 0
     for line, text in zip(lines, decoded, strict=True):
-        if verify.is_diagnostic(text) or next(verify.iter_locations(text), None):
+        if facts.is_diagnostic(text) or next(facts.iter_locations(text), None):
             offsets.append(position)
         position += len(line) + 1
     assert verify_scan.fact_line_offsets(data) == offsets

@@ -9,39 +9,23 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import apt as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "pkg__apt-get-install": True,
-    "pkg__apt-get-install-unknown": False,
-    "pkg__apt-get-update": False,  # too small for the note to pay for itself
-}
-FLOORS = {"pkg__apt-get-install": 0.5}
-CASES = gp.cases_for(rule)
-FIXTURES = gp.fixtures_for(rule, "apt")
-LINES = gp.fragment_lines(rule, "apt")
-
-
-def test_every_apt_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
+CASES = support.cases_for(rule)
+FIXTURES = support.fixtures_for(rule, "apt")
+LINES = support.rule_fragment_lines(rule, "apt")
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
     floor = 0.4 if fixture.name == "install-two" else 0.0
-    assert gp.check_fixture(rule, fixture, floor) == snapshot
+    assert support.check_fixture(rule, fixture, floor) == snapshot
 
 
 def test_install_keeps_what_was_set_up() -> None:
     case = next(c for c in CASES if c.name == "pkg__apt-get-install")
-    text = gp.check_case(rule, case, 0.5, applied=True)
+    text = support.check_corpus_case(rule, case, 0.5, applied=True)
     assert "The following NEW packages will be installed:\n  figlet tree\n" in text
     assert "Setting up figlet (2.2.5-3+b1)\n" in text
     assert "Need to get" not in text and "Fetched" not in text
@@ -63,7 +47,7 @@ def test_update_loses_only_counters_and_sizes() -> None:
 
 def test_errors_pass_unchanged() -> None:
     case = next(c for c in CASES if c.name == "pkg__apt-get-install-unknown")
-    assert "E: Unable to locate package python3-doesnotexist" in gp.check_case(
+    assert "E: Unable to locate package python3-doesnotexist" in support.check_corpus_case(
         rule, case, 0.0, applied=False
     )
     assert rule.compact("", detect.invocation("apt-get install x", 0)) is None
@@ -72,18 +56,18 @@ def test_errors_pass_unchanged() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([0, 100]))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) -> None:
-    gp.check_fragments(rule, lines, "apt-get install -y tree", exit_code)
+    support.check_command_fragments(rule, lines, "apt-get install -y tree", exit_code)
 
 
 def test_sniff() -> None:
     case = next(c for c in CASES if c.name == "pkg__apt-get-install")
     assert rule.sniff(support.clean(case.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert support.foreign_sniffs(rule, set(GOLDEN["apt"])) == {}
 
 
 def test_simulation_keeps_each_inst_line_without_its_archive_and_drops_conf() -> None:
     fixture = next(f for f in FIXTURES if f.name == "upgrade-simulate")
-    text = gp.check_fixture(rule, fixture, 0.4)
+    text = support.check_fixture(rule, fixture, 0.4)
     assert "\nInst bash [5.2.15-2+b8] (5.2.15-2+b13)\n" in text
     assert "\nInst liblzma-dev [5.4.1-1] (5.4.1-1+deb12u2) []\n" in text  # what it breaks stays
     assert "Conf " not in text and "oldstable" not in text
@@ -93,7 +77,7 @@ def test_simulation_keeps_each_inst_line_without_its_archive_and_drops_conf() ->
 
 def test_unchosen_lists_go_and_a_commit_shaped_version_keeps_its_line() -> None:
     fixture = next(f for f in FIXTURES if f.name == "download-only")
-    text = gp.check_fixture(rule, fixture, 0.3)
+    text = support.check_fixture(rule, fixture, 0.3)
     assert "Suggested packages:" not in text and "inkscape" not in text
     assert "libjxr-tools amd64 1.2~git20170615.f752187-5 [17.3 kB]" in text
     assert "Need to get 7009 kB/27.3 MB of archives." in text  # "kB/27.3" reads as a path

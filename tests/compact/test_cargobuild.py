@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cargobuild as rule
-from tests.compact import buildlint_support as support
-
-CASES = {
-    "build__cargo-build-ripgrep-offline": (False, 0.0),
-    "build__cargo-build-semver-errors": (True, 0.1),
-    "build__cargo-build-semver-warnings": (True, 0.05),
-}
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
+from tests.compact import support
 
 
 def test_recorded_errors(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "cargobuild", "cargo-build-errors", "cargo build", 101)
+    outcome = support.check_text_fixture(rule, "cargobuild", "cargo-build-errors", "cargo build", 101)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert "error[E0308]: mismatched types" in text
@@ -37,7 +24,7 @@ def test_recorded_errors(snapshot: SnapshotAssertion) -> None:
 
 def test_repeated_diagnostics_merge_into_the_first(snapshot: SnapshotAssertion) -> None:
     """11 functions with the same three mistakes (cargo build, 44 errors)."""
-    outcome = support.check_fixture(rule, "cargobuild", "cargo-repeated-errors", "cargo build", 101)
+    outcome = support.check_text_fixture(rule, "cargobuild", "cargo-repeated-errors", "cargo build", 101)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert text.count("error[E0308]: mismatched types") == 3  # three different messages
@@ -45,7 +32,7 @@ def test_repeated_diagnostics_merge_into_the_first(snapshot: SnapshotAssertion) 
     assert "[tersh] same diagnostic also at: src/lib.rs:12:18 src/lib.rs:18:18 " in text
     assert "error: could not compile `demo` (lib) due to 44 previous errors; 2 warnings emitted" in text
     assert "40 repeated diagnostics" in text
-    assert support.token_saving(support.fixture("cargobuild", "cargo-repeated-errors"), text) >= 0.8
+    assert support.token_saving(support.text_fixture("cargobuild", "cargo-repeated-errors"), text) >= 0.8
     assert text == snapshot
 
 
@@ -60,7 +47,7 @@ def test_blocks_that_differ_beyond_their_place_stay_apart() -> None:
 
 def test_short_format_many_diagnostics_are_grouped(snapshot: SnapshotAssertion) -> None:
     cmd = "cargo build --message-format short"
-    outcome = support.check_fixture(rule, "cargobuild", "cargo-short-many", cmd, 101)
+    outcome = support.check_text_fixture(rule, "cargobuild", "cargo-short-many", cmd, 101)
     assert outcome.applied, outcome.refused
     assert outcome.text.startswith("src/lib.rs (46)\n")
     assert "error: could not compile `demo` (lib) due to 44 previous errors" in outcome.text
@@ -69,7 +56,7 @@ def test_short_format_many_diagnostics_are_grouped(snapshot: SnapshotAssertion) 
 
 def test_clippy_help_links_once_and_same_fixes_merged(snapshot: SnapshotAssertion) -> None:
     """cargo clippy on 5 functions with the same 6 lints (31 warnings)."""
-    outcome = support.check_fixture(rule, "cargobuild", "clippy-repeated-lints", "cargo clippy", 0)
+    outcome = support.check_text_fixture(rule, "cargobuild", "clippy-repeated-lints", "cargo clippy", 0)
     assert outcome.applied, outcome.refused
     text = outcome.text
     link = "= help: for further information visit https://rust-lang.github.io/rust-clippy/"

@@ -8,16 +8,14 @@ import pytest
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cargotest as rule
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__cargo-test-semver-pass": 0.45, "test__cargo-test-semver-failures": 0.2}
-APPLIED = {"test__cargo-test-semver-pass", "test__cargo-test-semver-failures"}
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"unit-pass": 0.45}
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "cargotest", ('test__cargo',), "cargo test", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "cargotest", "cargo test", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "cargotest")
 

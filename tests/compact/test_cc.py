@@ -7,13 +7,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cc as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
-CASES = {  # name: (applied, token-saving floor)
-    "build__gcc-cjson-warnings-only": (False, 0.0),
-    "build__make-cjson-werror": (True, 0.4),
-    "build__make-lua-success-verbose": (True, 0.9),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "make-link-error": ("make", 2, True),
     "cmake-build-warning": ("cmake -S . -B build && cmake --build build", 0, True),
@@ -21,22 +16,16 @@ FIXTURES = {  # name: (command, exit code, applied)
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_build(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]
-    outcome = support.check_fixture(rule, "cc", name, cmd, exit_code)
+    outcome = support.check_text_fixture(rule, "cc", name, cmd, exit_code)
     assert outcome.applied is applied, outcome.refused
     assert outcome.text == snapshot
 
 
 def test_link_errors_and_make_failure_are_kept() -> None:
-    text = support.check_fixture(rule, "cc", "make-link-error", "make", 2).text
+    text = support.check_text_fixture(rule, "cc", "make-link-error", "make", 2).text
     assert "undefined reference to `missing'" in text
     assert "collect2: error: ld returned 1 exit status" in text
     assert "make: *** [Makefile:3: app] Error 1" in text
@@ -46,7 +35,7 @@ def test_link_errors_and_make_failure_are_kept() -> None:
 
 
 def test_make_directory_lines_and_progress_go_but_paths_stay() -> None:
-    text = support.check_fixture(rule, "cc", "make-recursive", "make", 0).text
+    text = support.check_text_fixture(rule, "cc", "make-recursive", "make", 0).text
     assert "Entering directory" not in text
     assert "main.c:9:5: warning: implicit declaration" in text
     assert "/home/dev/work/proj/lib" in text  # named only by a dropped line: listed in the note
@@ -73,7 +62,7 @@ def test_a_lossy_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         return proposal and proposal.replace("collect2: error: ld returned 1 exit status\n", "")
 
     monkeypatch.setattr(rule, "compact", lossy)
-    outcome = support.check_fixture(rule, "cc", "make-link-error", "make", 2)
+    outcome = support.check_text_fixture(rule, "cc", "make-link-error", "make", 2)
     assert not outcome.applied
     assert outcome.refused and "missing" in outcome.refused
 
@@ -81,6 +70,6 @@ def test_a_lossy_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("make -j8 all", 0)) is rule
     assert rule_for_program(detect.invocation("cd build && ninja", 0)) is rule
-    assert rule.sniff(support.fixture("cc", "make-link-error")) >= 0.6
+    assert rule.sniff(support.text_fixture("cc", "make-link-error")) >= 0.6
     assert rule.sniff(support.case("build__make-cjson-werror").combined) >= 0.6
     assert rule.sniff("hello world\n") == 0.0

@@ -23,9 +23,10 @@ from tersh.compaction.rules import (
     shellcheck,
     tsc,
 )
+from tersh.compaction.verify import facts
 from tersh.compaction.verify import holds as verify
 from tests import corpus
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 RULES: tuple[ModuleType, ...] = (
     cc, cargobuild, java, mypy, tsc, ruff, flake8, pylint, eslint, shellcheck, golangci,
@@ -122,6 +123,6 @@ def test_every_rule_meets_the_contract() -> None:
 @example(path="kB/s")
 def test_a_group_header_is_a_path_the_verifier_reads_whole(path: str) -> None:
     expected = bool(path) and " " not in path and not path.endswith(":") and list(
-        verify.iter_paths(path)
+        facts.iter_paths(path)
     ) == [path[2:] if path.startswith("./") else path]
     assert _diag._heads_group(path, strict=True) is expected

@@ -6,11 +6,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import eslint as rule
-from tests.compact import buildlint_support as support
-
-
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__eslint-express-no-var-rule", 0.65, True) == snapshot
+from tests.compact import support
 
 
 def test_repeated_messages_share_an_entry_with_every_location() -> None:
@@ -26,14 +22,14 @@ def test_repeated_messages_share_an_entry_with_every_location() -> None:
 
 
 def test_unix_format_is_grouped(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "eslint", "eslint-unix-many", "npx eslint -f unix .", 1)
+    outcome = support.check_text_fixture(rule, "eslint", "eslint-unix-many", "npx eslint -f unix .", 1)
     assert outcome.applied, outcome.refused
     assert "/home/dev/work/app/src/a.js (18)" in outcome.text
     assert outcome.text == snapshot
 
 
 def test_few_findings_stay_as_printed() -> None:
-    outcome = support.check_fixture(rule, "eslint", "eslint-few-stylish", "npx eslint .", 1)
+    outcome = support.check_text_fixture(rule, "eslint", "eslint-few-stylish", "npx eslint .", 1)
     assert not outcome.applied
 
 

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from syrupy.assertion import SnapshotAssertion
-
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import flake8 as rule
-from tests.compact import buildlint_support as support
-
-
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__flake8-boltons", 0.3, True) == snapshot
+from tests.compact import support
 
 
 def test_every_finding_is_kept_under_its_file() -> None:
@@ -24,9 +18,9 @@ def test_every_finding_is_kept_under_its_file() -> None:
 
 
 def test_few_findings_stay_as_printed() -> None:
-    outcome = support.check_fixture(rule, "flake8", "flake8-few", "flake8 src", 1)
+    outcome = support.check_text_fixture(rule, "flake8", "flake8-few", "flake8 src", 1)
     assert not outcome.applied
-    assert outcome.text == support.fixture("flake8", "flake8-few")
+    assert outcome.text == support.text_fixture("flake8", "flake8-few")
 
 
 def test_a_crash_is_kept() -> None:

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_blame as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
 
-CASES = gp.cases_for(rule)
-LINES = gp.fragment_lines(rule, "git")
-
-
-def test_the_blame_case_is_routed_here() -> None:
-    assert [case.name for case in CASES] == ["git__blame-file"]
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    text = gp.check_case(rule, case, 0.5, applied=True)
-    assert text[:8000] == snapshot
+CASES = support.cases_for(rule)
+LINES = support.rule_fragment_lines(rule, "git")
 
 
 def test_commits_listed_once_then_runs_under_their_id() -> None:
-    text = gp.check_case(rule, CASES[0], 0.5, applied=True)
+    text = support.check_corpus_case(rule, CASES[0], 0.5, applied=True)
     legend = text.split("\n1885ed64\n", 1)[0]
     assert legend.startswith("1885ed64 Jesse 2021-05-17\n3b26fff7 Mahmoud Hashemi 2015-04-06\n")
     assert "\n1b1d3787 gtkacz 2025-09-28\n" in legend
@@ -60,9 +46,9 @@ def test_other_blame_formats_are_declined() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=80))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
-    gp.check_fragments(rule, lines, "git blame boltons/strutils.py", 0)
+    support.check_command_fragments(rule, lines, "git blame boltons/strutils.py", 0)
 
 
 def test_sniff_claims_only_blame_output() -> None:
     assert rule.sniff(support.clean(CASES[0].combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, {"git__blame-file"}) == {}
+    assert support.foreign_sniffs(rule, {"git__blame-file"}) == {}

@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
-from syrupy.assertion import SnapshotAssertion
-
 from tersh.compaction import detect
 from tersh.compaction.rules import git_diff as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
+from tests.compact import support
 
-APPLIED = {
-    "git__diff-large-reformat": False,
-    "git__diff-small-bugfix": False,
-    "git__diff-stat-reformat": True,
-}
-CASES = gp.cases_for(rule)
-
-
-def test_every_diff_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    floor = 0.2 if APPLIED[case.name] else 0.0
-    text = gp.check_case(rule, case, floor, APPLIED[case.name])
-    assert text[:4000] == snapshot
+CASES = support.cases_for(rule)
 
 
 def test_stat_rows_keep_path_and_count_but_not_the_bar() -> None:
     case = next(c for c in CASES if c.name == "git__diff-stat-reformat")
-    text = gp.check_case(rule, case, 0.3, applied=True)
+    text = support.check_corpus_case(rule, case, 0.3, applied=True)
     assert " boltons/strutils.py | 533\n" in text and "++" not in text
     assert " 60 files changed, 4307 insertions(+), 2948 deletions(-)\n" in text
     assert "[tersh] diffstat column padding and +/- bars omitted" in text

@@ -9,42 +9,23 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_log as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "git__log-default-huge": True,
-    "git__log-graph-all": False,  # --oneline --graph: already one line per commit
-    "git__log-oneline-300": False,
-    "git__log-patch": False,  # the patches are data; folding 4 headers saves under 5%
-    "git__show-stat": False,  # too small for the note to pay for itself
-}
-FLOORS = {"git__log-default-huge": 0.25}
-CASES = gp.cases_for(rule)
-FIXTURES = gp.fixtures_for(rule, "git")
-LINES = gp.fragment_lines(rule, "git")
-
-
-def test_every_log_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    text = gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name])
-    assert text[:6000] == snapshot
+CASES = support.cases_for(rule)
+FIXTURES = support.fixtures_for(rule, "git")
+LINES = support.rule_fragment_lines(rule, "git")
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
     floor = 0.0 if fixture.name == "log-stat-merge" else 0.2
-    assert gp.check_fixture(rule, fixture, floor) == snapshot
+    assert support.check_fixture(rule, fixture, floor) == snapshot
 
 
 def test_header_is_folded_to_id_day_and_author() -> None:
     case = next(c for c in CASES if c.name == "git__log-default-huge")
-    text = gp.check_case(rule, case, 0.25, applied=True)
+    text = support.check_corpus_case(rule, case, 0.25, applied=True)
     assert text.startswith(
         "53b41d0cddd80bf33fdc631bdd32e3ba53842b89 2026-05-08 Roberto I\n"
         "    Avoid warning in some compilers\n"
@@ -57,13 +38,13 @@ def test_header_is_folded_to_id_day_and_author() -> None:
 def test_merges_graphs_and_committers_are_kept() -> None:
     stat = next(f for f in FIXTURES if f.name == "log-stat-merge")
     merge = rule.compact(support.clean(stat.text) * 3, detect.invocation(stat.cmd, 0)) or ""
-    assert gp.outcome_text(rule, stat) == support.clean(stat.text)  # too small to pay off
+    assert support.outcome_text(rule, stat) == support.clean(stat.text)  # too small to pay off
     assert "2026-05-08 Ada Lovelace (merge of 6055b5d 40af9c1)\n    Merge branch 'feature'" in merge
     assert " src/errors.py | 2\n 1 file changed, 2 insertions(+)" in merge
-    graph = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-graph-medium"))
+    graph = support.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-graph-medium"))
     assert graph.startswith("*   2013e56a38e55d04c054e6938a439d33d9d812fb 2026-05-08 Ada Lovelace")
     assert "\n|\\\n" in graph and "\n|/\n" in graph  # the fork and the join are still drawn
-    fuller = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-fuller"))
+    fuller = support.outcome_text(rule, next(f for f in FIXTURES if f.name == "log-fuller"))
     assert "CommitDate" not in fuller and "ada@example.com" not in fuller
 
 
@@ -110,10 +91,10 @@ def test_a_rule_that_drops_a_message_line_is_refused() -> None:
 @given(st.lists(st.sampled_from(LINES), max_size=60))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
     header = "commit 53b41d0cddd80bf33fdc631bdd32e3ba53842b89"
-    gp.check_fragments(rule, [header, *lines], "git log", 0)
+    support.check_command_fragments(rule, [header, *lines], "git log", 0)
 
 
 def test_sniff_claims_only_medium_log_output() -> None:
     huge = next(c for c in CASES if c.name == "git__log-default-huge")
     assert rule.sniff(support.clean(huge.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert support.foreign_sniffs(rule, set(GOLDEN["git_log"])) == {}

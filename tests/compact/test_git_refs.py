@@ -7,23 +7,14 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import git_refs as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
 
-CASES = gp.cases_for(rule)
-FIXTURES = gp.fixtures_for(rule, "git")
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case) -> None:
-    assert case.name == "git__branch-all"
-    gp.check_case(rule, case, 0.0, applied=False)  # every branch name is data
+FIXTURES = support.fixtures_for(rule, "git")
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
+    assert support.check_fixture(rule, fixture, 0.0) == snapshot
 
 
 def test_remote_pairs_are_merged_only_when_urls_match() -> None:

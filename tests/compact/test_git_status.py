@@ -9,34 +9,22 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect
 from tersh.compaction.rules import git_status as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {"git__status-messy-worktree": True, "git__status-clean": False}
-FLOORS = {"git__status-messy-worktree": 0.25}
-CASES = gp.cases_for(rule)
-FIXTURES = gp.fixtures_for(rule, "git")
-LINES = gp.fragment_lines(rule, "git")
-
-
-def test_every_status_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
+CASES = support.cases_for(rule)
+FIXTURES = support.fixtures_for(rule, "git")
+LINES = support.rule_fragment_lines(rule, "git")
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
+    assert support.check_fixture(rule, fixture, 0.0) == snapshot
 
 
 def test_states_become_short_codes_under_sections_without_hints() -> None:
     case = next(c for c in CASES if c.name == "git__status-messy-worktree")
-    text = gp.check_case(rule, case, 0.25, applied=True)
+    text = support.check_corpus_case(rule, case, 0.25, applied=True)
     assert "staged:\n  R docs/virtualenv.md -> docs/virtual-environments.md\n" in text
     assert "\n  D docs/why.md\n" in text
     assert "not staged:\n  D docs/faqs.md\n  M src/click/__init__.py" in text
@@ -47,7 +35,7 @@ def test_states_become_short_codes_under_sections_without_hints() -> None:
 
 
 def test_conflicts_keep_their_own_words_and_the_merge_state() -> None:
-    text = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "status-conflict"))
+    text = support.outcome_text(rule, next(f for f in FIXTURES if f.name == "status-conflict"))
     assert "You have unmerged paths." in text
     assert "unmerged:\n  both added: src/errors.py" in text
     assert "Your branch is ahead of 'origin/main' by 1 commit." in text
@@ -82,9 +70,9 @@ def test_a_rule_that_drops_an_entry_is_refused() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
-    gp.check_fragments(rule, lines, "git status", 0)
+    support.check_command_fragments(rule, lines, "git status", 0)
 
 
 def test_sniff_claims_only_status_output() -> None:
     assert rule.sniff(support.clean(CASES[0].combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert support.foreign_sniffs(rule, set(GOLDEN["git_status"])) == {}

@@ -9,12 +9,11 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import git_transfer as rule
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
 
-FIXTURES = gp.fixtures_for(rule, "git")
+FIXTURES = support.fixtures_for(rule, "git")
 FLOORS = {"clone-progress": 0.8}
-LINES = gp.fragment_lines(rule, "git")
+LINES = support.rule_fragment_lines(rule, "git")
 
 
 def test_fixtures_cover_every_transfer_command() -> None:
@@ -23,13 +22,13 @@ def test_fixtures_cover_every_transfer_command() -> None:
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_fixture(rule, fixture, FLOORS.get(fixture.name, 0.0)) == snapshot
+    assert support.check_fixture(rule, fixture, FLOORS.get(fixture.name, 0.0)) == snapshot
 
 
 def test_ref_updates_and_outcome_survive() -> None:
     fixture = next(f for f in FIXTURES if f.name == "pull-fastforward")
     pull = support.clean(fixture.text)
-    assert gp.outcome_text(rule, fixture) == pull  # a short pull is not worth a note
+    assert support.outcome_text(rule, fixture) == pull  # a short pull is not worth a note
     proposal = rule.compact(pull * 3, detect.invocation(fixture.cmd, 0)) or ""
     for kept in (
         " * branch            main       -> FETCH_HEAD",
@@ -44,7 +43,7 @@ def test_ref_updates_and_outcome_survive() -> None:
 
 def test_a_rejected_push_keeps_every_line() -> None:
     rejected = next(f for f in FIXTURES if f.name == "push-rejected")
-    assert gp.outcome_text(rule, rejected) == support.clean(rejected.text)
+    assert support.outcome_text(rule, rejected) == support.clean(rejected.text)
 
 
 def test_output_without_progress_is_declined() -> None:
@@ -56,10 +55,10 @@ def test_output_without_progress_is_declined() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str]) -> None:
-    gp.check_fragments(rule, lines, "git fetch origin", 0)
+    support.check_command_fragments(rule, lines, "git fetch origin", 0)
 
 
 def test_sniff() -> None:
     clone = next(f for f in FIXTURES if f.name == "clone-progress")
     assert rule.sniff(support.clean(clone.text)) >= 0.9
-    assert gp.foreign_sniffs(rule, set()) == {}
+    assert support.foreign_sniffs(rule, set()) == {}

@@ -6,11 +6,11 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import golangci as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 
 def _many() -> str:
-    text = support.fixture("golangci", "golangci-v1")
+    text = support.text_fixture("golangci", "golangci-v1")
     head, body = text.split("\n", 1)
     summary = "48 issues:\n* errcheck: 12\n* gofmt: 12\n* ineffassign: 12\n* unused: 12\n"
     return head + "\n" + body * 12 + summary
@@ -37,7 +37,7 @@ def test_downloads_go_but_module_paths_stay() -> None:
 
 
 def test_few_findings_stay_as_printed() -> None:
-    outcome = support.check_fixture(rule, "golangci", "golangci-v1", "golangci-lint run", 1)
+    outcome = support.check_text_fixture(rule, "golangci", "golangci-v1", "golangci-lint run", 1)
     assert not outcome.applied
 
 

@@ -8,16 +8,14 @@ import pytest
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import gotest as rule
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {}
-APPLIED = set[str]()
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"verbose-failures": 0.6, "verbose-pass": 0.6}
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "gotest", ('test__go',), "go test ./...", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "gotest", "go test ./...", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "gotest")
 
@@ -38,7 +36,7 @@ def test_failures_logs_and_results_are_kept() -> None:
 def test_panics_and_build_failures_stay_whole() -> None:
     for name in ("panic", "build-failed"):
         fixture = next(f for f in support.fixtures("gotest") if f.name == name)
-        _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+        _, _, outcome = support.gate(rule, fixture.text, fixture.cmd, fixture.exit_code)
         assert outcome.text == support.clean(fixture.text)
 
 

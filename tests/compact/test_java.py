@@ -7,7 +7,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import java as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = {  # name: (command, exit code, applied)
     "javac-errors": ("javac -Xlint:all Main.java", 1, False),  # too little to drop: left as is
@@ -16,15 +16,10 @@ FIXTURES = {  # name: (command, exit code, applied)
 }
 
 
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    name = "build__javac-xlint-warnings-and-errors"
-    assert support.check_case(rule, name, 0.15, True) == snapshot
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_build(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]
-    outcome = support.check_fixture(rule, "java", name, cmd, exit_code)
+    outcome = support.check_text_fixture(rule, "java", name, cmd, exit_code)
     assert outcome.applied is applied, outcome.refused
     assert outcome.text == snapshot
 
@@ -40,11 +35,11 @@ def test_javac_details_stay_quoted_source_goes() -> None:
 
 
 def test_gradle_and_maven_outcomes_stay() -> None:
-    gradle = support.check_fixture(rule, "java", "gradle-failure", "gradle build", 1).text
+    gradle = support.check_text_fixture(rule, "java", "gradle-failure", "gradle build", 1).text
     assert "BUILD FAILED in 4s" in gradle and "* What went wrong:" in gradle
     assert "> Task :app:compileJava FAILED" in gradle
     assert "Run with --scan" not in gradle
-    maven = support.check_fixture(rule, "java", "maven-failure", "mvn compile", 1).text
+    maven = support.check_text_fixture(rule, "java", "maven-failure", "mvn compile", 1).text
     assert "[INFO] BUILD FAILURE" in maven
     assert "[ERROR] /home/dev/work/app/src/main/java/com/example/App.java:[12,28] cannot find symbol" in maven
     assert "--- compiler:3.11.0:compile" not in maven
@@ -59,5 +54,5 @@ def test_empty_and_foreign_input() -> None:
 def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("./gradlew assemble", 0)) is rule
     assert rule_for_program(detect.invocation("mvn -B package", 0)) is rule
-    assert rule.sniff(support.fixture("java", "javac-errors")) >= 0.9
+    assert rule.sniff(support.text_fixture("java", "javac-errors")) >= 0.9
     assert rule.sniff("nothing\n") == 0.0

@@ -9,11 +9,9 @@ import pytest
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import jest as rule
 from tests import corpus
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__vitest-ufo-failures": 0.5, "test__jest-dayjs-injected-failures": 0.3}
-APPLIED = {"test__vitest-ufo-failures", "test__jest-dayjs-injected-failures"}
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {
     "jest-pass": 0.6, "jest-verbose-failure": 0.5, "vitest-failure": 0.6, "jest-mixed-console": 0.3,
     "jest-verbose-mixed": 0.5, "jest-pass-verbose-console": 0.75, "vitest-mixed-import-error": 0.5,
@@ -21,8 +19,8 @@ FIXTURE_FLOORS: dict[str, float] = {
 }
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "jest", ('test__jest', 'test__vitest'), "npx jest", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "jest", "npx jest", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "jest")
 
@@ -44,7 +42,7 @@ def test_failing_tests_keep_their_tree_and_blocks() -> None:
 
 def test_vitest_rules_are_shortened_but_counters_kept() -> None:
     case = next(c for c in corpus.cases() if c.name == "test__vitest-ufo-failures")
-    text = support.run(rule, case.combined, case.cmd, case.exit_code)[2].text
+    text = support.gate(rule, case.combined, case.cmd, case.exit_code)[2].text
     assert "⎯⎯⎯ [1/8]" in text
     assert "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/8]⎯" not in text
     assert "Failed Tests 8" in text

@@ -20,7 +20,7 @@ from tersh.compaction import detect, rule_for_program
 from tersh.compaction.clean import clean
 from tersh.compaction.rules import listing as rule
 from tersh.compaction.verify import holds as verify
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = Path(__file__).parent / "fixtures" / "listing"
 # Columns, NUL separators, counts, few paths; too little to share: folders alone ("-type d"),
@@ -79,13 +79,6 @@ def run(name: str) -> tuple[str, str | None, str]:
     outcome = support.run(rule, text, command, exit_code)
     assert verify.missing_facts(text, outcome.text, inv) == []
     return text, rule.compact(text, inv), outcome.text
-
-
-def test_corpus_find_large_tree(snapshot: SnapshotAssertion) -> None:
-    text = support.check_case(rule, "other__find-large-tree", floor=0.35, applied=True)
-    case = support.case("other__find-large-tree")
-    assert_lossless(clean(case.combined), text)
-    assert text == snapshot
 
 
 @pytest.mark.parametrize("name", RECORDED)

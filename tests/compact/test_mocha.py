@@ -8,16 +8,14 @@ import pytest
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import mocha as rule
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__mocha-express-spec-pass": 0.97}
-APPLIED = {"test__mocha-express-spec-pass"}
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"spec-failure": 0.6, "spec-pass": 0.8}
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "mocha", ('test__mocha',), "npx mocha", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "mocha", "npx mocha", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "mocha")
 

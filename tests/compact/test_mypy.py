@@ -7,12 +7,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import mypy as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
-CASES = {
-    "build__mypy-click-injected-errors": (True, 0.05),
-    "build__mypy-marshmallow-clean": (False, 0.0),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "mypy-pretty-many": ("mypy --pretty --strict bad.py", 1, True),
     "pyright-errors": ("npx pyright", 1, False),
@@ -22,16 +18,10 @@ FIXTURES = {  # name: (command, exit code, applied)
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_output(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]
-    outcome = support.check_fixture(rule, "mypy", name, cmd, exit_code)
+    outcome = support.check_text_fixture(rule, "mypy", name, cmd, exit_code)
     assert outcome.applied is applied, outcome.refused
     assert outcome.text == snapshot
 
@@ -48,14 +38,14 @@ def test_wrapped_messages_are_joined_and_quoted_source_dropped() -> None:
 
 
 def test_many_errors_are_grouped_by_file() -> None:
-    text = support.check_fixture(rule, "mypy", "mypy-pretty-many", "mypy --pretty", 1).text
+    text = support.check_text_fixture(rule, "mypy", "mypy-pretty-many", "mypy --pretty", 1).text
     assert text.startswith("bad.py (61)\n")
     assert "    note: Possible overload variants:" in text
     assert "Found 61 errors in 1 file (checked 1 source file)" in text
 
 
 def test_many_pyright_findings_are_grouped_with_their_continuations() -> None:
-    head, body = support.fixture("mypy", "pyright-errors").split("pyright 1.1.389\n", 1)
+    head, body = support.text_fixture("mypy", "pyright-errors").split("pyright 1.1.389\n", 1)
     findings = body.rsplit("\n3 errors", 1)[0]
     text = head + findings * 15 + "\n45 errors, 15 warnings, 0 informations \n"
     outcome = support.run(rule, text, "pyright", 1)
@@ -74,12 +64,12 @@ def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("uv run mypy src", 1)) is rule
     assert rule_for_program(detect.invocation("npx pyright", 1)) is rule
     assert rule.sniff(support.case("build__mypy-marshmallow-clean").combined) >= 0.9
-    assert rule.sniff(support.fixture("mypy", "pyright-errors")) >= 0.9
+    assert rule.sniff(support.text_fixture("mypy", "pyright-errors")) >= 0.9
     assert rule.sniff("ok\n") == 0.0
 
 
 def test_error_end_positions_and_context_lines_when_grouped() -> None:
-    raw = support.fixture("mypy", "mypy-context-end")
+    raw = support.text_fixture("mypy", "mypy-context-end")
     outcome = support.run(rule, raw, "mypy --show-error-context --show-error-end platformdirs", 1)
     assert outcome.applied, outcome.refused
     assert "platformdirs/_android.py (10)" in outcome.text

@@ -8,16 +8,14 @@ import pytest
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import nodetest as rule
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__node-test-marked-unit-failures": 0.45}
-APPLIED = {"test__node-test-marked-unit-failures"}
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"tap-pass": 0.9, "spec-pass": 0.8, "tap-failure": 0.7}
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "nodetest", ('test__node',), "node --test", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "nodetest", "node --test", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "nodetest")
 

@@ -9,26 +9,12 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect, rule_for_program
 from tersh.compaction.rules import npm as rule
-from tests import corpus
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
+from tests.compact.golden_table import GOLDEN
 
-APPLIED = {
-    "pkg__npm-audit-endpoint-error": False,
-    "pkg__npm-install-ansi": False,  # its spinner frames are gone with the clean-up already
-    "pkg__npm-install-express": False,
-    "pkg__npm-install-legacy-deps": True,
-    "pkg__npm-install-nonexistent-version": False,
-    "pkg__npm-ls": False,  # only glyphs would go: fewer tokens than the capture report costs
-}
-FLOORS = {"pkg__npm-install-legacy-deps": 0.1}
-CASES = gp.cases_for(rule)
-FIXTURES = gp.fixtures_for(rule, "npm")
-LINES = gp.fragment_lines(rule, "npm")
-
-
-def test_every_npm_case_is_routed_here() -> None:
-    assert sorted(case.name for case in CASES) == sorted(APPLIED)
+CASES = support.cases_for(rule)
+FIXTURES = support.fixtures_for(rule, "npm")
+LINES = support.rule_fragment_lines(rule, "npm")
 
 
 def test_npm_test_and_run_are_left_to_the_test_rules() -> None:
@@ -36,14 +22,9 @@ def test_npm_test_and_run_are_left_to_the_test_rules() -> None:
         assert rule_for_program(detect.invocation(command, 1)) is not rule
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case(case: corpus.Case, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_case(rule, case, FLOORS.get(case.name, 0.0), APPLIED[case.name]) == snapshot
-
-
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
+    assert support.check_fixture(rule, fixture, 0.0) == snapshot
 
 
 def test_spinner_frames_go_and_the_outcome_stays() -> None:
@@ -56,7 +37,7 @@ def test_spinner_frames_go_and_the_outcome_stays() -> None:
 
 def test_repeated_warnings_are_written_once_with_a_count() -> None:
     case = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
-    text = gp.check_case(rule, case, 0.1, applied=True)
+    text = support.check_corpus_case(rule, case, 0.1, applied=True)
     assert text.count("npm warn deprecated core-js@2.6.12:") == 1
     assert "(×3)" in text
     assert "added 1788 packages in 1m" in text
@@ -72,7 +53,7 @@ def test_tree_glyphs_become_indentation_but_diagnostic_words_keep_theirs() -> No
 
 def test_errors_pass_unchanged() -> None:
     fixture = next(f for f in FIXTURES if f.name == "install-e404")
-    assert gp.outcome_text(rule, fixture) == support.clean(fixture.text)
+    assert support.outcome_text(rule, fixture) == support.clean(fixture.text)
     assert rule.compact("", detect.invocation("npm install", 0)) is None
 
 
@@ -97,14 +78,14 @@ def test_a_rule_that_drops_a_deprecation_is_refused() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([0, 1]))
 def test_fragments_never_crash_or_lose_a_fact(lines: list[str], exit_code: int) -> None:
-    gp.check_fragments(rule, lines, "npm install", exit_code)
-    gp.check_fragments(rule, lines, "npm ls --all", exit_code)
+    support.check_command_fragments(rule, lines, "npm install", exit_code)
+    support.check_command_fragments(rule, lines, "npm ls --all", exit_code)
 
 
 def test_sniff_claims_only_install_output() -> None:
     legacy = next(c for c in CASES if c.name == "pkg__npm-install-legacy-deps")
     assert rule.sniff(support.clean(legacy.combined)) >= 0.9
-    assert gp.foreign_sniffs(rule, set(APPLIED)) == {}
+    assert support.foreign_sniffs(rule, set(GOLDEN["npm"])) == {}
 
 
 def test_a_short_install_that_is_mostly_spinner_is_still_compacted() -> None:
@@ -117,7 +98,7 @@ def test_a_short_install_that_is_mostly_spinner_is_still_compacted() -> None:
 @pytest.mark.parametrize("level", ["http", "verbose"])
 def test_raised_loglevel_lines_go_and_the_outcome_stays(level: str) -> None:
     fixture = next(f for f in FIXTURES if f.name == f"install-loglevel-{level}")
-    _, _, outcome = support.run(rule, fixture.text, fixture.cmd, fixture.exit_code)
+    _, _, outcome = support.gate(rule, fixture.text, fixture.cmd, fixture.exit_code)
     assert outcome.applied, outcome.refused
     assert "added 3 packages in 7s" in outcome.text and "npm http fetch" not in outcome.text
     assert "npm log lines omitted" in outcome.text

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction import preview
-from tersh.compaction.verify.holds import extract_facts, is_diagnostic, iter_locations, iter_paths
+from tersh.compaction.verify.facts import is_diagnostic, iter_locations, iter_paths
+from tersh.compaction.verify.scan import extract_facts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FRAGMENTS = [

@@ -6,15 +6,11 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import pylint as rule
-from tests.compact import buildlint_support as support
-
-
-def test_corpus_case_is_too_small_to_touch(snapshot: SnapshotAssertion) -> None:
-    assert support.check_case(rule, "lint__pylint-click-errors-only", 0.0, False) == snapshot
+from tests.compact import support
 
 
 def test_banners_go_findings_and_score_stay(snapshot: SnapshotAssertion) -> None:
-    text = support.fixture("pylint", "pylint-score")
+    text = support.text_fixture("pylint", "pylint-score")
     body = "".join(
         f"src/app/gen{i % 5}.py:{i + 1}:0: C0116: Missing function or method docstring"
         " (missing-function-docstring)\n"
@@ -31,7 +27,8 @@ def test_banners_go_findings_and_score_stay(snapshot: SnapshotAssertion) -> None
 
 def test_parseable_format_findings_are_grouped(snapshot: SnapshotAssertion) -> None:
     """pylint --output-format=parseable on idna (50 messages)."""
-    outcome = support.check_fixture(rule, "pylint", "pylint-parseable-idna", "pylint -f parseable idna", 30)
+    cmd = "pylint -f parseable idna"
+    outcome = support.check_text_fixture(rule, "pylint", "pylint-parseable-idna", cmd, 30)
     assert outcome.applied, outcome.refused
     assert "idna/core.py (20)" in outcome.text
     assert "[E0606(possibly-used-before-assignment), main] Possibly using variable 'domains'" in outcome.text
@@ -41,10 +38,10 @@ def test_parseable_format_findings_are_grouped(snapshot: SnapshotAssertion) -> N
 
 def test_default_format_on_a_real_package(snapshot: SnapshotAssertion) -> None:
     """pylint on h11 (default text format, 100+ messages, score)."""
-    outcome = support.check_fixture(rule, "pylint", "pylint-default-h11", "pylint h11", 28)
+    outcome = support.check_text_fixture(rule, "pylint", "pylint-default-h11", "pylint h11", 28)
     assert outcome.applied, outcome.refused
     assert "*************" not in outcome.text
-    assert support.token_saving(support.fixture("pylint", "pylint-default-h11"), outcome.text) >= 0.35
+    assert support.token_saving(support.text_fixture("pylint", "pylint-default-h11"), outcome.text) >= 0.35
     assert outcome.text == snapshot
 
 

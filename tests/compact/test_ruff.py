@@ -7,13 +7,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import ruff as rule
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
-CASES = {
-    "lint__ruff-boltons-default-full": (True, 0.8),
-    "lint__ruff-boltons-statistics": (True, 0.25),
-    "lint__ruff-click-clean": (False, 0.0),
-}
 FIXTURES = {  # name: (command, exit code, applied)
     "ruff-full-all": ("ruff check --select ALL bad.py", 1, True),
     "ruff-full-few": ("ruff check --select F,E bad.py", 1, True),
@@ -26,22 +21,16 @@ FIXTURES = {  # name: (command, exit code, applied)
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case(name: str, snapshot: SnapshotAssertion) -> None:
-    applied, floor = CASES[name]
-    assert support.check_case(rule, name, floor, applied) == snapshot
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_recorded_output(name: str, snapshot: SnapshotAssertion) -> None:
     cmd, exit_code, applied = FIXTURES[name]
-    outcome = support.check_fixture(rule, "ruff", name, cmd, exit_code)
+    outcome = support.check_text_fixture(rule, "ruff", name, cmd, exit_code)
     assert outcome.applied is applied, outcome.refused
     assert outcome.text == snapshot
 
 
 def test_full_format_becomes_concise_lines_when_few() -> None:
-    text = support.check_fixture(rule, "ruff", "ruff-full-few", "ruff check", 1).text
+    text = support.check_text_fixture(rule, "ruff", "ruff-full-few", "ruff check", 1).text
     assert "bad.py:1:1: E401 [*] Multiple imports on one line" in text
     assert "bad.py:1:12: F401 [*] `sys` imported but unused" in text
     assert "help: Split imports" not in text and " --> bad.py" not in text
@@ -76,7 +65,7 @@ def test_registry_and_sniffer() -> None:
 
 
 def test_grouped_format_entries_are_findings_regrouped_when_many() -> None:
-    text = support.fixture("ruff", "ruff-grouped-mdurl")
+    text = support.text_fixture("ruff", "ruff-grouped-mdurl")
     entries = text.split("\n\n", 1)[1].rsplit("\n\nFound", 1)[0]
     bigger = "\n\n".join(entries.replace("mdurl/", f"mdurl{n}/") for n in range(3))
     outcome = support.run(rule, bigger + "\n\nFound 144 errors.\n", "ruff check --output-format grouped", 1)
@@ -88,14 +77,14 @@ def test_grouped_format_entries_are_findings_regrouped_when_many() -> None:
 
 def test_pylint_format_findings_are_recognised() -> None:
     cmd = "ruff check --output-format pylint"
-    outcome = support.check_fixture(rule, "ruff", "ruff-pylint-format-mdurl", cmd, 1)
+    outcome = support.check_text_fixture(rule, "ruff", "ruff-pylint-format-mdurl", cmd, 1)
     assert outcome.applied, outcome.refused
     assert "mdurl/_decode.py (" in outcome.text
     assert "\n  1 [D104] Missing docstring in public package\n" in outcome.text
 
 
 def test_format_check_keeps_every_file_and_the_summary_and_counts_the_diffs() -> None:
-    text = support.check_fixture(rule, "ruff", "ruff-format-check-diff", "ruff format --check .", 1).text
+    text = support.check_text_fixture(rule, "ruff", "ruff-format-check-diff", "ruff format --check .", 1).text
     assert all(f"mod_{n}.py" in text for n in range(1, 46))
     assert "45 files would be reformatted" in text
     assert "return a + b" not in text and "code-frame or fix-hint line" in text

@@ -22,7 +22,7 @@ from tersh.compaction.clean import clean
 from tersh.compaction.rules import search as rule
 from tersh.compaction.verify import holds as verify
 from tests import corpus
-from tests.compact import buildlint_support as support
+from tests.compact import support
 
 FIXTURES = Path(__file__).parent / "fixtures" / "search"
 DECLINED = {"grep-rc-def", "grep-rl-def", "rg-heading", "rg-vimgrep"}  # counts, lists, grouped, few
@@ -126,11 +126,6 @@ def test_corpus_grep_rn_def_large(snapshot: SnapshotAssertion) -> None:
     assert "src/click/_compat.py (" in proposal
     assert support.token_saving(case.combined, proposal) >= 0.22
     assert proposal == snapshot
-
-
-def test_corpus_short_rg_result_stays_as_printed() -> None:
-    assert propose(clean(support.case("other__rg-unsafe").combined), "rg -n unsafe crates/") is None
-    support.check_case(rule, "other__rg-unsafe", 0.0, False)
 
 
 def test_the_gate_accepts_grouped_matches_that_rebuild_every_line() -> None:

@@ -6,12 +6,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import shellcheck as rule
-from tests.compact import buildlint_support as support
-
-
-def test_corpus_case(snapshot: SnapshotAssertion) -> None:
-    name = "lint__shellcheck-neofetch-all-optional"
-    assert support.check_case(rule, name, 0.7, True) == snapshot
+from tests.compact import support
 
 
 def test_every_comment_keeps_its_line_and_column() -> None:
@@ -23,7 +18,7 @@ def test_every_comment_keeps_its_line_and_column() -> None:
 
 
 def test_few_comments_keep_their_blocks(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "shellcheck", "shellcheck-few", "shellcheck deploy.sh", 1)
+    outcome = support.check_text_fixture(rule, "shellcheck", "shellcheck-few", "shellcheck deploy.sh", 1)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert "In deploy.sh line 31:\n  31:1 SC2164 (warning): Use 'cd ... || exit'" in text
@@ -40,7 +35,7 @@ def test_empty_and_foreign_input() -> None:
 
 def test_registry_and_sniffer() -> None:
     assert rule_for_program(detect.invocation("shellcheck -x scripts/*.sh", 1)) is rule
-    assert rule.sniff(support.fixture("shellcheck", "shellcheck-few")) >= 0.9
+    assert rule.sniff(support.text_fixture("shellcheck", "shellcheck-few")) >= 0.9
     assert rule.sniff("x\n") == 0.0
 
 
@@ -48,11 +43,11 @@ def test_error_level_comments_keep_their_written_location_when_grouped() -> None
     """Many comments are grouped by file, but an error keeps `In FILE line N:` / `FILE:N:C: error:`."""
     from pathlib import Path
 
-    unseen = Path(__file__).parent / "fixtures" / "unseen"
+    recorded = Path(__file__).parent / "fixtures" / "regression"
     for case, wanted in (("lint__shellcheck-tty-multi-errors", "In xdg-mime line 346:"),
                          ("lint__shellcheck-gcc-format-multi", "xdg-mime:346:25: error:")):
-        text = (unseen / case / "combined").read_text()
-        cmd = (unseen / case / "cmd").read_text().strip()
+        text = (recorded / case / "combined").read_text()
+        cmd = (recorded / case / "cmd").read_text().strip()
         out = rule.compact(text, detect.invocation(cmd, 1))
         assert out is not None and len(out) < len(text)
         assert wanted in out

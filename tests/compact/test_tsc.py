@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import tsc as rule
-from tests.compact import buildlint_support as support
-
-CASES = ["build__tsc-ufo-injected-errors", "build__tsc-ufo-stricter-flags"]
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_corpus_case_is_already_compact(name: str, snapshot: SnapshotAssertion) -> None:
-    # Piped tsc prints one line per error: nothing to drop, so the text stays as printed.
-    assert support.check_case(rule, name, 0.0, False) == snapshot
+from tests.compact import support
 
 
 def test_pretty_output_loses_its_frames(snapshot: SnapshotAssertion) -> None:
-    outcome = support.check_fixture(rule, "tsc", "tsc-pretty-errors", "npx tsc --pretty", 2)
+    outcome = support.check_text_fixture(rule, "tsc", "tsc-pretty-errors", "npx tsc --pretty", 2)
     assert outcome.applied, outcome.refused
     text = outcome.text
     assert "src/api/client.ts:42:7 - error TS2322: Type 'string' is not assignable" in text

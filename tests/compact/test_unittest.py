@@ -9,16 +9,14 @@ import pytest
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import unittest as rule
 from tests import corpus
-from tests.compact import runner_support as support
+from tests.compact import support
 
-# Minimum share of bytes removed, per corpus case / fixture (only where the output is noisy).
-FLOORS: dict[str, float] = {"test__unittest-more-itertools-v-pass": 0.97}
-APPLIED = {"test__unittest-more-itertools-v-pass"}
+# Minimum share of bytes removed, per fixture (only where the output is noisy).
 FIXTURE_FLOORS: dict[str, float] = {"failures-v": 0.6}
 
 
-test_corpus_case, test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
-    rule, "unittest", ('test__unittest',), "python -m unittest", FLOORS, APPLIED, FIXTURE_FLOORS
+test_recorded_mode, test_empty_input_is_declined = support.standard_tests(
+    rule, "unittest", "python -m unittest", FIXTURE_FLOORS
 )
 _outcome = functools.partial(support.fixture_outcome, rule, "unittest")
 

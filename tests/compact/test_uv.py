@@ -7,10 +7,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect
 from tersh.compaction.rules import uv as rule
-from tests.compact import gitpkg_support as gp
-from tests.compact import runner_support as support
+from tests.compact import support
 
-FIXTURES = gp.fixtures_for(rule, "uv")
+FIXTURES = support.fixtures_for(rule, "uv")
 
 
 def test_every_fixture_is_routed_here() -> None:
@@ -19,20 +18,20 @@ def test_every_fixture_is_routed_here() -> None:
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f.name)
 def test_recorded_mode(fixture: support.Fixture, snapshot: SnapshotAssertion) -> None:
-    assert gp.check_fixture(rule, fixture, 0.0) == snapshot
+    assert support.check_fixture(rule, fixture, 0.0) == snapshot
 
 
 def test_small_real_outputs_are_left_alone() -> None:
     for fixture in FIXTURES:  # uv is terse: most of these are not worth a note and a report
         if fixture.name not in {"add-many", "add-new-project"}:
-            assert gp.outcome_text(rule, fixture) == support.clean(fixture.text)
-    many = gp.outcome_text(rule, next(f for f in FIXTURES if f.name == "add-many"))
+            assert support.outcome_text(rule, fixture) == support.clean(fixture.text)
+    many = support.outcome_text(rule, next(f for f in FIXTURES if f.name == "add-many"))
     assert " + alabaster==1.0.0, babel==2.19.0\n ~ demo==0.1.0 (from file:///tmp/uvp)\n" in many
 
 
 def test_a_new_project_keeps_every_installed_version_and_drops_downloads() -> None:
     fixture = next(f for f in FIXTURES if f.name == "add-new-project")
-    text = gp.check_fixture(rule, fixture, 0.2)
+    text = support.check_fixture(rule, fixture, 0.2)
     assert "Downloading numpy" not in text and "Built uvproj" not in text
     assert "Installed 16 packages in 126ms" in text
     for line in support.clean(fixture.text).splitlines():
@@ -58,11 +57,11 @@ def test_changes_are_joined_and_every_package_kept() -> None:
 
 def test_errors_and_hints_pass_unchanged() -> None:
     fixture = next(f for f in FIXTURES if f.name == "add-unsatisfiable")
-    assert gp.outcome_text(rule, fixture) == support.clean(fixture.text)
+    assert support.outcome_text(rule, fixture) == support.clean(fixture.text)
     assert rule.compact("", detect.invocation("uv sync", 0)) is None
 
 
 def test_sniff() -> None:
     add = next(f for f in FIXTURES if f.name == "add")
     assert rule.sniff(support.clean(add.text)) >= 0.9
-    assert gp.foreign_sniffs(rule, set()) == {}
+    assert support.foreign_sniffs(rule, set()) == {}

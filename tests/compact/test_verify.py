@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tersh.compaction import detect
 from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify import facts, renderings, scan
 from tersh.compaction.verify import holds as verify
 
 
@@ -28,8 +29,8 @@ def test_caret_markers_are_not_part_of_a_message() -> None:
 
 def test_transfer_rates_and_abbreviations_are_not_paths() -> None:
     line = "Downloaded lib/foo.jar (2.1 kB at 12 kB/s) 3.4 MiB/s 40 it/s N/A I/O"
-    assert list(verify.iter_paths(line)) == ["lib/foo.jar"]
-    assert list(verify.iter_paths("see src/io/read.c")) == ["src/io/read.c"]
+    assert list(facts.iter_paths(line)) == ["lib/foo.jar"]
+    assert list(facts.iter_paths("see src/io/read.c")) == ["src/io/read.c"]
 
 
 def test_a_tool_message_regrouped_is_not_a_claim_of_the_rule() -> None:
@@ -52,10 +53,10 @@ def test_a_success_claim_the_rule_wrote_is_still_refused() -> None:
 
 def test_severity_words_inside_options_report_nothing() -> None:
     command = "gcc -Wall -Werror -Wfatal-errors -Wno-deprecated -c -o lapi.o lapi.c"
-    assert not verify.is_diagnostic(command)
-    assert verify.is_diagnostic("x.c:1:2: error: bad [-Werror=shadow]")
-    assert verify.is_diagnostic("-- warning: something went wrong")
-    assert verify.is_diagnostic("cc1: all warnings being treated as errors")
+    assert not facts.is_diagnostic(command)
+    assert facts.is_diagnostic("x.c:1:2: error: bad [-Werror=shadow]")
+    assert facts.is_diagnostic("-- warning: something went wrong")
+    assert facts.is_diagnostic("cc1: all warnings being treated as errors")
 
 
 def test_graph_log_message_lines_are_protected() -> None:
@@ -71,19 +72,17 @@ def test_graph_log_message_lines_are_protected() -> None:
         "| |     Body line explaining the change.\n"
     )
     inv = Invocation("git log --graph", "git", ("log", "--graph"), 0)
-    facts = {fact.text for fact in verify.extract_facts(source, inv) if fact.kind == "message"}
+    facts = {fact.text for fact in scan.extract_facts(source, inv) if fact.kind == "message"}
     assert facts == {"Add errors module", "Body line explaining the change."}
     lossy = "* 40af9c117647504e4e2d90173ac3e0691d62ebf7 Ada\n|     Add errors module\n"
-    assert [f.text for f in verify.missing_facts(source, lossy, inv)] == [
-        "Body line explaining the change."
-    ]
+    assert [f.text for f in verify.missing_facts(source, lossy, inv)] == ["Body line explaining the change."]
 
 
 def test_an_option_word_with_a_slash_is_not_a_path() -> None:
     # pytest -v ids such as "test_flag[--flag/--no-flag-opt0]" name options, not files.
     line = "tests/test_options.py::test_flag[--flag/--no-flag-opt_params0] PASSED [ 40%]"
-    assert list(verify.iter_paths(line)) == ["tests/test_options.py"]
-    assert "src/a/b.py" in list(verify.iter_paths("see src/a/b.py and -x/y"))
+    assert list(facts.iter_paths(line)) == ["tests/test_options.py"]
+    assert "src/a/b.py" in list(facts.iter_paths("see src/a/b.py and -x/y"))
 
 
 def test_a_line_kept_as_it_is_keeps_its_facts_even_reindented() -> None:
@@ -108,10 +107,10 @@ def test_git_messages_are_read_around_kept_lines() -> None:
 
 def test_rebuilt_forms_follow_what_the_source_shows() -> None:
     """Only the forms a source shows are rebuilt from grouped entries (memory), and each works."""
-    assert verify._source_forms("a/b.py:3:1: E1 x\n") == {"colon"}
-    assert verify._source_forms("src/a.ts(3,1): error TS1: x\n") == {"paren"}
-    assert verify._source_forms("src/a.js\n  3:1  error  x  rule\n") == {"entry"}
-    assert verify._source_forms("F401 x\n  --> a/b.py:3:1\n") == {"arrow", "message"}
+    assert renderings._source_forms("a/b.py:3:1: E1 x\n") == {"colon"}
+    assert renderings._source_forms("src/a.ts(3,1): error TS1: x\n") == {"paren"}
+    assert renderings._source_forms("src/a.js\n  3:1  error  x  rule\n") == {"entry"}
+    assert renderings._source_forms("F401 x\n  --> a/b.py:3:1\n") == {"arrow", "message"}
     proposal = "a/b.py (2)\n  3:1 9:4 E501 line too long\n"
     for source in ("a/b.py:3:1: E501 line too long\n", "  3:1  E501  line too long\n",
                    "E501 line too long\n  --> a/b.py:9:4\n"):  # fmt: skip
@@ -138,7 +137,7 @@ def test_a_grouped_listing_stands_for_its_paths_rebuilt_exactly() -> None:
 
 
 def test_a_grouped_listing_of_a_real_find_passes_the_gate() -> None:
-    from tests.compact import buildlint_support as support
+    from tests.compact import support
 
     case = support.case("other__find-large-tree")
     lines = case.stdout.splitlines()

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tersh.compaction import detect, find_rule
 from tersh.compaction.clean import clean
 from tersh.compaction.kit import diag as _diag
+from tersh.compaction.verify import facts, renderings, scan
 from tersh.compaction.verify import holds as verify
 from tests import corpus
 
@@ -32,45 +33,42 @@ ALPHABET = st.sampled_from(
 GENERATED = st.lists(ALPHABET, max_size=120).map("".join)
 
 
-def _plain_facts(source: str, inv: object = None) -> list[verify.Fact]:
-    """extract_facts written one line at a time, as the verifier first defined it."""
-    lines = source.splitlines()
-    facts: dict[tuple[str, str], verify.Fact] = {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        found: list[tuple[str, str]] = []
-        located = False
-        for path, row, col in verify.iter_locations(line):
-            located = True
-            found.append(("location", f"{path}:{row}:{col}" if col else f"{path}:{row}"))
-        if located or verify.is_diagnostic(line):
-            message = verify._without_locations(line)
-            if len(message) >= 3:
-                found.append(("diagnostic", message))
-        found += [("path", path) for path in verify.iter_paths(line)]
-        found += [("commit", commit) for commit in verify.iter_commits(line)]
-        for kind, text in found:
-            facts.setdefault((kind, text), verify.Fact(kind, text, number))
-    return list(facts.values())
-
-
 @pytest.fixture
 def tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verify, "CHUNK_CHARS", 64)
+    monkeypatch.setattr(scan, "CHUNK_CHARS", 64)
     monkeypatch.setattr(_diag, "CHUNK_CHARS", 64)
 
 
 @pytest.mark.parametrize("index", range(0, len(TEXTS), 3))
 def test_facts_of_real_outputs_cut_in_tiny_chunks(index: int, tiny_chunks: None) -> None:
     text = TEXTS[index]
-    assert verify.extract_facts(text) == _plain_facts(text)
+    assert scan.extract_facts(text) == facts.plain_facts(text)
+
+
+@pytest.mark.parametrize("case", corpus.cases(), ids=lambda case: case.name)
+def test_facts_of_real_outputs_with_their_command(case: corpus.Case, tiny_chunks: None) -> None:
+    """Every kind, search matches and git commit messages too, as the command's output gives them."""
+    text = clean(case.combined)
+    inv = detect.invocation(case.cmd, case.exit_code)
+    assert scan.extract_facts(text, inv) == facts.plain_facts(text, inv)
+
+
+COMMANDS = st.sampled_from(["rg -n x", "git grep x", "git log", "git log --oneline --graph", "ls", "make"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=GENERATED, cmd=COMMANDS, log=st.booleans())
+def test_facts_of_generated_text_with_a_command(text: str, cmd: str, log: bool) -> None:
+    if log:  # a commit header and message lines among the generated ones
+        text = f"commit deadbeef1\nAuthor: a\n\n    {text}\n* 1234abc {text}\n"
+    inv = detect.invocation(cmd, 0)
+    assert scan.extract_facts(text, inv) == facts.plain_facts(text, inv)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=GENERATED)
 def test_facts_of_generated_text(text: str) -> None:
-    assert verify.extract_facts(text) == _plain_facts(text)
+    assert scan.extract_facts(text) == facts.plain_facts(text)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,7 +77,7 @@ def test_missing_facts_agree_with_the_plain_check(text: str, cut: int, drop: int
     lines = text.splitlines()
     proposal = "\n".join(lines[:cut] + lines[cut + drop :])
     index = verify._Index(proposal)
-    expected = [f for f in _plain_facts(text) if not index.holds(f.kind, f.text)]
+    expected = [f for f in facts.plain_facts(text) if not index.holds(f.kind, f.text)]
     assert verify.missing_facts(text, proposal) == expected[: verify.MAX_REPORTED]
 
 
@@ -99,81 +97,81 @@ _OLD_SPACE = re.compile(r"\s+")
 
 @given(text=GENERATED)
 def test_normalize_is_the_regex_form(text: str) -> None:
-    assert verify.normalize(text) == _OLD_SPACE.sub(" ", text).strip()
-    assert verify.normalize(text * 500) == _OLD_SPACE.sub(" ", text * 500).strip()
+    assert facts.normalize(text) == _OLD_SPACE.sub(" ", text).strip()
+    assert facts.normalize(text * 500) == _OLD_SPACE.sub(" ", text * 500).strip()
 
 
 def _plain_paths(line: str) -> list[str]:
-    line = verify._strip_urls(line)
-    paths = (m.group(0).rstrip(".") for m in verify._PATH.finditer(line))
-    return [verify._norm_path(p) for p in paths if verify._is_path(p)]
+    line = facts._strip_urls(line)
+    paths = (m.group(0).rstrip(".") for m in facts._PATH.finditer(line))
+    return [facts._norm_path(p) for p in paths if facts._is_path(p)]
 
 
 @given(line=GENERATED.map(lambda t: t.replace("\n", " ").replace("\r", " ")))
 def test_paths_found_from_candidate_words_only(line: str) -> None:
-    assert list(verify.iter_paths(line)) == _plain_paths(line)
+    assert list(facts.iter_paths(line)) == _plain_paths(line)
 
 
 def test_paths_on_real_lines() -> None:
-    assert [list(verify.iter_paths(x)) for x in LINES] == [_plain_paths(x) for x in LINES]
+    assert [list(facts.iter_paths(x)) for x in LINES] == [_plain_paths(x) for x in LINES]
 
 
 @given(text=GENERATED)
 def test_severity_pre_test_misses_no_line(text: str) -> None:
-    chunk = next(verify._chunks(text), "")
-    starts = verify._severity_line_starts(chunk)
+    chunk = next(scan._chunks(text), "")
+    starts = scan._severity_line_starts(chunk)
     if starts is None:  # the regex reads that chunk itself
         return
-    for match in verify._SEVERITY.finditer(chunk):
+    for match in facts._SEVERITY.finditer(chunk):
         assert chunk.rfind("\n", 0, match.start()) + 1 in starts
 
 
 def test_passing_pre_test_misses_no_line() -> None:
-    assert all(verify._may_pass(x) for x in LINES if verify._PASSING.search(x))
+    assert all(facts._may_pass(x) for x in LINES if facts._PASSING.search(x))
 
 
 @settings(max_examples=200, deadline=None)
 @given(source=GENERATED, proposal=GENERATED, exit_code=st.sampled_from([0, 1]))
 def test_contradiction_agrees_with_the_per_line_form(source: str, proposal: str, exit_code: int) -> None:
-    source_lines = {verify.normalize(line) for line in source.splitlines()}
+    source_lines = {facts.normalize(line) for line in source.splitlines()}
     authored = [
         line for line in proposal.splitlines()
-        if verify.normalize(line) and verify.normalize(line) not in source_lines
+        if facts.normalize(line) and facts.normalize(line) not in source_lines
     ]  # fmt: skip
     claim = verify._SUCCESS_CLAIM if exit_code else verify._FAILURE_CLAIM
-    blocked = exit_code == 0 and any(verify._SEVERITY.search(line) for line in source_lines)
+    blocked = exit_code == 0 and any(facts._SEVERITY.search(line) for line in source_lines)
     claims = [] if blocked else [line for line in authored if claim.search(line)]
     reason = verify.contradiction(source, proposal, exit_code)
     if reason is not None:
         assert claims
     elif claims:  # every claim only quotes a tool message of the source
-        rests = (verify._LEADING_ENTRY_LOCATIONS.sub("", verify._without_locations(x)) for x in claims)
-        assert all(len(rest) >= 12 and rest in verify.normalize(source) for rest in rests)
+        rests = (renderings._LEADING_ENTRY_LOCATIONS.sub("", facts._without_locations(x)) for x in claims)
+        assert all(len(rest) >= 12 and rest in facts.normalize(source) for rest in rests)
 
 
 # Real outputs repeated until their lines are dense enough for the whole-chunk paths (colon
 # locations read by one split, diagnostics blanked out in one scan per form).
-# (The plain form knows no git commit messages: git logs are left out.)
-NOT_GIT = [text for text in TEXTS if not verify._looks_like_git_log(None, text.splitlines()[:50])]
+# (Without a command, git logs are left out: see test_facts_of_real_outputs_with_their_command.)
+NOT_GIT = [text for text in TEXTS if not facts._looks_like_git_log(None, text.splitlines()[:50])]
 DENSE = [text * (1 + 400 // max(1, text.count("\n"))) for text in NOT_GIT if text.count(":") > 20]
 
 
 @pytest.mark.parametrize("index", range(len(DENSE)))
 def test_facts_of_dense_real_outputs(index: int) -> None:
     text = DENSE[index]
-    assert verify.extract_facts(text) == _plain_facts(text)
+    assert scan.extract_facts(text) == facts.plain_facts(text)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=GENERATED)
 def test_facts_of_dense_generated_text(text: str) -> None:
     dense = (text + "\nsrc/a.py:3:1: E1 x\n") * 70
-    assert verify.extract_facts(dense) == _plain_facts(dense)
+    assert scan.extract_facts(dense) == facts.plain_facts(dense)
 
 
-def _plain_missing(source: str, proposal: str) -> list[verify.Fact]:
+def _plain_missing(source: str, proposal: str) -> list[facts.Fact]:
     index = verify._Index(proposal)
-    return [f for f in _plain_facts(source) if not index.holds(f.kind, f.text)][: verify.MAX_REPORTED]
+    return [f for f in facts.plain_facts(source) if not index.holds(f.kind, f.text)][: verify.MAX_REPORTED]
 
 
 def _edited(text: str, every: int, how: str) -> str:
@@ -207,7 +205,7 @@ def test_missing_facts_of_edited_generated_text(text: str, every: int, how: str)
 def _plain_location_set(text: str) -> set[str]:
     found: set[str] = set()
     for line in text.splitlines():
-        for path, row, col in verify.iter_locations(line):
+        for path, row, col in facts.iter_locations(line):
             found.add(f"{path}:{row}")
             if col:
                 found.add(f"{path}:{row}:{col}")
@@ -229,21 +227,21 @@ def test_location_part_of_generated_text(text: str) -> None:
 
 @given(text=GENERATED)
 def test_urls_removed_line_by_line_as_by_one_scan(text: str) -> None:
-    chunk = next(verify._chunks(text * 9), "")
-    assert verify._without_urls(chunk) == verify._URL.sub(" ", chunk)
+    chunk = next(scan._chunks(text * 9), "")
+    assert scan._without_urls(chunk) == facts._URL.sub(" ", chunk)
 
 
 @given(text=GENERATED.map(lambda t: t.replace("\u017f", "s").replace("\u212a", "K")))
 def test_severe_lines_are_the_lines_with_a_severity_word_outside_an_option(text: str) -> None:
-    chunk = next(verify._chunks(text + " -Werror x\n--no-warn error\n"), "")
-    starts = verify._severe_line_starts(chunk)
+    chunk = next(scan._chunks(text + " -Werror x\n--no-warn error\n"), "")
+    starts = scan._severe_line_starts(chunk)
     if starts is None:  # letters that fold: is_diagnostic reads each line
         return
     lines = chunk.split("\n")
     offsets = [sum(len(x) + 1 for x in lines[:n]) for n in range(len(lines))]
     expected = [
         offset for offset, line in zip(offsets, lines, strict=True)
-        if any(not verify._in_option(line, m.start()) for m in verify._SEVERITY.finditer(line))
+        if any(not facts._in_option(line, m.start()) for m in facts._SEVERITY.finditer(line))
     ]  # fmt: skip
     assert starts == expected
 
@@ -256,7 +254,7 @@ def _old_groups(text: str) -> tuple[set[str], set[str]]:
     lines: set[str] = set()
     locations: set[str] = set()
     header: str | None = None
-    for chunk in verify._chunks(text):
+    for chunk in scan._chunks(text):
         pending = -1
         end = len(chunk) - 1 if chunk.endswith("\n") else len(chunk)
         for match in _OLD_ENTRY_OR_TOP.finditer(chunk, 0, end):
@@ -264,18 +262,18 @@ def _old_groups(text: str) -> tuple[set[str], set[str]]:
                 pending = match.start()
                 continue
             if pending >= 0:
-                header, pending = verify._group_header(_old_line_at(chunk, pending)), -1
+                header, pending = renderings._group_header(_old_line_at(chunk, pending)), -1
             if header is not None:
                 raw = _old_line_at(chunk, match.start())
                 at = 0
-                while located := verify._ENTRY_LOCATION.match(raw, at):
+                while located := renderings._ENTRY_LOCATION.match(raw, at):
                     locations.add(f"{header}:{located['line']}")
                     if located["col"]:
                         locations.add(f"{header}:{located['line']}:{located['col']}")
                     at = located.end()
-                lines.add(verify.normalize(raw[at:]).strip(verify._TRIM))
+                lines.add(facts.normalize(raw[at:]).strip(facts._TRIM))
         if pending >= 0:
-            header = verify._group_header(_old_line_at(chunk, pending))
+            header = renderings._group_header(_old_line_at(chunk, pending))
     return lines, locations
 
 
@@ -322,11 +320,11 @@ def _rebuilt_lines_are_kept(proposal: str) -> None:
     """Every line rebuilt from a grouped entry yields only facts the proposal keeps."""
     index = verify._Index(proposal)
     for line in index.part("group_held"):
-        lost = [f for f in _plain_facts(line) if not index.holds(f.kind, f.text)]
+        lost = [f for f in facts.plain_facts(line) if not index.holds(f.kind, f.text)]
         assert lost == [], line
     for entry in index.part("group_entries"):  # a source line that reads so, spaced any way
         for line in (entry, f"  {entry.replace(' ', '  ')}", "\t" + entry.replace(" ", "\u00a0")):
-            lost = [f for f in _plain_facts(line) if not index.holds(f.kind, f.text)]
+            lost = [f for f in facts.plain_facts(line) if not index.holds(f.kind, f.text)]
             assert lost == [], line
 
 
@@ -380,13 +378,13 @@ def test_missing_facts_of_linter_entries_agree_with_the_plain_check(
 @settings(max_examples=300, deadline=None)
 @given(text=GENERATED)
 def test_bare_lines_of_a_chunk_are_its_lines_without_locations(text: str) -> None:
-    for chunk in (next(verify._chunks(text), ""), next(verify._chunks(text * 12), "")):
+    for chunk in (next(scan._chunks(text), ""), next(scan._chunks(text * 12), "")):
         lines = chunk.split("\n")
-        assert verify._bare_lines(chunk) == [verify._without_locations(line) for line in lines]
+        assert scan._bare_lines(chunk) == [facts._without_locations(line) for line in lines]
 
 
 def test_bare_lines_of_real_outputs_are_their_lines_without_locations() -> None:
     for text in TEXTS:
-        for chunk in verify._chunks(text):
+        for chunk in scan._chunks(text):
             lines = chunk.split("\n")
-            assert verify._bare_lines(chunk) == [verify._without_locations(line) for line in lines]
+            assert scan._bare_lines(chunk) == [facts._without_locations(line) for line in lines]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.verify.holds import iter_commits, iter_locations, iter_paths
+from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
 
 NAME = "generic"
 CATEGORY = "other"

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tersh.compaction.clean import clean, clean_line
-from tersh.compaction.verify.holds import is_diagnostic, iter_commits, iter_locations, iter_paths
+from tersh.compaction.verify.facts import is_diagnostic, iter_commits, iter_locations, iter_paths
 
 HEAD_SHARE = 0.30
 TAIL_SHARE = 0.20

@@ -77,7 +77,7 @@ PROTECTED_SHARE = 0.7
 
 def is_protected(line: str) -> bool:
     """Whether a shell-output compaction would keep ``line`` (a diagnostic or a location)."""
-    from tersh.compaction.verify.holds import is_diagnostic, iter_locations
+    from tersh.compaction.verify.facts import is_diagnostic, iter_locations
 
     return is_diagnostic(line) or next(iter_locations(line), None) is not None
 

@@ -1,37 +1,540 @@
-"""Bulk scans of a whole chunk for the lines that can carry a fact, with no call per line.
+"""The bulk scanner: every fact of a large text found a chunk at a time, with no call per line.
 
-``is_diagnostic`` and ``iter_locations`` judge one line. A bounded preview of a large output
-needs the few lines among millions that report something or name a location; calling them on
-every line costs microseconds a line (seconds for ``seq 1 2000000``). These functions find the
-candidates with searches over the whole chunk (``str.find`` of the severity words' heads, one
-compiled pattern for the location marks), then judge only those lines with the per-line
-function, so their answer is the per-line answer (tests/test_verify_scan.py holds them equal).
+``facts.plain_facts`` reads one line at a time with one regex per question; on an output of
+millions of lines that costs seconds. The scanner reads the text in chunks of whole lines
+(``_chunks``) and finds each kind of fact with searches over the whole chunk: ``str.find`` of
+literal marks first (the severity words' heads, ``:`` before a digit, seven hex digits in a
+row), the patterns only on the lines a mark is on, one ``split`` of the chunk when a form is on
+many lines. Its answer is the plain one: tests/compact/test_verify_equivalence.py and
+tests/test_verify_scan.py hold ``extract_facts`` equal to ``plain_facts`` and the line finders
+below equal to ``is_diagnostic``/``iter_locations``.
 
-Lines are what ``chunk.split("\\n")`` gives; a line index counts from 0 within the chunk.
+The line finders (``diagnostic_lines``, ``located_lines``, ``fact_lines``,
+``fact_line_offsets``) serve a bounded preview of a large output, which needs the few lines
+among millions that report something or name a location. Lines are what
+``chunk.split("\\n")`` gives; a line index counts from 0 within the chunk.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, islice, repeat
 
-from tersh.compaction.verify.holds import (
+from tersh._startup.gcpause import without_gc
+from tersh.compaction.clean import strip_ansi
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify.facts import (
+    _COMMIT,
+    _KINDS,
+    _LOCATION_COLON,
+    _PATH_CANDIDATE,
+    _PATH_CHARS,
     _SEVERITY,
+    _SEVERITY_HEADS,
+    _SEVERITY_STEMS,
+    _TRIM,
+    _URL,
+    Fact,
+    _colon_location_path,
+    _git_messages,
+    _looks_like_git_log,
+    _norm_path,
     _not_passing,
-    _severe_line_starts,
+    _searching,
+    _without_locations,
+    _word_path,
     is_diagnostic,
     iter_locations,
+    normalize,
 )
+
+_FOLDED_LETTERS = re.compile("[\u0130\u0131\u017f\u212a]")
+# _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
+_PATH_WORD_SPLIT = re.compile(f"({_PATH_CANDIDATE.pattern})")
+# The same patterns for a text of many lines: a match never runs past the end of its line.
+_TEXT_LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')
+_TEXT_LOCATION_PAREN = re.compile(
+    rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,[^\S\n]*(?P<col>\d+))?\)"
+)
+_URL_MARK = re.compile("://")
+# What every colon or parenthesised location holds (cheap to find: a literal comes first).
+_COLON_DIGIT = re.compile(r":\d")
+# Every ASCII character as "x" when a commit id may hold it, else as a space.
+_HEX_MARKS = str.maketrans({chr(c): "x" if chr(c) in "0123456789abcdef" else " " for c in range(128)})
+_SEVEN_HEX = "x" * 7
+_PAREN_DIGIT = re.compile(r"\(\d")
+# What every parenthesised location holds: a word character right before "(" and a digit after.
+_PAREN_LOCATION_MARK = re.compile(r"\w\(\d")
+# Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
+
+#: Large texts are read this many characters at a time (whole lines), so that the verifier's
+#: working copies stay small whatever the size of the output.
+CHUNK_CHARS = 1 << 20
+
+# Order of the facts a line yields: search match, locations (three forms), diagnostic, paths,
+# commits; git messages come after every other fact.
+_RANK = {"match": 0, "python": 1, "paren": 2, "colon": 3, "diagnostic": 4, "path": 5, "commit": 6}
+_LINE_SHIFT = 40
+_RANK_SHIFT = 37
+_LATE = 1 << 100
+_LINE_MASK = (1 << 60) - 1
+
+
+def _severe_line_starts(chunk: str) -> list[int] | None:
+    """Start of every line of ``chunk`` holding a severity word outside an option (the first
+    test of ``is_diagnostic``), found from the chunk's head words; None when lower-casing does
+    not keep each character in place or a letter folds onto ASCII (see _stem_line_starts).
+
+    No head word overlaps itself, so each is found from the end of the one before.
+    """
+    lowered = chunk.lower()
+    if not chunk.isascii() and (len(lowered) != len(chunk) or _FOLDED_LETTERS.search(chunk)):
+        return None
+    match, find, rfind = _SEVERITY.match, lowered.find, chunk.rfind
+    starts: set[int] = set()
+    for head in _SEVERITY_HEADS:
+        position = find(head)
+        while position >= 0:
+            line_start = rfind("\n", 0, position) + 1
+            if line_start not in starts and match(chunk, position):
+                space = max(rfind(" ", line_start, position), rfind("\t", line_start, position))
+                word = space + 1 if space >= 0 else line_start
+                if not (chunk.startswith("-", word) and word < position):  # not in an option
+                    starts.add(line_start)
+            position = find(head, position + len(head))
+    return sorted(starts)
+
+
+def _has_other_breaks(text: str) -> bool:
+    """Whether ``text`` holds a line break other than ``\n`` (literal finds on ASCII text)."""
+    if text.isascii():
+        return any(char in text for char in _ASCII_OTHER_BREAKS)
+    return _OTHER_BREAKS.search(text) is not None
+
+
+def _chunks(text: str) -> Iterator[str]:
+    """``text`` in pieces of whole lines, each line break written ``\\n`` (as splitlines reads)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK_CHARS)
+        end = size if end < 0 else end + 1
+        chunk = text[start:end]
+        if _has_other_breaks(chunk):
+            chunk = _OTHER_BREAKS.sub("\n", chunk.replace("\r\n", "\n"))
+        yield chunk
+        start = end
+
+
+def _key(line: int, rank: int, position: int) -> int:
+    """Sort key of a fact first seen on ``line``: by line, then kind, then place on the line."""
+    return (line << _LINE_SHIFT) | (rank << _RANK_SHIFT) | position
+
+
+def _without_urls(chunk: str) -> str:
+    return _sparse_sub(_URL, _URL_MARK, chunk) if "://" in chunk else chunk
+
+
+def _line_starts_of(text: str, positions: Iterable[int]) -> list[int]:
+    """The start of the line of each position (sorted, each line once)."""
+    starts = {text.rfind("\n", 0, position) + 1 for position in positions}
+    return sorted(starts)
+
+
+def _line_bounds(text: str, start: int) -> tuple[int, int]:
+    end = text.find("\n", start)
+    return start, len(text) if end < 0 else end
+
+
+def _severity_line_starts(text: str) -> list[int] | None:
+    """Start of every line of ``text`` that may hold a severity word (None: read them all)."""
+    return _stem_line_starts(text, _SEVERITY_STEMS)
+
+
+def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    """Start of every line of ``text`` holding one of ``stems`` in any case (None: unsure)."""
+    lowered = text.lower()
+    if not text.isascii() and (len(lowered) != len(text) or _FOLDED_LETTERS.search(text)):
+        return None
+    positions: list[int] = []
+    for stem in stems:
+        find = lowered.find
+        position = find(stem)
+        while position >= 0:
+            positions.append(position)
+            position = find(stem, position + len(stem))
+    return _line_starts_of(text, positions)
+
+
+def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) -> list[tuple[int, int]] | None:
+    """The lines of ``text`` where ``hint`` occurs, as ``(start, end)`` spans of adjacent lines.
+
+    With ``after_word``, only the hints right after a word character count. None when ``hint``
+    occurs on so many lines that one scan of the whole text is cheaper.
+    """
+    hits = [match.start() for match in hint.finditer(text)]
+    if after_word:
+        hits = [hit for hit in hits if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_")]
+    if len(hits) * 8 > text.count("\n") + 1:
+        return None
+    spans: list[tuple[int, int]] = []
+    for start in _line_starts_of(text, hits):
+        _, end = _line_bounds(text, start)
+        if spans and spans[-1][1] + 1 >= start:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _bare_lines(chunk: str) -> list[str]:
+    """``_without_locations`` of each line of ``chunk``, read as one text (each form is blanked
+    out only on the lines that hold its mark)."""
+    if 'File "' in chunk:
+        chunk = _TEXT_LOCATION_PYTHON.sub(" ", chunk)
+    if "(" in chunk:
+        chunk = _sparse_sub(_TEXT_LOCATION_PAREN, _PAREN_LOCATION_MARK, chunk)
+    if ":" in chunk:
+        chunk = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, chunk)
+    return list(map(str.strip, _normalized(chunk.split("\n")), repeat(_TRIM)))
+
+
+def _bare_messages(lines: list[str]) -> list[str]:
+    """``_without_locations`` of each line (lines without line breaks), read as one text."""
+    return _bare_lines("\n".join(lines))
+
+
+def _sparse_sub(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> str:
+    """``pattern.sub(" ", text)`` for a pattern whose matches hold ``hint`` and stay on one
+    line: only the lines where ``hint`` occurs are read."""
+    spans = _sparse_spans(text, hint)
+    if spans is None:
+        return pattern.sub(" ", text)
+    pieces: list[str] = []
+    last = 0
+    for start, end in spans:
+        pieces += (text[last:start], pattern.sub(" ", text[start:end]))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _commit_matches(text: str) -> Iterator[re.Match[str]]:
+    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
+    if not text.isascii():
+        yield from _COMMIT.finditer(text)
+        return
+    marked = text.translate(_HEX_MARKS)  # ASCII to ASCII: a fast copy, then fast finds
+    position = marked.find(_SEVEN_HEX)
+    while position >= 0:
+        start, end = _line_bounds(text, text.rfind("\n", 0, position) + 1)
+        yield from _COMMIT.finditer(text, start, end)
+        position = marked.find(_SEVEN_HEX, end)
+
+
+def _scan(
+    text: str, pattern: re.Pattern[str], hint: re.Pattern[str], after_word: bool = False
+) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern`` in ``text``, reading only the lines where ``hint`` occurs."""
+    spans = _sparse_spans(text, hint, after_word)
+    if spans is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in spans:
+        yield from pattern.finditer(text, start, end)
+
+
+def _iter_text_locations(
+    urlfree: str, paren: bool = True, colon: bool = True
+) -> Iterator[tuple[int, int, str, str, str]]:
+    """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the
+    parenthesised and colon forms only with ``paren`` and ``colon``).
+
+    The three forms come one after the other (a line's Python locations before its others).
+    """
+    if 'File "' in urlfree:
+        for match in _TEXT_LOCATION_PYTHON.finditer(urlfree):
+            yield 1, match.start(), _norm_path(match["path"]), match["line"], ""
+    if paren and "(" in urlfree:
+        for match in _scan(urlfree, _TEXT_LOCATION_PAREN, _PAREN_DIGIT, after_word=True):
+            path = _norm_path(match["path"])
+            yield 2, match.start(), path, match["line"], match["col"] or ""
+    if colon and ":" in urlfree:
+        for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
+            path, row, col = match.groups()
+            named = _colon_location_path(path)
+            if named is not None:
+                yield 3, match.start(), named, row, col or ""
+
+
+class _Facts:
+    """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
+
+    def __init__(self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = ()) -> None:
+        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``)."""
+        self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
+        self.read(_blanked_chunks(source, *skip) if skip else _chunks(source), inv)
+        if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
+            messages = self.by_kind["message"]
+            for fact in _git_messages(source.splitlines()):
+                if fact.text and fact.text not in messages:
+                    messages[fact.text] = _LATE | _key(fact.line, 0, 0)
+
+    def read(self, chunks: Iterable[str], inv: Invocation | None) -> None:
+        """Record the facts of every line of ``chunks`` (whole lines, ``\n`` breaks) but git
+        commit messages (each other fact belongs to one line)."""
+        searching = _searching(inv)
+        first_line = 1
+        base = 0
+        for chunk in chunks:
+            lines = chunk.split("\n")
+            if chunk.endswith("\n"):
+                lines.pop()
+            if searching:
+                self._matches(lines, first_line, base)
+            urlfree = _without_urls(chunk)
+            located, bare = self._locations(urlfree, first_line, base)
+            self._diagnostics(chunk, lines, located, first_line, base, bare if urlfree is chunk else None)
+            self._paths(urlfree, first_line, base)
+            self._commits(chunk, first_line, base)
+            first_line += chunk.count("\n")
+            base += len(chunk) + 1
+
+    def _matches(self, lines: list[str], first_line: int, base: int) -> None:
+        found = self.by_kind["match"]
+        for number, line in enumerate(lines, first_line):
+            text = normalize(line)
+            if text and text not in found:
+                found[text] = _key(number, _RANK["match"], base)
+
+    def _locations(self, urlfree: str, first_line: int, base: int) -> tuple[set[int], list[str] | None]:
+        """Record every location; return the chunk's line indexes that hold one and, when the
+        scans made it cheap, the chunk's lines with their locations blanked out the way
+        ``_without_locations`` does it (before white space is collapsed), else None.
+
+        A form found on many lines is read by one split of the chunk (no call per match).
+        """
+        located: set[int] = set()
+        colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+        paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
+        blanked: str | None = None if 'File "' in urlfree else urlfree
+        if paren_dense:
+            parts = _TEXT_LOCATION_PAREN.split(urlfree)  # text, path, line, col, text, …
+            self._split_locations(parts, _RANK["paren"], _norm_path, first_line, base, located)
+            if blanked is not None and len(parts) > 1:
+                blanked = " ".join(parts[::4])
+        if self._scanned_locations(urlfree, first_line, base, located, not paren_dense, not colon_dense):
+            blanked = None  # a sparse form found something: its lines are blanked one by one
+        if colon_dense:
+            parts = _LOCATION_COLON.split(urlfree)
+            self._split_locations(parts, _RANK["colon"], _colon_location_path, first_line, base, located)
+            if blanked is urlfree:
+                blanked = " ".join(parts[::4])
+            elif blanked is not None:
+                blanked = _LOCATION_COLON.sub(" ", blanked)
+        elif blanked is not None and ":" in blanked:
+            blanked = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, blanked)
+        return located, None if blanked is None else blanked.split("\n")
+
+    def _scanned_locations(
+        self, urlfree: str, first_line: int, base: int, located: set[int], paren: bool, colon: bool
+    ) -> bool:
+        """Record the locations the per-match scans find (Python form; the others when asked);
+        whether they found any."""
+        found = self.by_kind["location"]
+        index = last = 0
+        count, get = urlfree.count, found.get
+        any_found = False
+        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon):
+            if start < last:
+                index, last = 0, 0
+            index += count("\n", last, start)
+            last = start
+            located.add(index)
+            any_found = True
+            text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
+            key = ((first_line + index) << _LINE_SHIFT) | (rank << _RANK_SHIFT) | (base + start)
+            if key < get(text, _LATE):
+                found[text] = key
+        return any_found
+
+    def _split_locations(
+        self,
+        parts: list[str],
+        rank: int,
+        path_of: Callable[[str], str | None],
+        first_line: int,
+        base: int,
+        located: set[int],
+    ) -> None:
+        """Record the locations of a chunk split by their regex (one scan, no call per match but
+        ``path_of``, cached). A match's place on its line is its rank in the chunk.
+        """
+        found = self.by_kind["location"]
+        get = found.get
+        rank <<= _RANK_SHIFT
+        lines_before = accumulate(map(str.count, parts[::4], repeat("\n")))
+        paths = map(path_of, parts[1::4])
+        matches = zip(lines_before, paths, parts[2::4], parts[3::4], strict=False)  # one more text
+        for number, (index, path, row, col) in enumerate(matches):
+            if path is None:
+                continue
+            located.add(index)
+            text = f"{path}:{row}:{col}" if col else f"{path}:{row}"
+            key = ((first_line + index) << _LINE_SHIFT) | rank | (base + number)
+            if key < get(text, _LATE):
+                found[text] = key
+
+    def _diagnostics(
+        self,
+        chunk: str,
+        lines: list[str],
+        located: set[int],
+        first_line: int,
+        base: int,
+        bare: list[str] | None,
+    ) -> None:
+        candidates = located.copy()
+        severe = _severe_line_starts(chunk)
+        starts = severe if severe is not None else _severity_line_starts(chunk)
+        if starts is None:
+            starts = _line_starts_of(chunk, (match.start() for match in _SEVERITY.finditer(chunk)))
+        report = _not_passing if severe is not None else is_diagnostic
+        index = last = 0
+        for start in starts:
+            index += chunk.count("\n", last, start)
+            last = start
+            if index not in candidates and report(lines[index]):
+                candidates.add(index)
+        if not candidates:
+            return
+        found = self.by_kind["diagnostic"]
+        rank = _RANK["diagnostic"]
+        order = sorted(candidates)
+        messages: Iterable[str]
+        if len(order) < 64:
+            messages = (_without_locations(lines[index]) for index in order)
+        elif bare is not None:
+            messages = map(str.strip, _normalized(bare[index] for index in order), repeat(_TRIM))
+        else:  # one scan per location form over all the lines, not three calls per line
+            messages = _bare_messages([lines[index] for index in order])
+        for index, message in zip(order, messages, strict=True):
+            if len(message) >= 3 and message not in found:
+                found[message] = _key(first_line + index, rank, base)
+
+    def _paths(self, urlfree: str, first_line: int, base: int) -> None:
+        """Record every path; one split of the chunk finds the words and where they stand."""
+        if "/" not in urlfree and "." not in urlfree:
+            return
+        found = self.by_kind["path"]
+        parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+        paths = list(map(_word_path, parts[1::2]))
+        # each path once, at its first word (a dict keeps the last value given: read backwards)
+        first = dict(zip(reversed(paths), range(len(paths) - 1, -1, -1), strict=True))
+        first.pop(None, None)
+        new = [(number, path) for path, number in first.items() if path not in found]
+        if not new:
+            return
+        new.sort()
+        starts = list(accumulate(map(len, parts)))  # a word starts where its text before ends
+        rank = _RANK["path"]
+        index = last = 0
+        for number, path in new:
+            start = starts[2 * number]
+            index += urlfree.count("\n", last, start)
+            last = start
+            found[str(path)] = _key(first_line + index, rank, base + start)
+
+    def _commits(self, chunk: str, first_line: int, base: int) -> None:
+        found = self.by_kind["commit"]
+        rank = _RANK["commit"]
+        index = last = 0
+        for match in _commit_matches(chunk):
+            word = match.group()
+            if word in found or word.isdigit() or word.isalpha():
+                continue
+            start = match.start()
+            index += chunk.count("\n", last, start)
+            last = start
+            found[word] = _key(first_line + index, rank, base + start)
+
+    def ordered(self, kinds: Iterable[str] = _KINDS) -> list[Fact]:
+        """The facts of ``kinds`` in the order first seen."""
+        by_key = {key: (kind, text) for kind in kinds for text, key in self.by_kind[kind].items()}
+        return [Fact(*by_key[key], (key >> _LINE_SHIFT) & _LINE_MASK) for key in sorted(by_key)]
+
+
+@without_gc
+def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
+    """Every protected fact of ``source``, deduplicated, in the order first seen.
+
+    Colour codes never hide a fact: the text is read as a terminal shows it.
+    """
+    return _Facts(strip_ansi(source), inv).ordered()
+
+
+def _normalized(lines: Iterable[str]) -> Iterator[str]:
+    """``normalize`` of each line (that holds no line break), without a call per line."""
+    return map(" ".join, map(str.split, lines))
+
+
+def _location_triples(urlfree: str) -> set[tuple[str, str, str]]:
+    """``(path, line, col)`` of every location of a chunk without URLs (col may be '');
+    a form found on many lines is read by one split."""
+    colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+    paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
+    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense)
+    found = {(path, row, col) for _, _, path, row, col in scanned}
+    forms = (
+        (paren_dense, _TEXT_LOCATION_PAREN, _norm_path),
+        (colon_dense, _LOCATION_COLON, _colon_location_path),
+    )
+    for dense, pattern, path_of in forms:
+        if dense:
+            parts = pattern.split(urlfree)
+            triples = set(zip(parts[1::4], parts[2::4], parts[3::4], strict=True))
+            for raw, row, col in triples:
+                path = path_of(raw)
+                if path is not None:
+                    found.add((path, row, col or ""))
+    return found
+
+
+def _chunk_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` as ``_Facts`` reads them."""
+    for chunk in _chunks(text):
+        lines = chunk.split("\n")
+        if chunk.endswith("\n"):
+            lines.pop()
+        yield from lines
+
+
+def _blanked_chunks(
+    source: str, held: set[str], rebuilt: set[str] | None = None, entries: set[str] | None = None
+) -> Iterator[str]:
+    """The chunks of ``source`` with every line in ``held`` or ``rebuilt`` (spaces and tabs around
+    it aside), or in ``entries`` once white space is collapsed, made empty: the line numbers
+    stay, the facts of those lines go."""
+    for chunk in _chunks(source):
+        lines = chunk.split("\n")
+        stripped = list(map(str.strip, lines, repeat(" \t")))
+        flags = list(map(held.__contains__, stripped))
+        if rebuilt:
+            flags = [flag or line in rebuilt for line, flag in zip(stripped, flags, strict=True)]
+        if entries:
+            pairs = zip(lines, flags, strict=True)
+            flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
+        if any(flags):
+            yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
+        else:
+            yield chunk
+
 
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
 # Three patterns that each start with a literal are searched far faster than one alternation.
 _LOCATION_MARKS = (re.compile(r":\d"), re.compile(r"\(\d"), re.compile('File "'))
-
-
-def _line_starts(chunk: str, positions: list[int]) -> list[int]:
-    """The start of the line of each position (sorted, each line once)."""
-    rfind = chunk.rfind
-    return sorted({rfind("\n", 0, position) + 1 for position in positions})
 
 
 def _judge(chunk: str, starts: list[int], keep: Callable[[str], bool]) -> list[tuple[int, int]]:
@@ -52,7 +555,7 @@ def _diagnostic(chunk: str) -> list[tuple[int, int]]:
     severe = _severe_line_starts(chunk)
     if severe is not None:  # these lines hold a severity word outside an option already
         return _judge(chunk, severe, _not_passing)
-    starts = _line_starts(chunk, [match.start() for match in _SEVERITY.finditer(chunk)])
+    starts = _line_starts_of(chunk, [match.start() for match in _SEVERITY.finditer(chunk)])
     return _judge(chunk, starts, is_diagnostic)
 
 
@@ -62,7 +565,7 @@ def _has_location(line: str) -> bool:
 
 def _located(chunk: str) -> list[tuple[int, int]]:
     positions = [match.start() for mark in _LOCATION_MARKS for match in mark.finditer(chunk)]
-    return _judge(chunk, _line_starts(chunk, positions), _has_location)
+    return _judge(chunk, _line_starts_of(chunk, positions), _has_location)
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:

