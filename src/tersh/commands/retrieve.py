@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         "--stream",
         choices=["combined", "stdout", "stderr"],
         default="combined",
-        help="which output to read: both interleaved as shown (default), or one",
+        help="combined: both streams in arrival order, as shown (default); stdout or stderr alone",
     )
     parser.add_argument(
         "--bytes", action="store_true", dest="by_bytes", help="--offset and --limit count bytes, not lines"

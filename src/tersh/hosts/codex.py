@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
+    from tersh.hosts.shell_rewrite import Decision
 
 
 NAME = "codex"
@@ -64,6 +65,12 @@ TRUST_NOTE = (
     "tersh PreToolUse hook (again after any change to hooks.json). It rewrites a shell command "
     'only under approval policy "never", with no .rules files, and never one that mentions rm; '
     "everything else goes to Codex unchanged."
+)
+#: What ``tersh rewrite --host codex`` assumes about the session it cannot see.
+ASSUMED_SESSION = (
+    'approval policy "never" (every `codex exec`), the only one in which the hook rewrites, and the'
+    " hook installed (tersh init codex --with-hook) and trusted in /hooks; without it Codex runs"
+    " the command unchanged and tersh is reached through its MCP tools"
 )
 #: ``permission_mode`` of a hook payload when Codex's approval policy is ``never``.
 NEVER_ASK_MODE = "bypassPermissions"
@@ -89,14 +96,9 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if not isinstance(tool_input, dict) or not isinstance(command, str):
         return None
-    if payload.get("permission_mode") != NEVER_ASK_MODE or mentions_rm(command):
-        return None
     cwd = payload.get("cwd")
-    if has_exec_policy_rules(cwd if isinstance(cwd, str) else None):
-        return None
-    from tersh.hosts import shell_rewrite
-
-    rewritten = shell_rewrite.rewrite(command, tersh)
+    mode = payload.get("permission_mode")
+    rewritten = decide(command, tersh, cwd if isinstance(cwd, str) else None, mode).command
     if rewritten is None:
         return None
     updated = dict(tool_input)
@@ -109,6 +111,26 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
             "updatedInput": updated,
         }
     }
+
+
+def decide(command: str, tersh: str, cwd: str | None, permission_mode: object) -> Decision:
+    """What the PreToolUse hook does with ``command``, and why.
+
+    Codex starts a new process for every shell command (its ``exec_command`` runs the line in
+    the user's shell with the call's working folder), so a ``cd`` or ``export`` never outlives
+    its command: state changes are wrapped whole.
+    """
+    from tersh.hosts import shell_rewrite
+
+    if permission_mode != NEVER_ASK_MODE:
+        return shell_rewrite.leave(
+            'Codex\'s approval policy is not "never": its approval logic must see the requested command'
+        )
+    if mentions_rm(command):
+        return shell_rewrite.leave("it mentions rm: Codex's own rm -f check must see the requested command")
+    if has_exec_policy_rules(cwd):
+        return shell_rewrite.leave(".rules files exist: Codex's exec policy must see the requested command")
+    return shell_rewrite.decide(command, tersh, fresh_shell=True)
 
 
 def mentions_rm(command: str) -> bool:
