@@ -43,6 +43,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
@@ -205,9 +206,28 @@ def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
     line = f"{shown}: {verb} [{MCP_TABLE}] (tersh mcp)"
     if dry_run:
         return [f"(dry run) {line}"]
+    if table is None and old is not None:
+        return [line, *jsonedit.write_removal(path, new, _same_toml(new), empty=not new.strip())]
     backup = jsonedit.replace_file(path, new, old)
-    saved = f"{shown}: previous version saved as {jsonedit.display(backup)}" if backup else None
-    return [line] + ([saved] if saved else [f"{shown}: created"])
+    if backup:
+        saved = (
+            f"{shown}: original saved as {jsonedit.display(backup)} (no later init or uninit overwrites it)"
+        )
+        return [line, saved]
+    return [line] + ([] if old is not None else [f"{shown}: created"])
+
+
+def _same_toml(text: str) -> Callable[[str], bool]:
+    """Whether an original config.toml holds the same settings as ``text``."""
+    import tomllib
+
+    def same(original: str) -> bool:
+        try:
+            return tomllib.loads(original) == tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
+
+    return same
 
 
 def hook_spec(tersh: str) -> HookSpec:
