@@ -32,7 +32,7 @@ _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60}
 #: form carries them as ``explained``.
 EXPLAINED = {
     "calls": "calls: commands and tool outputs tersh handled; measured ones had their whole output"
-    " captured, so their sizes are exact (the others are left out of every figure)",
+    " captured, so their sizes are exact (the others are left out of the figures below)",
     "bytes": "bytes: the output as the command printed it -> what the model was given; saved ="
     " the share removed",
     "net": "net: the same, counting what the agent later read back from captures as given",
