@@ -367,7 +367,7 @@ def test_cli_rewrite_json_and_text(fake: Path, tersh_home: Path) -> None:
     assert (report["provider"], report["verdict"], report["classes"]) == (
         "rtk", "filtered", ["git"])
     text = tersh("rewrite", "git", "log", home=tersh_home)
-    assert "verdict:   skipped" in text.stdout and "lossy git form" in text.stdout
+    assert "RTK:     skipped: lossy git form" in text.stdout
     piped = tersh("rewrite", "-", "--format", "json", home=tersh_home, stdin="ls -la\n")
     assert json.loads(piped.stdout)["requested"] == "ls -la"
     windows = tersh("rewrite", "--platform=win32", "--format=json", "ls | head", home=tersh_home)
@@ -416,7 +416,7 @@ def test_tersh_rewrite_starts_lean(tersh_home: Path, tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                               env=env, timeout=60, check=False)
     assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
-    assert "verdict:   skipped" in done.stdout
+    assert "RTK:     not used (" in done.stdout
 
 
 def test_without_rtk_the_provider_loads_once_then_a_cached_absence_answers(tmp_path: Path) -> None:

@@ -64,6 +64,37 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     **{f"classes.{name}": True for name in CLASSES},
 }
 
+#: One line per setting, for `tersh settings` and its help (the one place they are written).
+DESCRIPTIONS: dict[str, str] = {
+    "enabled": "optimise at all; while off, `tersh run` and every hook pass commands through untouched",
+    "preview.max_lines": "most lines of a command's output the model gets inline (the rest: the capture)",
+    "preview.max_bytes": "most bytes of a command's output the model gets inline (a host may set less)",
+    "preview.filler_bytes": "bytes of a cut preview for lines that carry no fact (errors, paths… go first)",
+    "compact.max_input_bytes": "outputs larger than this are only previewed, not compacted by a rule",
+    "tools.trigger_tokens": "a tool output (read, grep, web fetch…) is compressed from this many tokens on",
+    "tools.target_tokens": "the size a compressed tool output aims for, in tokens",
+    "tools.max_output_chars": "hard ceiling of a compressed tool output, in characters",
+    "tools.min_saving": "a tool output is replaced only if this share of it is saved (0.10 = 10%)",
+    "cache.entry_bytes": "largest tool output kept in the private cache for `tersh retrieve o…`",
+    "cache.total_bytes": "size of the whole tool-output cache; the oldest entries go first",
+    "cache.ttl_hours": "hours a tool output stays in the cache",
+    "captures.ttl_days": "days a command's full output (its capture) is kept",
+    "captures.total_bytes": "size of all captures together; the oldest go first",
+    "captures.max_bytes": "one capture stops here; the output after it streams through unprocessed",
+    "captures.grace_seconds": "a capture this young is never removed by clean-up (the agent may read it)",
+    "rtk.path": "the RTK executable to use; empty: `rtk` on PATH (see `tersh rtk`)",
+    "rtk.timeout_ms": "how long tersh waits for RTK's answer before going on without it",
+    "rtk.min_version": "oldest RTK release tersh uses (RTK is optional)",
+    "rtk.max_version": "first RTK release tersh no longer uses (not yet checked against)",
+    "rtk.sha256": "when set, RTK is used only if its executable has this sha256",
+    "ledger.enabled": "record each call's sizes in the savings history (`tersh gain`)",
+    "ledger.record_arguments": "also record commands' arguments in the history (they can hold secrets)",
+    **{
+        f"classes.{name}": f"optimise commands of class {name} (off: they pass through untouched)"
+        for name in CLASSES
+    },
+}
+
 SETTINGS_FILE = "settings.toml"
 
 

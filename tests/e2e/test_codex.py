@@ -303,3 +303,19 @@ def test_mcp_results_reach_the_model_as_text(tmp_path: Path) -> None:
         assert '"exit_code"' not in text and '"capture_id"' not in text and "tersh/record" not in text
     assert "1001" in page_text and "1003" in page_text and "1004" not in page_text, page_text
     assert "bytes:" in stats_text and "saved" in stats_text, stats_text
+
+
+def test_a_cd_and_export_prefix_is_optimised_and_keeps_its_effect(tmp_path: Path) -> None:
+    # Codex starts a new process for every shell command: the hook wraps the whole line, so
+    # `cd` and `export` act on the command after them; the next command starts where it always did.
+    commands = ["mkdir -p sub && cd sub && export N=300000 && seq 1 $N", "pwd"]
+    steps = [model.shell(command) for command in commands]
+    plain = run_codex(tmp_path / "without", steps)
+    compact = run_codex(tmp_path / "with", steps, tersh=True)
+    (seq_plain, pwd_plain), (seq_text, pwd_text) = plain.texts(), compact.texts()
+    assert requested_commands(compact) == commands == requested_commands(plain)
+    assert "Process exited with code 0" in seq_text and CAPTURE_ID.search(seq_text), seq_text[-800:]
+    assert "lines omitted" in seq_text and "300000" in seq_text and len(seq_text) < len(seq_plain)
+    assert captures(compact.tersh_home), "the cd line ran through tersh"
+    assert str(compact.work) in pwd_text and "/sub" not in pwd_text
+    assert str(plain.work) in pwd_plain and "/sub" not in pwd_plain

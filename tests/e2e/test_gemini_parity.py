@@ -87,7 +87,7 @@ def test_gemini_decides_every_command_the_same_with_tersh(rules: parity.RuleSet,
         expected = {
             command
             for command in COMMANDS
-            if shell_rewrite.rewrite(command, "tersh")
+            if shell_rewrite.rewrite(command, "tersh", fresh_shell=True)
             and not any(m in command for m in gemini.SUBSTITUTION_MARKS)
         }
         assert rewritten == expected and len(expected) >= 50
@@ -168,3 +168,19 @@ def test_a_missing_tersh_never_blocks_a_tool(tmp_path: Path) -> None:
     run = run_gemini(commands, home, work, ["--yolo"], tmp_path / "tersh-home")
     assert not (work / "made_by_gemini").exists()
     assert "Tool execution blocked" in run.tool_outputs()[0]
+
+
+STATE_COMMANDS = ["mkdir -p sub && cd sub && export N=300000 && seq 1 $N", "pwd"]
+
+
+def test_a_cd_and_export_prefix_is_optimised_and_keeps_its_effect(tmp_path: Path) -> None:
+    # Gemini runs each command in a new bash: the hook wraps the whole line, so `cd` and
+    # `export` act on the command after them, and the next command starts where it always did.
+    without, run = both_sessions(tmp_path, None, STATE_COMMANDS)
+    assert run.asked_commands() == STATE_COMMANDS == without.asked_commands()
+    (seq_output, pwd_output), (seq_without, pwd_without) = run.tool_outputs(), without.tool_outputs()
+    assert HOOK_NOTE in seq_output and "[tersh] full output" in seq_output
+    assert "Output: 1\n2\n" in seq_output and "\n300000\n" in seq_output
+    assert len(seq_output) < 20_000 < len(seq_without)
+    assert str(tmp_path / "with" / "work") in pwd_output and "/sub" not in pwd_output
+    assert str(tmp_path / "without" / "work") in pwd_without and "/sub" not in pwd_without

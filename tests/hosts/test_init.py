@@ -52,7 +52,7 @@ def test_claude_init_is_idempotent_and_uninit_restores(
     out = capsys.readouterr().out
     assert "add PostToolUse [" in out and "add env CLAUDE_CODE_SHELL_PREFIX=" in out
     assert "add PreToolUse" not in out  # Bash is judged as asked; the prefix only wraps the run
-    assert "previous version saved as ~/.claude/settings.json.tersh-backup" in out
+    assert "original saved as ~/.claude/settings.json.tersh-backup" in out
     data = json.loads(first)
     assert data["model"] == "opus" and data["permissions"] == CLAUDE_USER["permissions"]
     assert data["hooks"]["PreToolUse"] == CLAUDE_USER["hooks"]["PreToolUse"]
@@ -162,7 +162,7 @@ def test_codex_mcp_route_keeps_comments_and_layout(home: Path, capsys: pytest.Ca
     capsys.readouterr()
     assert tersh("uninit", "codex") == 0
     assert config.read_text() == CODEX_CONFIG
-    assert json.loads((home / ".codex" / "hooks.json").read_text()) == {}
+    assert not (home / ".codex" / "hooks.json").exists()  # init created it: uninit removes it
     assert "remove [mcp_servers.tersh]" in capsys.readouterr().out
 
 

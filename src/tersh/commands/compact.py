@@ -16,12 +16,22 @@ from tersh.errors import TershError
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``--command``, ``--exit-code``, the streams, ``--format``."""
     parser.add_argument("--command", required=True, help="the command line that produced the output")
-    parser.add_argument("--exit-code", type=int_between(*EXIT_CODE_RANGE), required=True)
+    parser.add_argument(
+        "--exit-code",
+        type=int_between(*EXIT_CODE_RANGE),
+        required=True,
+        help="the command's exit code (under a failing code no compact text may read as success)",
+    )
     parser.add_argument("--combined", type=Path, help="both streams as a terminal showed them")
-    parser.add_argument("--stdout", type=Path)
-    parser.add_argument("--stderr", type=Path)
+    parser.add_argument("--stdout", type=Path, help="a file holding the command's standard output alone")
+    parser.add_argument("--stderr", type=Path, help="a file holding the command's standard error alone")
     parser.add_argument("--executed", help="the command actually executed (if rewritten)")
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="text: what the model would read; json: the whole result record",
+    )
 
 
 def _open(path: Path | None, stack: contextlib.ExitStack) -> BinaryIO | None:

@@ -28,9 +28,33 @@ _AGE = re.compile(r"^(\d+)\s*([dhm])$")
 _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60}
 
 
+#: One line per figure of the report: the text form prints them under the figures, the JSON
+#: form carries them as ``explained``.
+EXPLAINED = {
+    "calls": "calls: commands and tool outputs tersh handled; measured ones had their whole output"
+    " captured, so their sizes are exact (the others are left out of the figures below)",
+    "bytes": "bytes: the output as the command printed it -> what the model was given; saved ="
+    " the share removed",
+    "net": "net: the same, counting what the agent later read back from captures as given",
+    "tokens": "tokens: the same in o200k tokens, counted here after the fact (off the command's path)",
+    "vs_host": "vs host: against what that agent host would have shown without tersh (every host"
+    " cuts long output itself, e.g. Claude Code keeps a 2 KB preview of 30,000+ characters);"
+    " negative: tersh's text plus what was read back from captures is more than the host's own"
+    " cut, because tersh keeps every error, path and line number where a host cuts blindly",
+    "rtk": "rtk: calls the optional RTK filtered; RTK's text is used only where the verifier"
+    " proves it kept every fact",
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``--format``, ``--since``, ``--session``, ``--days``, ``--no-count``."""
-    parser.add_argument("--format", choices=["text", "json", "csv"], default="text")
+    parser.epilog = "The figures: " + " | ".join(EXPLAINED.values())
+    parser.add_argument(
+        "--format",
+        choices=["text", "json", "csv"],
+        default="text",
+        help="text: figures, tables and a chart; json: the whole report; csv: one row per group",
+    )
     parser.add_argument("--since", help="a date (YYYY-MM-DD), 'today', or an age: 7d, 12h, 30m")
     parser.add_argument("--session", help="only this session id ('current': the caller's)")
     parser.add_argument("--days", type=int, default=14, help="days shown in the chart (text)")
@@ -91,10 +115,7 @@ def build_report(where: ledger.Filter, *, count: bool = True) -> dict[str, Any]:
         return report
     with contextlib.closing(ledger.connect()) as db:
         if count:
-            from tersh import tokens
-            from tersh.hosts import savings as hostview
-
-            ledger.count_deferred(db, budget_s=tokens.REPORT_BUDGET_S, views=hostview.HOSTS)
+            count_with_progress(db)
         report["total"] = _as_dict(ledger.totals(db, since=where.since, session=where.session))
         for key in BREAKDOWNS:
             report[f"by_{key}"] = [_as_dict(row) for row in ledger.breakdown(db, key, where)]
@@ -102,7 +123,35 @@ def build_report(where: ledger.Filter, *, count: bool = True) -> dict[str, Any]:
         report["uncounted_calls"] = ledger.deferred_count(db)
         report["rtk"] = ledger.rtk_summary(db, where)._asdict()
         report["inputs_too_large_to_count"] = _inputs_too_large(db, where)
+    report["explained"] = dict(EXPLAINED)
     return report
+
+
+def count_with_progress(db: sqlite3.Connection) -> None:
+    """Count the tokens of newly recorded calls, with a progress bar on stderr (a terminal only).
+
+    The first call loads the tokenizer and may read a large capture (seconds), so the bar (a
+    pulse with the elapsed time, then how many were counted) shows from the start; counting
+    itself runs within ``tokens.REPORT_BUDGET_S`` as without a bar.
+    """
+    from tersh import tokens
+
+    pending = ledger.deferred_count(db)
+    if not pending:
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("counting tokens of new calls"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())  # fmt: skip
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("count", total=pending, start=False)  # not started: a pulse
+        from tersh.hosts import savings as hostview
+
+        counted = ledger.count_deferred(db, budget_s=tokens.REPORT_BUDGET_S, views=hostview.HOSTS)
+        bar.start_task(task)
+        bar.update(task, completed=counted)
 
 
 def _inputs_too_large(db: sqlite3.Connection, where: ledger.Filter) -> int:
@@ -150,6 +199,22 @@ def write_text(report: dict[str, Any], stream: TextIO, *, days: int = 14) -> Non
     console.print(_table("By program", report["by_program"]))
     console.print(_table("By category", report["by_category"]))
     console.print(_chart(report["by_day"][-days:]))
+    console.print()
+    for line in explanations(report):
+        console.print(line, soft_wrap=True)
+
+
+def explanations(report: dict[str, Any]) -> list[str]:
+    """What each figure above means, one line each (only for the figures the report shows)."""
+    shown = ["calls", "bytes"]
+    if report["total"]["retrieved_bytes"]:
+        shown.append("net")
+    shown.append("tokens")
+    if report["vs_host"]:
+        shown.append("vs_host")
+    if (report.get("rtk") or {}).get("calls"):
+        shown.append("rtk")
+    return ["What the figures mean:", *(f"  {EXPLAINED[key]}" for key in shown)]
 
 
 def headline(report: dict[str, Any]) -> list[str]:
@@ -180,7 +245,9 @@ def headline(report: dict[str, Any]) -> list[str]:
             f"{HOST_LABELS.get(row['host'], row['host'])} {percent(row['saving'])}"
             for row in report["vs_host"]
         )
-        lines.append(f"  vs what the host would have shown (net of read-backs): {versus}")
+        lines.append(
+            f"  vs host (what each host would have shown without tersh, net of read-backs): {versus}"
+        )
     lines.extend(rtk_lines(report.get("rtk")))
     return lines
 

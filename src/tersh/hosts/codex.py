@@ -43,9 +43,11 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
+    from tersh.hosts.shell_rewrite import Decision
 
 
 NAME = "codex"
@@ -64,6 +66,12 @@ TRUST_NOTE = (
     "tersh PreToolUse hook (again after any change to hooks.json). It rewrites a shell command "
     'only under approval policy "never", with no .rules files, and never one that mentions rm; '
     "everything else goes to Codex unchanged."
+)
+#: What ``tersh rewrite --host codex`` assumes about the session it cannot see.
+ASSUMED_SESSION = (
+    'approval policy "never" (every `codex exec`), the only one in which the hook rewrites, and the'
+    " hook installed (tersh init codex --with-hook) and trusted in /hooks; without it Codex runs"
+    " the command unchanged and tersh is reached through its MCP tools"
 )
 #: ``permission_mode`` of a hook payload when Codex's approval policy is ``never``.
 NEVER_ASK_MODE = "bypassPermissions"
@@ -89,14 +97,9 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if not isinstance(tool_input, dict) or not isinstance(command, str):
         return None
-    if payload.get("permission_mode") != NEVER_ASK_MODE or mentions_rm(command):
-        return None
     cwd = payload.get("cwd")
-    if has_exec_policy_rules(cwd if isinstance(cwd, str) else None):
-        return None
-    from tersh.hosts import shell_rewrite
-
-    rewritten = shell_rewrite.rewrite(command, tersh)
+    mode = payload.get("permission_mode")
+    rewritten = decide(command, tersh, cwd if isinstance(cwd, str) else None, mode).command
     if rewritten is None:
         return None
     updated = dict(tool_input)
@@ -109,6 +112,26 @@ def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
             "updatedInput": updated,
         }
     }
+
+
+def decide(command: str, tersh: str, cwd: str | None, permission_mode: object) -> Decision:
+    """What the PreToolUse hook does with ``command``, and why.
+
+    Codex starts a new process for every shell command (its ``exec_command`` runs the line in
+    the user's shell with the call's working folder), so a ``cd`` or ``export`` never outlives
+    its command: state changes are wrapped whole.
+    """
+    from tersh.hosts import shell_rewrite
+
+    if permission_mode != NEVER_ASK_MODE:
+        return shell_rewrite.leave(
+            'Codex\'s approval policy is not "never": its approval logic must see the requested command'
+        )
+    if mentions_rm(command):
+        return shell_rewrite.leave("it mentions rm: Codex's own rm -f check must see the requested command")
+    if has_exec_policy_rules(cwd):
+        return shell_rewrite.leave(".rules files exist: Codex's exec policy must see the requested command")
+    return shell_rewrite.decide(command, tersh, fresh_shell=True)
 
 
 def mentions_rm(command: str) -> bool:
@@ -183,9 +206,28 @@ def _edit_config(scope: str, table: str | None, dry_run: bool) -> list[str]:
     line = f"{shown}: {verb} [{MCP_TABLE}] (tersh mcp)"
     if dry_run:
         return [f"(dry run) {line}"]
+    if table is None and old is not None:
+        return [line, *jsonedit.write_removal(path, new, _same_toml(new), empty=not new.strip())]
     backup = jsonedit.replace_file(path, new, old)
-    saved = f"{shown}: previous version saved as {jsonedit.display(backup)}" if backup else None
-    return [line] + ([saved] if saved else [f"{shown}: created"])
+    if backup:
+        saved = (
+            f"{shown}: original saved as {jsonedit.display(backup)} (no later init or uninit overwrites it)"
+        )
+        return [line, saved]
+    return [line] + ([] if old is not None else [f"{shown}: created"])
+
+
+def _same_toml(text: str) -> Callable[[str], bool]:
+    """Whether an original config.toml holds the same settings as ``text``."""
+    import tomllib
+
+    def same(original: str) -> bool:
+        try:
+            return tomllib.loads(original) == tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
+
+    return same
 
 
 def hook_spec(tersh: str) -> HookSpec:

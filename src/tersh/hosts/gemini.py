@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tersh.hosts.hookconfig import HookSpec
+    from tersh.hosts.shell_rewrite import Decision
 
 
 NAME = "gemini"
@@ -36,6 +37,11 @@ SHELL_TOOL = "run_shell_command"
 #: Runs before the hook command: a missing or broken tersh still ends with exit 0 and no text.
 FAIL_OPEN_PREFIX = "trap 'exit 0' EXIT; exec 2>/dev/null; "
 HOOK_TIMEOUT_MS = 30_000
+#: What ``tersh rewrite --host gemini`` assumes about the session it cannot see.
+ASSUMED_SESSION = (
+    "a headless `gemini -p … --yolo` session, the only kind in which the hook rewrites"
+    " (in any other session the command runs unchanged)"
+)
 #: Gemini's shell tool refuses these itself (``detectBashSubstitution``), outside single quotes
 #: only, so inside tersh's quoted ``-c`` argument it would no longer see them: never rewritten.
 SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
@@ -55,29 +61,60 @@ def _before_shell(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if not isinstance(command, str):
         return None
-    from tersh.hosts import shell_rewrite
-
-    rewritten = shell_rewrite.rewrite(command, tersh, host=NAME)
-    if rewritten is None or any(mark in command for mark in SUBSTITUTION_MARKS):
-        return None
-    if not _rules_cannot_tell(command, rewritten, payload.get("cwd")):
+    cwd = payload.get("cwd")
+    rewritten = decide(command, tersh, cwd if isinstance(cwd, str) else None).command
+    if rewritten is None:
         return None
     return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": rewritten}}}
 
 
-def _rules_cannot_tell(command: str, rewritten: str, cwd: object) -> bool:
-    """Whether Gemini decides ``rewritten`` exactly as ``command`` in this session."""
+def decide(command: str, tersh: str, cwd: str | None, *, assume_yolo: bool = False) -> Decision:
+    """What the BeforeTool hook does with ``command``, and why.
+
+    Gemini CLI 0.61.0 runs every shell command in a new ``bash -c`` (``ShellExecutionService``
+    ``prepareExecution``), so a ``cd`` or ``export`` never outlives its command: state changes
+    are wrapped whole. ``assume_yolo`` (for ``tersh rewrite --host gemini``, run outside any
+    Gemini session) decides as inside a headless ``--yolo`` session, the only kind that rewrites.
+    """
+    from tersh.hosts import shell_rewrite
+
+    decision = shell_rewrite.decide(command, tersh, host=NAME, fresh_shell=True)
+    if decision.command is None:
+        return decision
+    if any(mark in command for mark in SUBSTITUTION_MARKS):
+        return shell_rewrite.leave(
+            "it holds $(…), `…`, <(…) or >(…): Gemini refuses those itself outside single quotes,"
+            " and inside tersh's quoted form it would no longer see them"
+        )
+    problem = _rules_could_tell(command, decision.command, cwd, assume_yolo)
+    return decision if problem is None else shell_rewrite.leave(problem)
+
+
+def _rules_could_tell(command: str, rewritten: str, cwd: str | None, assume_yolo: bool) -> str | None:
+    """Why Gemini might decide ``rewritten`` differently from ``command`` here; None if it cannot."""
     from tersh.hosts import gemini_policy, permission_guard
 
     try:
-        process = gemini_policy.find_process()
-        if process is None or not gemini_policy.headless_yolo(process.argv):
-            return False
-        environ = process.environ or dict(os.environ)
-        rules = gemini_policy.shell_rules(cwd if isinstance(cwd, str) else os.getcwd(), environ)
-    except Exception:
-        return False
-    return permission_guard.allows_rewrite(command, rules, rewritten)
+        environ = dict(os.environ)
+        if not assume_yolo:
+            process = gemini_policy.find_process()
+            if process is None:
+                return "no Gemini CLI process runs this hook, so its approval mode is unknown"
+            if not gemini_policy.headless_yolo(process.argv):
+                return (
+                    "Gemini is not running headless with --yolo: its approval prompts and rules"
+                    " must see the requested command"
+                )
+            environ = process.environ or environ
+        rules = gemini_policy.shell_rules(cwd or os.getcwd(), environ)
+    except Exception as exc:
+        return f"Gemini's policy could not be read ({type(exc).__name__})"
+    if not permission_guard.allows_rewrite(command, rules, rewritten):
+        return (
+            "a Gemini policy rule could tell the two forms apart (it names a program of the command,"
+            " or the command can build commands at run time while a deny or ask rule exists)"
+        )
+    return None
 
 
 def settings_path(scope: str) -> Path:

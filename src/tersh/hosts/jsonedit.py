@@ -3,8 +3,14 @@
 JSON settings are parsed, changed in memory and written back in the file's own style (indent
 width or tabs, trailing newline, non-ASCII kept as is, key order kept), so a file that was
 written by its host comes back identical except for tersh's entries. A file that does not parse
-is never touched. Every write first copies the old file to ``<name>.tersh-backup`` (0600) and
-then replaces the file atomically, keeping its permission bits.
+is never touched. Files are replaced atomically, keeping their permission bits.
+
+One backup per original: the first time tersh changes a user's file, its bytes are copied to
+``<name>.tersh-backup`` (0600), and no later ``init`` or ``uninit`` overwrites that copy. When
+``uninit`` leaves the same settings as that original (nothing else changed since), it puts the
+original bytes back — hand-made layout and all — and drops the backup; otherwise the backup
+stays for the user. A file ``init`` created gets a ``<name>.tersh-created`` marker instead, and
+``uninit`` removes the file when nothing but tersh's entries was ever in it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 from tersh.errors import TershError
 
 BACKUP_SUFFIX = ".tersh-backup"
+CREATED_SUFFIX = ".tersh-created"
 
 
 @dataclass(frozen=True)
@@ -86,21 +93,66 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
+def created_marker(path: Path) -> Path:
+    """The empty file that says tersh created ``path`` (so ``uninit`` may remove it)."""
+    return path.with_name(path.name + CREATED_SUFFIX)
+
+
 def replace_file(path: Path, new_text: str, old_text: str | None) -> Path | None:
-    """Back up the old file (if any), then write ``new_text`` atomically; return the backup."""
+    """Write ``new_text`` atomically; return the backup of the original when made by this call.
+
+    The user's original is copied once (never over an existing backup, never for a file tersh
+    created); a new file gets its :func:`created_marker`.
+    """
     from tersh.fsutil import atomic_write
 
     mode = 0o600
     backup = None
     if old_text is not None:
         mode = stat.S_IMODE(path.stat().st_mode)
-        backup = backup_path(path)
-        atomic_write(backup, old_text.encode("utf-8"))
+        target = backup_path(path)
+        if not os.path.lexists(target) and not os.path.lexists(created_marker(path)):
+            atomic_write(target, old_text.encode("utf-8"))
+            backup = target
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(created_marker(path), b"")
     atomic_write(path, new_text.encode("utf-8"))
     os.chmod(path, mode)
     return backup
+
+
+def write_removal(path: Path, new_text: str, same_as: Callable[[str], bool], empty: bool) -> list[str]:
+    """Write ``path`` after tersh's entries left it; return the note lines.
+
+    ``same_as(original_text)`` says whether the original holds the same settings as
+    ``new_text``; ``empty`` whether nothing is left. A file tersh created and nothing else
+    filled is removed; an original with the same settings comes back byte for byte.
+    """
+    from tersh.fsutil import atomic_write
+
+    shown = display(path)
+    marker, backup = created_marker(path), backup_path(path)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if os.path.lexists(marker) and not marker.is_symlink():
+        if empty:
+            path.unlink()
+            marker.unlink()
+            return [f"{shown}: removed (tersh had created it and nothing else is in it)"]
+        atomic_write(path, new_text.encode("utf-8"))
+        marker.unlink()
+        return []
+    original = read_text(backup) if os.path.lexists(backup) else None
+    if original is not None and same_as(original):
+        atomic_write(path, original.encode("utf-8"))
+        os.chmod(path, mode)
+        backup.unlink()
+        return [f"{shown}: restored your original file byte for byte (nothing else changed since)"]
+    atomic_write(path, new_text.encode("utf-8"))
+    os.chmod(path, mode)
+    if original is not None:
+        return [f"{shown}: settings changed since init, so your original stays in {display(backup)}"]
+    return []
 
 
 def edit_json(
@@ -124,17 +176,34 @@ def edit_json(
     lines = [f"{shown}: {verb} {edit}" for edit in edits]
     if dry_run:
         return [f"(dry run) {line}" for line in lines]
+    if verb == "remove" and old_text is not None:
+        same = _same_json(new_data)
+        return lines + write_removal(path, render(new_data, style), same, empty=not new_data)
+    original_kept = os.path.lexists(backup_path(path))
     if old_text is not None and render(data, style) != old_text:
         lines.append(
             f"{shown}: note: the file's hand-made layout was normalised to {style.indent!r}-"
-            "indented JSON (same settings; see the backup)"
+            "indented JSON (same settings; the original is kept in the backup, and uninit puts"
+            " it back when nothing else changed)"
         )
+    if original_kept and old_text is not None:
+        lines.append(f"{shown}: your original stays in {display(backup_path(path))} (kept once)")
     backup = replace_file(path, render(new_data, style), old_text)
     if backup is not None:
-        lines.append(f"{shown}: previous version saved as {display(backup)}")
+        lines.append(f"{shown}: original saved as {display(backup)} (no later init or uninit overwrites it)")
     elif old_text is None:
         lines.append(f"{shown}: created")
     return lines
+
+
+def _same_json(data: dict[str, Any]) -> Callable[[str], bool]:
+    def same(original: str) -> bool:
+        try:
+            return bool(json.loads(original) == data) if original.strip() else not data
+        except ValueError:
+            return False
+
+    return same
 
 
 def display(path: Path) -> str:

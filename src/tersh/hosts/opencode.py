@@ -18,9 +18,12 @@ import sys
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tersh.errors import TershError
+
+if TYPE_CHECKING:
+    from tersh.hosts.shell_rewrite import Decision
 
 NAME = "opencode"
 PLUGIN_FILE = "tersh.ts"
@@ -138,6 +141,23 @@ def show() -> list[str]:
         state = "installed" if target.is_file() and _is_ours(target) else "not installed"
         lines.append(f"opencode ({scope}): {target}: {state}")
     return lines
+
+
+def shell_decision(command: str) -> Decision:
+    """What happens to a bash command under OpenCode (for ``tersh rewrite --host``)."""
+    from tersh.hosts.shell_rewrite import Decision, leave
+
+    for scope in ("project", "global"):
+        target = plugin_dirs(scope)[0] / PLUGIN_FILE
+        if target.is_file() and _is_ours(target):
+            return Decision(
+                "after the fact",
+                None,
+                "the command runs unchanged (OpenCode judges its permission.bash rules on it); the"
+                " plugin's tool.execute.after hands its output to tersh and the model gets the"
+                " compacted text",
+            )
+    return leave(f"tersh's OpenCode plugin is not installed (tersh init {NAME})")
 
 
 def answer(payload: dict[str, Any], tersh: str) -> dict[str, Any] | None:

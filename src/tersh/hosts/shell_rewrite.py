@@ -3,13 +3,37 @@
 The rewritten command is ``<tersh> run -c '<original, shell-quoted>'``: the user's shell still
 parses the original text, tersh captures everything and keeps the exact exit code. A command is
 left alone when the user asked (``# no-opt``), when the policy says bypass, when it is already
-wrapped, or when it changes the state of the host's shell (``cd``, ``export``, ``source`` …):
-run in a child shell those changes would be lost for the agent's next command.
+wrapped, or when it changes the state of the host's shell (``cd``, ``export``, ``source`` …)
+and the host keeps that shell for its next command: run in a child shell those changes would be
+lost. A host that starts a new shell for every command (``fresh_shell``) loses them at the end
+of the command anyway, so there the whole line — ``cd src && pytest -q`` included — runs through
+tersh in one shell, exactly as it would have run in the host's.
+
+:func:`decide` gives the reason in words beside the answer (``tersh rewrite --host`` prints it).
 """
 
 from __future__ import annotations
 
 from tersh.command import quoting
+
+TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs milliseconds at start-up
+    from tersh._startup.lean import NamedTuple
+
+
+class Decision(NamedTuple):
+    """What a host's hook does with one shell command, and why (in words for a user).
+
+    ``action`` is ``"wrap"`` (the host runs ``command``, tersh's form) or ``"leave"`` (the host
+    runs the requested command unchanged; ``command`` is None).
+    """
+
+    action: str
+    command: str | None
+    reason: str
+
 
 BYPASS_MARKER = "# no-opt"
 
@@ -96,15 +120,44 @@ def is_wrapped(command: str) -> bool:
     return first == "tersh" or " -m tersh " in f" {command} "
 
 
-def rewrite(command: str, tersh: str, host: str = "") -> str | None:
-    """The tersh form of ``command``, or None when it must run unchanged."""
-    if not command.strip() or command.rstrip().endswith(BYPASS_MARKER):
-        return None
-    if is_wrapped(command) or changes_shell_state(command):
-        return None
+def rewrite(command: str, tersh: str, host: str = "", *, fresh_shell: bool = False) -> str | None:
+    """The tersh form of ``command``, or None when it must run unchanged (see :func:`decide`)."""
+    return decide(command, tersh, host, fresh_shell=fresh_shell).command
+
+
+def leave(reason: str) -> Decision:
+    """The decision to run the requested command unchanged, for ``reason``."""
+    return Decision("leave", None, reason)
+
+
+def decide(command: str, tersh: str, host: str = "", *, fresh_shell: bool = False) -> Decision:
+    """Whether ``command`` may run as ``tersh run -c '…'``, the form, and why.
+
+    ``fresh_shell``: the host starts a new shell for every command, so a ``cd`` or ``export``
+    ends with the command whether tersh runs it or not.
+    """
+    if not command.strip():
+        return leave("an empty command")
+    if command.rstrip().endswith(BYPASS_MARKER):
+        return leave(f"it ends with {BYPASS_MARKER!r}: the user asked for the raw output")
+    if is_wrapped(command):
+        return leave("it already runs through tersh")
+    state = changes_shell_state(command)
+    if state and not fresh_shell:
+        return leave(
+            "it changes the shell's state (cd, export, source…) and this host keeps its shell: "
+            "run by tersh in a child shell, the change would not reach the agent's next command"
+        )
     if "no-opt" in command.lower():  # only then can the policy see a bypass marker
         from tersh.command import policy  # imported lazily: its shell parser is not needed otherwise
 
         if policy.decide(command).bypass:
-            return None
-    return wrap(command, tersh, host)
+            return leave("it carries a no-opt marker: the user asked for the raw output")
+    if state:
+        reason = (
+            "it changes the shell's state (cd, export, source…), but this host starts a new shell "
+            "for every command, so the whole line runs through tersh in one shell with the same effect"
+        )
+    else:
+        reason = "tersh runs it in the user's shell, captures everything, keeps the exit code"
+    return Decision("wrap", wrap(command, tersh, host), reason)

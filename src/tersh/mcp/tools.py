@@ -169,12 +169,7 @@ def retrieve_entry(entry_id: str, offset: int = 0, limit: int = 200, query: str 
     except OSError as exc:
         return Answer([f"[tersh] cannot read {entry_id}: {exc.strerror or exc}"], {"id": entry_id},
                       True)
-    text = page.render()
-    if not text:
-        unit = "byte" if by_bytes else "line"
-        lines = page.total_lines
-        size = f"{lines:,} lines" if lines is not None else f"{page.size:,} bytes"
-        text = f"[tersh] nothing after {unit} {offset:,}: {entry_id} {stream} has {size}"
+    text = page.render()  # says itself when the offset is past the end or the stream is empty
     data = {"id": page.id, "stream": page.stream, "mode": page.mode, "offset": page.offset,
             "next_offset": page.next_offset, "total_lines": page.total_lines, "size": page.size,
             "more": page.more}

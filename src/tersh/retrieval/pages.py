@@ -26,8 +26,8 @@ class Page:
 
     For a line page, ``lines`` holds ``(line_number, text)`` (1-based) starting after ``offset``
     lines; for a byte page, ``text`` holds the bytes from ``offset`` decoded (cut on character
-    boundaries). For a search, ``lines`` holds the matching lines and ``more`` how many further
-    matches were not returned.
+    boundaries). ``more`` counts what remains after the page: lines for a line or byte page (a
+    line the byte page cut counts as one), further matches for a search.
     """
 
     id: str
@@ -45,9 +45,17 @@ class Page:
 
     def render(self) -> str:
         """Plain text for a terminal or a model."""
+        if not self.size:
+            return f"[tersh: {self._what()} is empty (0 bytes)]"
         if self.mode == "bytes":
-            tail = f"\n[tersh: next --offset {self.next_offset} --bytes]" if self.next_offset else ""
+            if self.offset >= self.size:
+                return f"[tersh: offset {self.offset} is past the end ({self.size:,} bytes)]"
+            tail = (f"\n[tersh: {self.more:,} more lines; next: --offset {self.next_offset} --bytes]"
+                    if self.next_offset else "")
             return self.text + tail
+        if self.mode == "lines" and not self.lines and self.total_lines is not None:
+            plural = "" if self.total_lines == 1 else "s"
+            return f"[tersh: offset {self.offset} is past the end ({self.total_lines:,} line{plural})]"
         body = "\n".join(self._numbered(number, text) for number, text in self.lines)
         if self.mode == "search":
             if not self.lines:
@@ -59,6 +67,10 @@ class Page:
             body += f"\n[tersh: {left}next: --offset {self.next_offset}]"
         return body
 
+    def _what(self) -> str:
+        """The stream named for a note: ``the stderr of c…`` or ``the output of c…``."""
+        stream = "output" if self.stream == "combined" else self.stream
+        return f"the {stream} of {self.id}"
 
     def _numbered(self, number: int, text: str) -> str:
         """``N: text``, except a tool output's line that carries its own number already (an
@@ -132,6 +144,18 @@ def read_bytes(path: Path, offset: int, limit: int) -> tuple[str, int | None, in
     return text, (following if following < size else None), size
 
 
+def lines_after(path: Path, position: int) -> int:
+    """How many lines hold bytes from ``position`` on (a line cut at ``position`` counts)."""
+    count = 0
+    last = b"\n"
+    with open(path, "rb") as handle:
+        handle.seek(position)
+        while chunk := handle.read(_CHUNK):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
 def search(path: Path, query: str, limit: int) -> tuple[list[tuple[int, str]], int]:
     """Lines containing ``query`` (case-insensitive) with their numbers; and how many more."""
     if not query:
@@ -177,11 +201,14 @@ def retrieve(entry_id: str, *, offset: int = 0, limit: int = 200, query: str | N
                     query=query)
     elif by_bytes:
         text, following, size = read_bytes(path, offset, _clamp(limit, MAX_PAGE_BYTES))
-        page = Page(entry_id, stream, "bytes", offset, limit, size, text=text, next_offset=following)
+        more = lines_after(path, following) if following is not None else 0
+        page = Page(entry_id, stream, "bytes", offset, limit, size, text=text, next_offset=following,
+                    more=more)
     else:
         lines, following, total = read_lines(path, offset, _clamp(limit, MAX_LIMIT))
+        more = total - following if following is not None else 0
         page = Page(entry_id, stream, "lines", offset, limit, size, lines=lines,
-                    next_offset=following, total_lines=total)
+                    next_offset=following, total_lines=total, more=more)
     _note_retrieval(entry_id, page)
     return page
 

@@ -295,7 +295,24 @@ class _Reader:
     def finish(self, text: str) -> str | None:
         self.flush_source(failing_line_next=False)
         self.flush_repeats()
-        return self.out.render(self.counts.describe, text)
+        return labelled_paths(self.out.render(self.counts.describe, text))
+
+
+#: The omission note lists the paths its omitted lines name (the interpreter, the config file…);
+#: a bare "in:" read like the list of test files that ran.
+PATHS_LABEL = "; paths named in them: "
+
+
+def labelled_paths(text: str | None) -> str | None:
+    """``text`` whose omission note (the first ``[tersh]`` line listing paths) says what they are."""
+    if text is None:
+        return None
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith(PREFIX) and "; in: " in line:
+            lines[index] = line.replace("; in: ", PATHS_LABEL, 1)
+            return "\n".join(lines)
+    return text
 
 
 def compact(text: str, inv: Invocation) -> str | None:
