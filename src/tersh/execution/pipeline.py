@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any, BinaryIO
 
+    from tersh.compaction.preview import Preview
     from tersh.settings import Settings
 
 # Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
@@ -216,16 +217,39 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     return _finish(text, True, cap, {**base, "category": None, "rule": None, "details": details})
 
 
+class _Whole:
+    """What :func:`preview.bound_text` answers for a text that fits (see :func:`_bound_text`)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.complete = True
+        self.total_lines = text.count("\n") + 1 if text else 0
+        self.omitted_lines = 0
+
+
+def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
+                whole_text: bool = True) -> _Whole | Preview:
+    """``preview.bound_text``; a text that fits is answered here, without importing the
+    preview (its patterns cost milliseconds to compile: most outputs fit)."""
+    body = text[:-1] if text.endswith("\n") else text
+    if body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes:
+        return _Whole(body)
+    from tersh.compaction import preview
+
+    return preview.bound_text(text, max_lines, max_bytes, filler_bytes=filler_bytes,
+                              whole_text=whole_text)
+
+
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                bypass: bool) -> Result:
     """Clean, pick and verify a rule, bound, report."""
     from tersh.compaction import clean as cleaning
-    from tersh.compaction import preview
     from tersh.compaction.detect import invocation
 
-    data = cap.path().read_bytes()
+    with open(cap.file(), "rb") as handle:  # cap.file(): a str path, no pathlib import
+        data = handle.read()
     notes = _encoding_notes(data)
-    raw = preview.decode(data)
+    raw = data.decode("utf-8", "replace")  # as preview.decode, without importing the preview
     text = raw if bypass else cleaning.clean(raw)
     if text.endswith("\n"):
         text = text[:-1]
@@ -252,15 +276,15 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     source_text = text
     max_lines, max_bytes = _bounds(conf, reserve=True)
     filler = conf.int("preview.filler_bytes")
-    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
-                                 filler_bytes=filler, whole_text=rule is None)
+    bounded = _bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
+                          filler_bytes=filler, whole_text=rule is None)
     complete = bounded.complete and not omitted and not notes
     if omitted and bounded.complete:
         # The compaction must pay for its own report, or the cleaned source is used instead.
         candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
         full_lines, full_bytes = _bounds(conf, reserve=False)
-        plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
-                                   full_lines, full_bytes, filler_bytes=filler)
+        plain = _bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
+                            full_lines, full_bytes, filler_bytes=filler)
         floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         if plain.complete and not saves_enough(candidate.text, plain.text, floor):
             details["kept_source"] = "compaction saved too little to pay for its report"
