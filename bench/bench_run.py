@@ -1,6 +1,6 @@
 """Issue 2 benchmarks: start-up of `tersh run`, capture throughput, compaction of a big log.
 
-Usage: python bench/bench_run.py [--big-gib 1.0] [--rounds 21] [--startup-only]
+Usage: python bench/bench_run.py [--big-gib 1.0] [--rounds 21] [--startup-only] [--against SRC]
 Prints medians and ratios measured side by side in one run.
 
 Start-up: the whole process of `tersh run` (enabled profile: capture, index, ledger, status) on
@@ -88,33 +88,42 @@ def _medians(commands: dict[str, list[str]], rounds: int, env: dict[str, str],
             {name: statistics.median(v) * 1000 for name, v in cpu.items()})
 
 
-def startup(rounds: int, env: dict[str, str]) -> None:
+def startup(rounds: int, env: dict[str, str], against: str | None = None) -> None:
     """Median wall and CPU of `tersh run` on commands with and without output against
-    `python -c pass` (and the bare command), interleaved; print each ratio."""
+    `python -c pass` (and the bare command), interleaved; print each ratio. With ``against``
+    (another source tree), the same commands run from it too, as `base: …` rows."""
     src = Path(__file__).resolve().parents[1] / "src"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True,
-                   stdout=subprocess.DEVNULL)
+    for tree in (str(src), *([against] if against else [])):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", tree], check=True,
+                       stdout=subprocess.DEVNULL)
     tersh = [str(VENV_BIN / "tersh"), "run", "--"]
     repo = _git_repo()
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "git status": ["git", "status"],
-        "tersh run -- true": [*tersh, "true"],
-        "tersh run -- echo hello": [*tersh, "echo", "hello"],
-        "tersh run -- ls /usr/bin": [*tersh, "ls", "/usr/bin"],
-        "tersh run -- git status": [*tersh, "git", "status"],
     }
+    trees = [("", tersh)]
+    if against:  # both trees through `python -m tersh`, so they start alike
+        trees = [(prefix, ["env", f"PYTHONPATH={tree}", sys.executable, "-m", "tersh", "run", "--"])
+                 for prefix, tree in (("", str(src)), ("base: ", against))]
+    for prefix, runner in trees:
+        commands.update({
+            f"{prefix}tersh run -- true": [*runner, "true"],
+            f"{prefix}tersh run -- echo hello": [*runner, "echo", "hello"],
+            f"{prefix}tersh run -- ls /usr/bin": [*runner, "ls", "/usr/bin"],
+            f"{prefix}tersh run -- git status": [*runner, "git", "status"],
+        })
     wall, cpu = _medians(commands, rounds, {**os.environ, **env}, repo)
     base = "python -c pass"
     print(f"start-up ({rounds} rounds, medians, ms; git status in {repo.name}):")
-    print(f"  {'command':<26} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")
+    print(f"  {'command':<32} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")
     for name in commands:
         against = base
-        if name == "tersh run -- git status":
+        if name.endswith("tersh run -- git status"):
             against = "git status + python -c pass"
             wall[against] = wall["git status"] + wall[base]
             cpu[against] = cpu["git status"] + cpu[base]
-        print(f"  {name:<26} {wall[name]:7.1f} {cpu[name]:7.1f} "
+        print(f"  {name:<32} {wall[name]:7.1f} {cpu[name]:7.1f} "
               f"{wall[name] / wall[against]:7.2f} {cpu[name] / max(cpu[against], 1e-6):7.2f}"
               + (f"  (vs {against})" if against != base else ""))
     print("  targets: echo hello CPU x <= 2.0; git status x (git status + python -c pass) <= 1.5")
@@ -128,6 +137,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--startup-only", action="store_true",
                         help="measure only the start-up of `tersh run` on short commands")
+    parser.add_argument("--against", help="start-up also from this source folder (`base:` rows)")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="tersh-bench-home-")
     env = {"TERSH_HOME": home}
@@ -135,7 +145,7 @@ def main() -> int:
     os.environ["TERSH_HOME"] = home
     subprocess.run([tersh, "enable"], check=True, capture_output=True)
 
-    startup(args.rounds, env)
+    startup(args.rounds, env, args.against)
     if args.startup_only:
         shutil.rmtree(home, ignore_errors=True)
         return 0

@@ -7,9 +7,9 @@ Cells: output sizes (1 KB … 64 MB; --full adds 256 MB and 1 GiB) × line lengt
 100 B, 10 KB, 10 MB, newline included) × {no rule (`cat FILE`), a rule (the same bytes printed
 by a program called `pytest`, so the registry picks the pytest rule)}. Each cell runs the whole
 `tersh run` process and `cat FILE > copy` side by side (interleaved, medians of --rounds) and
-reports MB/s, the ratio to `cat > file` and the peak RSS of tersh's process tree
-(RUSAGE_CHILDREN of a one-command parent). 16 MB is 16,000,000 bytes: under the 16 MiB in-memory
-limit, the size where the old in-memory path was slowest.
+reports MB/s (also net of the start-up, `tersh run -- true`), the ratio to `cat > file` and
+the peak RSS of tersh's process tree (RUSAGE_CHILDREN of a one-command parent). 16 MB is
+16,000,000 bytes: under the old 16 MiB in-memory limit, where the old in-memory path was slowest.
 """
 
 from __future__ import annotations
@@ -95,6 +95,19 @@ def measure_cell(
     return [statistics.median(t) for t in ours], statistics.median(cats), [max(p) for p in peaks]
 
 
+def _startup(tersh: list[str], env: dict[str, str], home: Path) -> float:
+    """Median seconds of `tersh run -- true` (no output: the fixed cost of a call)."""
+    runs = [peak_rss_mb([*tersh, "run", "--", "true"], env=env)[0] for _ in range(5)]
+    shutil.rmtree(home / "captures", ignore_errors=True)
+    return statistics.median(runs)
+
+
+def _net(size: int, seconds: float, startup: float) -> float:
+    """MB/s over the time a call spends past its start-up (inf when within the start-up)."""
+    spent = seconds - startup
+    return size / spent / 1e6 if spent > 0 else float("inf")
+
+
 def main() -> int:
     """Run the matrix and print one table."""
     parser = argparse.ArgumentParser()
@@ -124,9 +137,13 @@ def main() -> int:
     trees = [(tersh, env)]
     if args.against:
         trees.append(([sys.executable, "-m", "tersh"], {**env, "PYTHONPATH": args.against}))
-    other = f" {'other s':>9} {'o MB/s':>8} {'o peak':>8} {'this/o':>7}" if args.against else ""
+    starts = [_startup(runner, tree_env, home) for runner, tree_env in trees]
+    print("start-up, `tersh run -- true` (median of 5): "
+          + ", ".join(f"{seconds * 1000:.0f} ms" for seconds in starts)
+          + "; net MB/s = size / (tersh s - start-up)")
+    other = f" {'other s':>9} {'o MB/s':>8} {'o net':>8} {'o peak':>8} {'this/o':>7}" if args.against else ""
     print(
-        f"{'size':>5} {'line':>5} {'rule':>5} {'tersh s':>9} {'MB/s':>8} {'cat s':>8} "
+        f"{'size':>5} {'line':>5} {'rule':>5} {'tersh s':>9} {'MB/s':>8} {'net MB/s':>8} {'cat s':>8} "
         f"{'x cat':>7} {'peak MB':>8}{other}"
     )
     try:
@@ -139,12 +156,13 @@ def main() -> int:
                     ours, peak = times[0], peaks[0]
                     row = (
                         f"{size_name:>5} {line_name:>5} {'yes' if with_rule else 'no':>5} "
-                        f"{ours:9.3f} {size / ours / 1e6:8.1f} {cat:8.3f} {ours / cat:7.1f} "
-                        f"{peak:8.1f}"
+                        f"{ours:9.3f} {size / ours / 1e6:8.1f} {_net(size, ours, starts[0]):8.1f} "
+                        f"{cat:8.3f} {ours / cat:7.1f} {peak:8.1f}"
                     )
                     if args.against:
                         row += (
-                            f" {times[1]:9.3f} {size / times[1] / 1e6:8.1f} {peaks[1]:8.1f}"
+                            f" {times[1]:9.3f} {size / times[1] / 1e6:8.1f}"
+                            f" {_net(size, times[1], starts[1]):8.1f} {peaks[1]:8.1f}"
                             f" {ours / times[1]:7.2f}"
                         )
                     print(row, flush=True)

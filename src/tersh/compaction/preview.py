@@ -363,13 +363,13 @@ class _Text:
             number += chunk.count("\n")
             start = end
 
-    def head(self) -> Iterator[tuple[int, str]]:
-        """Lines from the start, lazily."""
+    def head(self, limit: int = GIANT_LINE) -> Iterator[tuple[int, str]]:
+        """Lines from the start, lazily (each by its first ``limit`` characters)."""
         body, start = self.body, 0
         for number in range(self.total):
             end = body.find("\n", start)
             end = len(body) if end < 0 else end
-            yield number, body[start:end]
+            yield number, body[start : min(end, start + limit)]
             start = end + 1
 
     def tail(self) -> Iterator[tuple[int, str]]:
@@ -426,13 +426,13 @@ class _File:
         text = decode(body)
         return clean(text) if self.cleaned else text
 
-    def head(self) -> Iterator[tuple[int, str]]:
-        """Lines from the start, lazily (a giant line by its first GIANT_LINE bytes)."""
+    def head(self, limit: int = GIANT_LINE) -> Iterator[tuple[int, str]]:
+        """Lines from the start, lazily (each by its first ``limit`` bytes)."""
         with open(self.path, "rb") as handle:
             for number in range(self.total):
-                raw = handle.readline(GIANT_LINE)
-                if len(raw) == GIANT_LINE and not raw.endswith(b"\n"):
-                    while (rest := handle.readline(GIANT_LINE)) and not rest.endswith(b"\n"):
+                raw = handle.readline(limit)
+                if len(raw) == limit and not raw.endswith(b"\n"):
+                    while (rest := handle.readline(SCAN_CHUNK)) and not rest.endswith(b"\n"):
                         pass
                 yield number, self._text(raw.rstrip(b"\n"))
 
@@ -825,11 +825,13 @@ def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Se
 
 
 _COMMIT_LINE = re.compile(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
+#: How much of each line the log test reads (a commit id follows at most a graph's columns).
+_LOG_LINE_PREFIX = 4096
 
 
 def _looks_like_log(source: _Source) -> bool:
     """Whether one of the first 50 lines starts with a commit id (a git log, plain or compacted)."""
-    for number, line in source.head():
+    for number, line in source.head(_LOG_LINE_PREFIX):
         if number >= 50:
             return False
         if _COMMIT_LINE.match(line) and any(c.isalpha() for c in line[:40]):

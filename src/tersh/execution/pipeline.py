@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
     from tersh.compaction.kit.base import Invocation
+    from tersh.compaction.preview import Preview
     from tersh.settings import Settings
 
 # Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
@@ -214,15 +215,38 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     return _finish(text, True, cap, {**base, "category": None, "rule": None, "details": details})
 
 
+class _Whole:
+    """What :func:`preview.bound_text` answers for a text that fits (see :func:`_bound_text`)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.complete = True
+        self.total_lines = text.count("\n") + 1 if text else 0
+        self.omitted_lines = 0
+
+
+def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
+                whole_text: bool = True) -> _Whole | Preview:
+    """``preview.bound_text``; a text that fits is answered here, without importing the
+    preview (its patterns cost milliseconds to compile: most outputs fit)."""
+    body = text[:-1] if text.endswith("\n") else text
+    if body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes:
+        return _Whole(body)
+    from tersh.compaction import preview
+
+    return preview.bound_text(text, max_lines, max_bytes, filler_bytes=filler_bytes,
+                              whole_text=whole_text)
+
+
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                bypass: bool, parsed: parsing.Parsed) -> Result:
     """Clean, pick and verify a rule, bound, report."""
     from tersh.compaction import clean as cleaning
-    from tersh.compaction import preview
 
-    data = cap.path().read_bytes()
+    with open(cap.file(), "rb") as handle:  # cap.file(): a str path, no pathlib import
+        data = handle.read()
     notes = _encoding_notes(data)
-    raw = preview.decode(data)
+    raw = data.decode("utf-8", "replace")  # as preview.decode, without importing the preview
     text = raw if bypass else cleaning.clean(raw)
     if text.endswith("\n"):
         text = text[:-1]
@@ -248,15 +272,15 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                 details["collapsed_repeats"] = removed
     max_lines, max_bytes = _bounds(conf, reserve=True)
     filler = conf.int("preview.filler_bytes")
-    bounded = preview.bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
-                                 filler_bytes=filler, whole_text=rule is None)
+    bounded = _bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
+                          filler_bytes=filler, whole_text=rule is None)
     complete = bounded.complete and not omitted and not notes
     if omitted and bounded.complete:
         # The compaction must pay for its own report, or the cleaned source is used instead.
         candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
         full_lines, full_bytes = _bounds(conf, reserve=False)
-        plain = preview.bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
-                                   full_lines, full_bytes, filler_bytes=filler)
+        plain = _bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
+                            full_lines, full_bytes, filler_bytes=filler)
         floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         if plain.complete and not saves_enough(candidate.text, plain.text, floor):
             details["kept_source"] = "compaction saved too little to pay for its report"
@@ -325,6 +349,31 @@ def _rtk_filtered(cap: capture_store.Capture, conf: Settings, base: dict[str, An
     return candidate
 
 
+#: Output of more lines than this goes to the streaming preview (:func:`_streamed`): rules, the
+#: verifier and the generic compactor read a text line by line in Python, a few microseconds a
+#: line, and hold each line as an object (about 60 bytes of it), so a flood of short lines would
+#: cost seconds and hundreds of MB. The largest real outputs of the corpus have about 18,000.
+MAX_INPUT_LINES = 25_000
+
+
+def _fits_in_memory(cap: capture_store.Capture, conf: Settings) -> bool:
+    """Whether the output is small enough, in bytes and in lines, to be compacted as one text
+    (``compact.max_input_bytes``, :data:`MAX_INPUT_LINES`); the lines are counted in chunks,
+    stopping at the bound."""
+    size = cap.sizes["combined"]
+    if size > conf.int("compact.max_input_bytes"):
+        return False
+    if size <= MAX_INPUT_LINES:  # fewer bytes than the bound has lines
+        return True
+    lines = 0
+    with open(cap.file(), "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            lines += chunk.count(b"\n")
+            if lines > MAX_INPUT_LINES:
+                return False
+    return True
+
+
 def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_code: int,
             conf: Settings, decision: policy.Decision, duration_s: float = 0.0,
             details: Mapping[str, Any] | None = None,
@@ -349,7 +398,7 @@ def process(cap: capture_store.Capture, *, requested: str, executed: str, exit_c
         return Result(text="", input_bytes=0, output_bytes=0, capture_id=cap.id, **base)
     if decision.machine_readable:
         return _structured(cap, conf, base)
-    if cap.sizes["combined"] > conf.int("compact.max_input_bytes"):
+    if not _fits_in_memory(cap, conf):
         return _streamed(cap, conf, base, decision.bypass)
     parsed = parsed or parsing.parse(requested)
     if rtk_pipe is not None and not decision.bypass:

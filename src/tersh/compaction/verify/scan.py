@@ -61,8 +61,14 @@ _URL_MARK = re.compile("://")
 # What every colon or parenthesised location holds (cheap to find: a literal comes first).
 _COLON_DIGIT = re.compile(r":\d")
 # Every ASCII character as "x" when a commit id may hold it, else as a space.
-_HEX_MARKS = str.maketrans({chr(c): "x" if chr(c) in "0123456789abcdef" else " " for c in range(128)})
+# ASCII as "x" (a lower-case hex digit), "w" (another word character of _COMMIT's fences) or " ".
+_HEX_MARKS = str.maketrans({
+    chr(c): "x" if chr(c) in "0123456789abcdef" else "w" if chr(c).isalnum() or chr(c) == "_" else " "
+    for c in range(128)
+})
 _SEVEN_HEX = "x" * 7
+_LONG_HEX = "x" * 41
+_HEX_RUN = re.compile("x{7,}")
 _PAREN_DIGIT = re.compile(r"\(\d")
 # What every parenthesised location holds: a word character right before "(" and a digit after.
 _PAREN_LOCATION_MARK = re.compile(r"\w\(\d")
@@ -230,8 +236,25 @@ def _commit_matches(text: str) -> Iterator[re.Match[str]]:
     position = marked.find(_SEVEN_HEX)
     while position >= 0:
         start, end = _line_bounds(text, text.rfind("\n", 0, position) + 1)
-        yield from _COMMIT.finditer(text, start, end)
+        if marked.find(_LONG_HEX, start, end) < 0:
+            yield from _COMMIT.finditer(text, start, end)
+        else:  # the pattern would try every digit of a long run of digits
+            yield from _runs_of_hex(text, marked, start, end)
         position = marked.find(_SEVEN_HEX, end)
+
+
+def _runs_of_hex(text: str, marked: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    """The _COMMIT matches of ``text[start:end]``: a match is a whole run of word characters
+    that are all lower-case hex digits, 7 to 40 of them, so each run of hex marks is judged
+    once, by its length and its neighbours."""
+    size = len(marked)
+    for run in _HEX_RUN.finditer(marked, start, end):
+        first, last = run.span()
+        if last - first > 40 or (first and marked[first - 1] == "w") or (last < size and marked[last] == "w"):
+            continue
+        found = _COMMIT.match(text, first, last)
+        if found is not None:
+            yield found
 
 
 def _scan(
