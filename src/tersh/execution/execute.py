@@ -145,16 +145,21 @@ def _rewrite(requested: str, decision: policy.Decision,
 
 
 def _run_captured(argv: list[str], requested: str, cwd: str | None, timeout: float | None,
-                  conf: Settings, fallback: BinaryIO | None,
+                  conf: Settings, fallback: BinaryIO | None, merged: bool = True,
                   ) -> tuple[capture_store.CaptureWriter, _FailOpenSink, runner.Exit]:
-    """Run ``argv`` into a new capture of ``requested``: (writer, sink, how it ended)."""
+    """Run ``argv`` into a new capture of ``requested``: (writer, sink, how it ended).
+
+    ``merged``: stdout and stderr share one pipe, so the capture and the model's text keep the
+    order the command wrote (as a terminal or the host's own shell tool shows it); a command
+    whose stdout is a document runs with separate streams, its stdout byte-exact alone.
+    """
     try:
-        writer = capture_store.start(requested, cwd)
+        writer = capture_store.start(requested, cwd, merged)
     except Exception as exc:
         raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
     sink = _FailOpenSink(writer, fallback or _standard_output(), conf.int("captures.max_bytes"))
     try:
-        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd, merged=merged)
     except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
         writer.abandon()
         raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc
@@ -186,7 +191,8 @@ def run(command: str | Sequence[str], *, timeout: float | None = None, conf: Set
     else:
         argv = _argv_for(command, executed, executed != requested)
     started = time.monotonic()
-    writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback)
+    writer, sink, outcome = _run_captured(argv, requested, cwd, timeout, conf, fallback,
+                                          merged=not decision.machine_readable)
     cli = sys.modules.get("tersh.cli")
     if cli is not None:
         cli.resume_gc()  # paused during start-up; the pipeline may build many objects
