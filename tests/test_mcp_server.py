@@ -308,15 +308,18 @@ def test_run_rejects_bad_arguments_as_tool_errors() -> None:
 
 def test_retrieve_pages_lines_bytes_streams_and_searches() -> None:
     command = "seq 1 3000; echo needle-in-stderr >&2; exit 2"
+    document = "jq -n '[range(3000)]'; echo needle-in-stderr >&2; exit 2"  # stdout kept alone
 
     async def scenario(session: ClientSession) -> dict[str, CallToolResult]:
         ran = await session.call_tool("run", {"command": command})
         ident = data(ran)["capture_id"]
+        separate = data(await session.call_tool("run", {"command": document}))["capture_id"]
         return {
             "ran": ran,
             "page": await session.call_tool("retrieve", {"id": ident, "offset": 10, "limit": 3}),
             "bytes": await session.call_tool("retrieve", {"id": ident, "bytes": True, "limit": 6}),
-            "err": await session.call_tool("retrieve", {"id": ident, "stream": "stderr"}),
+            "merged": await session.call_tool("retrieve", {"id": ident, "stream": "stderr"}),
+            "err": await session.call_tool("retrieve", {"id": separate, "stream": "stderr"}),
             "query": await session.call_tool("retrieve", {"id": ident, "query": "NEEDLE"}),
             "past": await session.call_tool("retrieve", {"id": ident, "offset": 99999}),
         }
@@ -327,6 +330,9 @@ def test_retrieve_pages_lines_bytes_streams_and_searches() -> None:
     assert data(got["page"])["total_lines"] == 3001
     assert texts(got["bytes"])[0].startswith("1\n2\n3\n")
     assert texts(got["err"])[0] == "1: needle-in-stderr"
+    assert got["merged"].is_error is True  # one channel: no stderr of its own to page through
+    assert "no separate stderr" in texts(got["merged"])[0]
+    assert "--stream combined" in texts(got["merged"])[0]
     assert texts(got["query"])[0] == "3001: needle-in-stderr"
     assert got["past"].is_error is False
     assert texts(got["past"])[0] == "[tersh: offset 99999 is past the end (3,001 lines)]"

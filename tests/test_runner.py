@@ -1,4 +1,8 @@
-"""The runner: PATH search like a shell, exact exit codes, streams in order, signals, timeouts."""
+"""The runner: PATH search like a shell, exact exit codes, streams in order, signals, timeouts.
+
+Most tests run with separate streams (``merged=False``) to see which stream a message went to;
+the merged runs (one pipe, the default) are tested for the order the command wrote.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from tersh.execution import spawn as runner
 
 def _collect(argv: list[str], **kwargs: object) -> tuple[runner.Exit, list[tuple[str, bytes]]]:
     chunks: list[tuple[str, bytes]] = []
+    kwargs.setdefault("merged", False)
     done = runner.run_streaming(argv, lambda stream, data: chunks.append((stream, data)),
                                 **kwargs)  # type: ignore[arg-type]
     return done, chunks
@@ -82,6 +87,50 @@ def test_streams_arrive_in_order_and_exit_code_is_exact() -> None:
     assert done.code == 42 and not done.timed_out
     assert _joined(chunks, "stdout") == b"0\n1\n2\n"
     assert _joined(chunks, "stderr") == b"0\n-1\n-2\n"
+
+
+#: Back-to-back writes to both streams: builtins of one shell, microseconds apart.
+_INTERLEAVED = "for i in 1 2 3; do echo out$i; echo err$i >&2; done"
+
+
+def test_merged_output_keeps_the_order_the_command_wrote() -> None:
+    done, chunks = _collect(["bash", "-c", _INTERLEAVED], merged=True)
+    assert done.code == 0
+    assert {name for name, _ in chunks} == {"combined"}
+    assert _joined(chunks, "combined") == b"out1\nerr1\nout2\nerr2\nout3\nerr3\n"
+    many = "for i in $(seq 2000); do echo o$i; echo e$i >&2; done; exit 5"
+    done, chunks = _collect(["bash", "-c", many], merged=True)
+    expected = "".join(f"o{i}\ne{i}\n" for i in range(1, 2001)).encode()
+    assert done.code == 5 and _joined(chunks, "combined") == expected
+
+
+def test_separate_streams_keep_each_stream_exact_but_not_their_order() -> None:
+    done, chunks = _collect(["bash", "-c", _INTERLEAVED], merged=False)
+    assert done.code == 0 and {name for name, _ in chunks} <= {"stdout", "stderr"}
+    assert _joined(chunks, "stdout") == b"out1\nout2\nout3\n"
+    assert _joined(chunks, "stderr") == b"err1\nerr2\nerr3\n"
+
+
+def test_merged_stdout_and_stderr_are_one_pipe_not_a_terminal() -> None:
+    probe = ("import os, stat, sys\nout, err = os.fstat(1), os.fstat(2)\n"
+             "sys.exit(0 if stat.S_ISFIFO(out.st_mode) and out.st_ino == err.st_ino"
+             " and not os.isatty(1) and not os.isatty(2) else 9)")
+    assert _collect([sys.executable, "-c", probe], merged=True)[0].code == 0
+    assert _collect([sys.executable, "-c", probe], merged=False)[0].code == 9
+
+
+def test_merged_runs_report_a_missing_program_in_the_combined_stream() -> None:
+    done, chunks = _collect(["no-such-program-for-tersh"], merged=True)
+    assert done.code == 127
+    assert chunks == [("combined", b"tersh: no-such-program-for-tersh: command not found\n")]
+
+
+def test_merged_runs_time_out_with_124_and_keep_the_output(tmp_path: Path) -> None:
+    _script(tmp_path, "slow", "echo started; echo warned >&2; sleep 30")
+    done, chunks = _collect([str(tmp_path / "slow")], merged=True, timeout=0.5,
+                            cwd=str(tmp_path))
+    assert done.code == runner.TIMEOUT_EXIT and done.timed_out
+    assert _joined(chunks, "combined") == b"started\nwarned\n"
 
 
 def test_death_by_signal_is_128_plus_n() -> None:

@@ -22,7 +22,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_install_is_idempotent_and_fills_in_the_command(project: Path) -> None:
     changes = opencode.install("project", "/opt/bin/tersh")
     target = project / ".opencode" / "plugins" / "tersh.ts"
-    assert changes == [f"installed {target} (tersh's OpenCode plugin; restart OpenCode to load it)"]
+    assert changes[0] == f"installed {target} (tersh's OpenCode plugin; restart OpenCode to load it)"
     text = target.read_text()
     assert '"__TERSH_ARGV__"' not in text
     assert json.dumps(json.dumps(["/opt/bin/tersh"])) in text
@@ -30,6 +30,14 @@ def test_install_is_idempotent_and_fills_in_the_command(project: Path) -> None:
     assert target.read_text() == text
     assert opencode.install("project", "/other/tersh")[0].startswith("updated")
     assert not list(target.parent.glob("*.bak-*"))  # our own file needs no backup
+
+
+def test_install_says_when_opencode_will_fetch_its_plugin_package(project: Path) -> None:
+    folder = project / ".opencode"
+    first = opencode.install("project", "/opt/bin/tersh")
+    assert first[1] == opencode.OFFLINE_NOTE.format(folder=folder) and "100 s" in first[1]
+    (folder / "node_modules" / "@opencode-ai" / "plugin").mkdir(parents=True)
+    assert len(opencode.install("project", "/other/tersh")) == 1  # installed already: no note
 
 
 def test_a_users_file_is_backed_up_first(project: Path) -> None:

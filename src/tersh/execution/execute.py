@@ -116,20 +116,25 @@ class Captured(NamedTuple):
 
 
 def run_into_capture(argv: list[str], requested: str, *, cwd: str | None, timeout: float | None,
-                     max_bytes: int | None, fallback: BinaryIO | None) -> Captured:
+                     max_bytes: int | None, fallback: BinaryIO | None, merged: bool = True,
+                     ) -> Captured:
     """Run ``argv`` into a new capture of ``requested`` and finish the capture.
 
     Raises :class:`CaptureUnavailable` before the command starts when no capture can be made,
     and :class:`CaptureLost` (with the exit code) when the capture failed while the command ran:
     its output then went to ``fallback`` (stdout by default), whole.
+
+    ``merged``: stdout and stderr share one pipe, so the capture and the model's text keep the
+    order the command wrote (as a terminal or the host's own shell tool shows it); a command
+    whose stdout is a document runs with separate streams, its stdout byte-exact alone.
     """
     try:
-        writer = capture_store.start(requested, cwd)
+        writer = capture_store.start(requested, cwd, merged)
     except Exception as exc:
         raise CaptureUnavailable(f"cannot create a capture ({exc}); running without tersh") from exc
     sink = _FailOpenSink(writer, fallback or _standard_output(), max_bytes)
     try:
-        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd)
+        outcome = runner.run_streaming(argv, sink, timeout=timeout, cwd=cwd, merged=merged)
     except runner.SinkFailed as exc:  # not a write error of the capture: nothing more to save
         writer.abandon()
         raise CaptureLost(f"capture failed ({type(exc.cause).__name__}: {exc})", exc.exit_code) from exc

@@ -201,6 +201,7 @@ def spawn(
         timeout=timeout,
         max_bytes=call.conf.int("captures.max_bytes"),
         fallback=fallback,
+        merged=not call.decision.machine_readable,  # a document on stdout keeps its own stream
     )
     call.capture, call.exit_code = captured.capture, captured.exit_code
     if captured.timed_out:

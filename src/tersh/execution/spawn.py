@@ -1,13 +1,17 @@
 """Run a command with its output streamed into a capture: exact exit code, signals forwarded.
 
-stdout and stderr are read as they arrive (never the whole output in memory) and handed to the
-sink in arrival order. That is the order the command wrote whenever its writes are further apart
-than one turn of the read loop; writes closer together than that (a shell loop of ``echo``
-builtins writes six lines in microseconds) arrive grouped by stream, because the kernel keeps no
-order across two pipes, and only one channel for both streams (which would lose which stream
-each byte came from) could keep it. The child runs in tersh's own process group and session, so
-a kill of that group reaches it and it keeps the controlling terminal; SIGINT, SIGTERM and
-SIGHUP sent to tersh alone are forwarded to all of the command's processes (see _Supervisor).
+By default the command's stdout and stderr are one pipe, as in a terminal and in the hosts'
+own shell tools, so the output keeps the order the command wrote it, down to back-to-back
+writes; the sink receives it as the "combined" stream, and which stream a byte came from is not
+known. Separate streams (``merged=False``, for a command whose stdout is a document that must
+stay byte-exact alone) are two pipes: each stream is exact, but their interleaving is the order
+the reads saw, since the kernel keeps no order across two pipes (writes closer together than
+one turn of the read loop arrive grouped by stream). Nothing on Linux keeps both without
+changing the command's behaviour: a pty changes it, and a socket in place of a pipe fails
+``open("/dev/stdout")``. Output is read as it arrives, never whole in memory. The child runs
+in tersh's own process group and session, so a kill of that group reaches it and it keeps the
+controlling terminal; SIGINT, SIGTERM and SIGHUP sent to tersh alone are forwarded to all of
+the command's processes (see _Supervisor).
 Death by signal N is reported as 128+N, like a shell does; a timeout as 124, like timeout(1); a
 program that cannot be found as 127 and one that cannot be executed as 126, each with a shell-
 style message on stderr.
@@ -34,7 +38,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import NamedTuple
 
-    #: Receives each chunk of output: ``sink("stdout" | "stderr", data)``.
+    #: Receives each chunk of output: ``sink("combined" | "stdout" | "stderr", data)``.
     Sink = Callable[[str, bytes], None]
 else:
     from tersh._startup.lean import NamedTuple
@@ -414,29 +418,33 @@ def command_processes(root: int) -> list[int]:
 
 
 def run_streaming(argv: Sequence[str], sink: Sink, *, timeout: float | None = None,
-                  cwd: str | None = None, env: dict[str, str] | None = None) -> Exit:
+                  cwd: str | None = None, env: dict[str, str] | None = None,
+                  merged: bool = True) -> Exit:
     """Run ``argv``; hand each chunk to ``sink(stream, data)``; return the exact exit status.
 
+    ``merged``: stdout and stderr are one pipe and every chunk is "combined", in the order the
+    command wrote it; else two pipes, chunks "stdout" and "stderr" (see the module docstring).
     The command's end is its own process's exit (background jobs holding the pipes are not
     waited for, see LINGER_*). A sink that raises stops nothing: the command keeps running and
     its remaining output is still drained (the error is re-raised after the command ends, for
     the caller to fail open); a sink raising StopReading closes the pipes instead. A program
-    that cannot be started gets the shell's message on its stderr stream and the shell's exit
-    code (127 not found, 126 not executable).
+    that cannot be started gets the shell's message on its stderr stream (the combined one when
+    merged) and the shell's exit code (127 not found, 126 not executable).
     """
     started = time.monotonic()
-    out_read, out_write = _pipe()
-    err_read, err_write = _pipe()
+    pipes = [_pipe()] if merged else [_pipe(), _pipe()]
+    writes = (pipes[0][1], pipes[-1][1])
     try:
-        child = _spawn(argv, outputs=(out_write, err_write), new_session=False, cwd=cwd, env=env)
+        child = _spawn(argv, outputs=writes, new_session=False, cwd=cwd, env=env)
     except NotRunnable as exc:
-        for fd in (out_read, out_write, err_read, err_write):
-            os.close(fd)
-        sink("stderr", f"{exc}\n".encode("utf-8", "surrogateescape"))
+        for pipe in pipes:
+            os.close(pipe[0])
+            os.close(pipe[1])
+        sink("combined" if merged else "stderr", f"{exc}\n".encode("utf-8", "surrogateescape"))
         return Exit(exc.exit_code, False, time.monotonic() - started)
-    os.close(out_write)
-    os.close(err_write)
-    names = {out_read: "stdout", err_read: "stderr"}
+    for pipe in pipes:
+        os.close(pipe[1])
+    names = {pipes[0][0]: "combined"} if merged else {pipes[0][0]: "stdout", pipes[1][0]: "stderr"}
     supervisor = _Supervisor(child, timeout, started)
     try:
         sink_error, returncode = _drain(names, sink, supervisor)
@@ -453,7 +461,7 @@ def run_streaming(argv: Sequence[str], sink: Sink, *, timeout: float | None = No
 
 def _drain(names: dict[int, str], sink: Sink,
            supervisor: _Supervisor) -> tuple[BaseException | None, int]:
-    """Read both pipes until the command has exited and they are quiet; close the ones read to
+    """Read the pipes until the command has exited and they are quiet; close the ones read to
     their end (removed from ``names``). (sink error, return code)."""
     import select
 

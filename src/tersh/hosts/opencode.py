@@ -112,7 +112,20 @@ def install(scope: str = "project", tersh: str | None = None, dry_run: bool = Fa
     atomic_write(target, source.encode("utf-8"))
     os.chmod(target, 0o644)  # a plugin OpenCode reads; it holds no secret
     changes.append(f"{verb} {target} (tersh's OpenCode plugin; restart OpenCode to load it)")
+    folder = target.parent.parent
+    if not (folder / "node_modules" / "@opencode-ai" / "plugin").is_dir():
+        changes.append(OFFLINE_NOTE.format(folder=folder))
     return changes
+
+
+#: OpenCode 1.18 installs its plugin package into a config folder holding any plugin at every
+#: start until one install succeeds (measured: about 100 s per start with no registry); tersh's
+#: plugin imports nothing from it, and faking the install would break a user's own plugins.
+OFFLINE_NOTE = (
+    "note: OpenCode installs @opencode-ai/plugin into {folder} at its next start (tersh's plugin "
+    "does not need it); without access to the npm registry every start waits about 100 s until "
+    "one install succeeds (see docs/hosts.md, OpenCode)"
+)
 
 
 def uninstall(scope: str = "project", dry_run: bool = False) -> list[str]:

@@ -3,9 +3,15 @@
 Layout under ``<profile>/captures`` (folders 0700, files 0600)::
 
     index.db            SQLite: one row per capture (command, cwd, exit code, sizes, times)
-    <id>/combined       both streams in arrival order
+    <id>/combined       both streams in the order the command wrote them (see below)
     <id>/stdout         the stdout stream alone
     <id>/stderr         the stderr stream alone
+
+A command run with its stdout and stderr on one channel (as a terminal shows them: what
+``tersh run`` does unless stdout is a document) has a combined file in write order and no
+stdout or stderr file, since which stream each byte came from was never known. Recorded
+output, and a command run with separate streams, has all three; combined then holds the
+streams in the order their reads arrived.
 
 A capture is written into a temporary folder and renamed into place when complete, so a reader
 never sees half a capture under a real id. Ids are random (``c`` + 12 hex digits) and checked
@@ -249,7 +255,8 @@ class CaptureWriter:
     #: Above this many stream switches, the stream files are written as output arrives.
     MAX_SEGMENTS = 65536
 
-    def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str) -> None:
+    def __init__(self, root: str | os.PathLike[str], id: str, command: str, cwd: str,
+                 merged: bool = False) -> None:
         self.root = os.fspath(root)
         self.id = check_id(id)
         self.command = redact.command_line(command)  # the index and meta never hold a secret
@@ -258,7 +265,7 @@ class CaptureWriter:
         os.mkdir(self.folder, 0o700)
         self.fds: dict[str, int] = {}
         try:
-            for name in STREAMS:
+            for name in STREAMS[:1] if merged else STREAMS:  # merged: combined alone
                 self.fds[name] = open_private(os.path.join(self.folder, name))
         except BaseException:
             self.abandon()
@@ -271,9 +278,12 @@ class CaptureWriter:
         self.split = False
 
     def write(self, stream: str, data: bytes) -> None:
-        """Append ``data`` from ``stream`` (stdout or stderr) to combined (and its own file)."""
+        """Append ``data`` from ``stream`` (stdout or stderr) to combined (and its own file);
+        ``stream`` "combined": output of both streams in one channel."""
         write_all(self.fds["combined"], data)
         self.sizes["combined"] += len(data)
+        if stream == "combined":
+            return
         self.sizes[stream] += len(data)
         if self.split:
             write_all(self.fds[stream], data)
@@ -473,10 +483,10 @@ def open_store() -> Path:
     return Path(_private_folder(_root()))
 
 
-def start(command: str, cwd: str | None = None) -> CaptureWriter:
-    """Begin a new capture for ``command``."""
+def start(command: str, cwd: str | None = None, merged: bool = False) -> CaptureWriter:
+    """Begin a new capture for ``command`` (``merged``: combined alone, see the docstring)."""
     root = _private_folder(_root())
-    return CaptureWriter(root, new_id(), command, cwd or os.getcwd())
+    return CaptureWriter(root, new_id(), command, cwd or os.getcwd(), merged)
 
 
 def store_bytes(command: str, streams: dict[str, bytes], exit_code: int | None) -> Capture:

@@ -92,7 +92,14 @@ def resolve(entry_id: str, stream: str = "combined") -> Path:
         return Path(tool_cache.entry_path(entry_id))
     from tersh.recording import captures as capture
 
-    return capture.load(entry_id).path(stream)
+    path = capture.load(entry_id).path(stream)
+    if stream != "combined" and not path.exists():  # see the layout in recording/captures.py
+        raise TershError(
+            f"capture {entry_id} has no separate {stream}: the command ran with stdout and "
+            "stderr on one channel (as in a terminal), so only --stream combined exists, in the "
+            "order the command wrote it"
+        )
+    return path
 
 
 def _clamp(limit: int, ceiling: int) -> int:
