@@ -203,11 +203,12 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         return None
     details: dict[str, Any] = base["details"]
     if not bypass and text:
+        from tersh.command.classify import subcommand
         from tersh.compaction import may_claim_any, rule_names_for
-        from tersh.compaction.detect import first_operand, program_and_args
+        from tersh.compaction.detect import program_and_args
 
         program, args = program_and_args(base["requested_command"])
-        if rule_names_for(program, first_operand(args)) or may_claim_any(text):
+        if rule_names_for(program, subcommand(args, program)) or may_claim_any(text):
             return None
         if _collapse_repeats(lines)[1]:
             return None
