@@ -138,3 +138,57 @@ def test_classify_command_picks_the_main_program() -> None:
     assert classify.classify_command("cd x && pytest | tail") == "tests"
     assert classify.classify_command("npm ci && npm run build && echo done") == "builds"
     assert classify.classify_command("cd x") == "other"
+
+
+# The one owner of "what is this command": the class, the rule and the subcommand a rule reads
+# all come from classify's subcommand finder and its one table of options that take a value.
+@pytest.mark.parametrize(
+    ("command", "cls", "rule", "subcommand"),
+    [
+        ("cargo +nightly build", classify.BUILDS, "cargobuild", "build"),
+        ("uv --quiet run pytest", classify.TESTS, "pytest", ""),
+        ("npm --prefix web install", classify.PACKAGES, "npm", "install"),
+        ("git -C repo status -s", classify.GIT, "git_status", "status"),
+        ("pnpm -C web install", classify.PACKAGES, "npm", "install"),
+    ],
+)
+def test_one_subcommand_finder(command: str, cls: str, rule: str, subcommand: str) -> None:
+    from tersh import compaction
+
+    inv = invocation(command, 0)
+    found = compaction.rule_for_program(inv)
+    assert classify.classify_command(command) == cls
+    assert found is not None
+    assert rule == found.NAME
+    assert inv.subcommand == subcommand
+
+
+#: What each rule category is classed as; the exceptions are the programs whose class depends
+#: on more than the rule's family (git's subcommands are all "git"; ``node`` runs tests only
+#: with ``--test``; ``go install`` is packages though it prints build diagnostics).
+_CATEGORY_CLASS = {"tests": classify.TESTS, "builds": classify.BUILDS, "linters": classify.BUILDS,
+                   "git": classify.GIT, "packages": classify.PACKAGES, "search": classify.FILE_READS}
+_OTHER_CLASS = {"git grep": classify.GIT, "git ls-files": classify.GIT, "node": classify.OTHER,
+                "go install": classify.PACKAGES}
+
+
+def test_every_rule_program_is_classed_as_its_rule() -> None:
+    from tersh import compaction
+    from tersh.compaction._mapping import PROGRAMS
+
+    wrong = {}
+    for program, names in PROGRAMS.items():
+        expected = _OTHER_CLASS.get(program) or _CATEGORY_CLASS[compaction.load_rule(names[0]).CATEGORY]
+        if classify.classify_command(program) != expected:
+            wrong[program] = classify.classify_command(program)
+    assert wrong == {}
+
+
+def test_search_programs_have_one_list() -> None:
+    from tersh.compaction.rules import listing, search
+    from tersh.compaction.verify import holds
+
+    assert holds.SEARCH_PROGRAMS <= classify.SEARCH and holds.LISTING_PROGRAMS <= classify.SEARCH
+    assert {p for p in search.PROGRAMS if " " not in p} <= classify.CONTENT_SEARCH
+    assert {p for p in listing.PROGRAMS if " " not in p} <= classify.NAME_SEARCH
+    assert all(classify.search_program([p]) == p for p in classify.SEARCH)

@@ -35,6 +35,14 @@ CLASSES = (
     "other",
 )
 
+#: The least a compaction must save to be used (SPEC §3), the one setting every rule and the
+#: pipeline's floor use: this share of the source's tokens (the default of ``tools.min_saving``;
+#: the pipeline reads the user's value) and at least ``MIN_SAVED_TOKENS`` tokens, because every
+#: compacted text carries a capture report of about 40 tokens. Rules check it on their own
+#: estimate (about four bytes a token); the pipeline on exact counts, report included.
+MIN_SAVED_SHARE = 0.10
+MIN_SAVED_TOKENS = 60
+
 #: Every setting with its default. Types are taken from the defaults.
 DEFAULTS: dict[str, bool | int | float | str] = {
     "enabled": False,
@@ -47,7 +55,7 @@ DEFAULTS: dict[str, bool | int | float | str] = {
     "tools.trigger_tokens": 3000,
     "tools.target_tokens": 2500,
     "tools.max_output_chars": 32000,
-    "tools.min_saving": 0.10,
+    "tools.min_saving": MIN_SAVED_SHARE,
     "cache.entry_bytes": 1 * MiB,
     "cache.total_bytes": 16 * MiB,
     "cache.ttl_hours": 24,

@@ -19,7 +19,6 @@ from tests.clihelp import tersh
 from tests.corpus import cases, lost_facts
 
 CATEGORIES = {"tests", "builds", "linters", "git", "packages", "search"}
-SWITCHES = {"tests", "builds", "git", "packages", "other", "file_reads", "containers", "github"}
 FIXTURES = Path(__file__).parent / "fixtures"
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_rules.py"
 
@@ -29,7 +28,6 @@ def test_rule_metadata(name: str) -> None:
     rule = rules.load_rule(name)
     assert name == rule.NAME
     assert rule.CATEGORY in CATEGORIES
-    assert rule.SWITCH in SWITCHES
     assert rule.PROGRAMS and all(p == p.lower() and p.strip() == p for p in rule.PROGRAMS)
     assert callable(rule.compact) and callable(rule.sniff)
 
@@ -80,7 +78,6 @@ def test_no_rule_crashes_the_gate_and_sniffers_stay_in_range(text: str, exit_cod
 class _LossyRule:
     NAME = "lossy"
     CATEGORY = "tests"
-    SWITCH = "tests"
     PROGRAMS = ("lossy",)
 
     @staticmethod

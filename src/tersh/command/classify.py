@@ -10,20 +10,15 @@ have no class at all.
 from __future__ import annotations
 
 from tersh.command import shell
+from tersh.settings import CLASSES
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
     import re
     from collections.abc import Sequence
 
-FILE_READS = "file_reads"
-GIT = "git"
-CONTAINERS = "containers"
-GITHUB = "github"
-TESTS = "tests"
-BUILDS = "builds"
-PACKAGES = "packages"
-OTHER = "other"
+#: The class names, in display order, from their one definition (``settings.CLASSES``).
+FILE_READS, GIT, CONTAINERS, GITHUB, TESTS, BUILDS, PACKAGES, OTHER = CLASSES
 
 
 
@@ -97,6 +92,7 @@ _RUNNERS = frozenset(
      ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("yarn", "dlx"), ("npm", "exec"),
      ("bundle", "exec"), ("pipx", "run"), ("direnv", "exec")}
 )
+_RUNNER_PROGRAMS = frozenset(program for program, _ in _RUNNERS)
 _RUNNER_VALUES = frozenset(
     {"--with", "-p", "--python", "--project", "--directory", "-n", "--name", "--env", "-e",
      "--package", "--from", "--group", "--extra", "--with-requirements", "-C", "--cwd",
@@ -115,12 +111,16 @@ FILTERS = frozenset(
     {"head", "tail", "sort", "uniq", "wc", "cut", "tr", "tee", "cat", "less", "more", "column",
      "sed", "awk", "gawk", "nl", "tac", "fold", "fmt", "paste", "expand", "unexpand", "rev"}
 )
-#: Programs that search file contents or names (never rewritten: RTK would abbreviate).
-SEARCH = frozenset(
+#: Programs that search file contents: each output line is a match (the verifier keeps them all).
+CONTENT_SEARCH = frozenset(
     {"grep", "egrep", "fgrep", "rgrep", "zgrep", "zegrep", "zfgrep", "xzgrep", "bzgrep",
      "lzgrep", "zstdgrep", "pcregrep", "pcre2grep", "ugrep", "ug", "rg", "ripgrep", "ag", "ack",
-     "ack-grep", "pt", "sift", "find", "fd", "fdfind", "bfs", "locate", "plocate", "mlocate"}
+     "ack-grep", "pt", "sift"}
 )
+#: Programs that search file names: they list paths, one a line.
+NAME_SEARCH = frozenset({"find", "fd", "fdfind", "bfs", "locate", "plocate", "mlocate"})
+#: Every search program (never rewritten: RTK would abbreviate). The one list of them.
+SEARCH = CONTENT_SEARCH | NAME_SEARCH
 
 _FILE_READS = frozenset(
     {"cat", "head", "tail", "less", "more", "bat", "batcat", "ls", "ll", "la", "dir", "eza",
@@ -142,7 +142,8 @@ _TESTS = frozenset(
     {"pytest", "py.test", "tox", "nox", "jest", "vitest", "mocha", "ava", "tap", "jasmine",
      "karma", "cypress", "rspec", "phpunit", "pest", "ctest", "bats", "prove", "tape",
      "unittest", "nose2", "nosetests", "trial", "behave", "ward", "testcafe", "wdio",
-     "gotestsum", "richgo", "cucumber", "cucumber-js", "busted", "uvu", "c8", "nyc", "coverage"}
+     "gotestsum", "richgo", "cucumber", "cucumber-js", "busted", "uvu", "c8", "nyc", "coverage",
+     "_mocha", "cargo-nextest"}
 )
 _BUILDS = frozenset(
     {"tsc", "vue-tsc", "mypy", "dmypy", "pyright", "basedpyright", "pyre", "pytype", "gcc",
@@ -159,7 +160,9 @@ _BUILDS = frozenset(
      "pre-commit", "lefthook", "codespell", "typos", "sqlfluff", "tflint", "terraform",
      "ansible-lint", "buf", "protoc", "cython", "nuitka", "pyinstaller", "maturin", "elm",
      "purs", "dart", "build", "compileall", "ldc2", "dmd", "nim", "crystal", "gfortran",
-     "nvcc", "ld", "ar", "as"}
+     "nvcc", "ld", "ar", "as", "bear", "cl", "clang-cl", "emcc", "icc", "icpc", "tcc",
+     "mingw32-make", "ecj", "errcheck", "eslint_d", "pep8", "pyright-langserver", "tsgo",
+     "tsserver", "cargo-clippy"}
 )
 _PACKAGES = frozenset(
     {"pip", "pip3", "pipx", "pip-compile", "pip-sync", "pipenv", "pdm", "conda", "mamba",
@@ -172,7 +175,8 @@ _PACKAGES = frozenset(
 
 #: Multi-purpose tools: class by subcommand (first non-option argument).
 _BY_SUBCOMMAND: dict[str, tuple[dict[str, str], str]] = {
-    "cargo": ({"test": TESTS, "nextest": TESTS, "bench": TESTS, "build": BUILDS, "check": BUILDS,
+    "cargo": ({"test": TESTS, "t": TESTS, "nextest": TESTS, "bench": TESTS, "build": BUILDS,
+               "b": BUILDS, "check": BUILDS, "c": BUILDS,
                "clippy": BUILDS, "fmt": BUILDS, "doc": BUILDS, "rustc": BUILDS, "fix": BUILDS,
                "fetch": PACKAGES, "add": PACKAGES, "remove": PACKAGES, "install": PACKAGES,
                "uninstall": PACKAGES, "update": PACKAGES, "tree": PACKAGES, "search": PACKAGES,
@@ -185,7 +189,8 @@ _BY_SUBCOMMAND: dict[str, tuple[dict[str, str], str]] = {
     "npm": ({"test": TESTS, "t": TESTS, "tst": TESTS, "install": PACKAGES, "i": PACKAGES,
              "ci": PACKAGES, "add": PACKAGES, "uninstall": PACKAGES, "remove": PACKAGES,
              "rm": PACKAGES, "update": PACKAGES, "up": PACKAGES, "ls": PACKAGES, "list": PACKAGES,
-             "outdated": PACKAGES, "audit": PACKAGES, "dedupe": PACKAGES, "prune": PACKAGES,
+             "la": PACKAGES, "ll": PACKAGES, "outdated": PACKAGES, "audit": PACKAGES,
+             "dedupe": PACKAGES, "prune": PACKAGES,
              "view": PACKAGES, "info": PACKAGES, "pack": PACKAGES, "publish": PACKAGES,
              "link": PACKAGES, "why": PACKAGES, "explain": PACKAGES, "fund": PACKAGES,
              "init": PACKAGES, "cache": PACKAGES, "doctor": PACKAGES, "pkg": PACKAGES}, OTHER),
@@ -336,10 +341,12 @@ def unwrap(words: Sequence[str], crossed: list[str] | None = None) -> list[str]:
                 return unwrap(found, crossed)
             index = found
             continue
-        if index + 1 < len(words) and (base, words[index + 1]) in _RUNNERS:
-            crossed.append(base)
-            index = _skip_options(words, index + 2, _RUNNER_VALUES)
-            continue
+        if base in _RUNNER_PROGRAMS:
+            at = index + 1 + subcommand_at(words[index + 1 :], base)
+            if at < len(words) and (base, words[at]) in _RUNNERS:
+                crossed.append(base)
+                index = _skip_options(words, at + 1, _RUNNER_VALUES)
+                continue
         if base in {"yarn", "pnpm", "bun"} and index + 1 < len(words) and (
             words[index + 1] == "run"
         ):
@@ -370,28 +377,56 @@ def inline_script(words: Sequence[str]) -> str | None:
     return None
 
 
-def git_subcommand(args: Sequence[str]) -> tuple[str, list[str]]:
-    """Git's subcommand after its global options, and the subcommand's arguments."""
+#: The one table of options that take the next word as their value, per program, before its
+#: subcommand (``git -C dir status``, ``npm --prefix web install``). ``--opt=value`` needs none.
+VALUED_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                      "--config-env", "--super-prefix", "--list-cmds"}),
+    "cargo": frozenset({"--color", "--config", "-Z", "-C", "--manifest-path"}),
+    "npm": frozenset({"--prefix", "-C", "--workspace", "-w", "--userconfig", "--cache",
+                      "--registry", "--loglevel"}),
+    "pnpm": frozenset({"-C", "--dir", "--filter", "-F", "--workspace-dir", "--loglevel"}),
+    "yarn": frozenset({"--cwd"}),
+    "bun": frozenset({"--cwd", "-c", "--config"}),
+    "uv": frozenset({"--directory", "--project", "--config-file", "--cache-dir", "--color"}),
+    "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
+    "go": frozenset({"-C"}),
+    "make": frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir",
+                       "-o", "--old-file", "-W", "--what-if", "--new-file"}),
+    "apt": frozenset({"-c", "--config-file", "-o", "--option", "-t", "--target-release"}),
+    "apt-get": frozenset({"-c", "--config-file", "-o", "--option", "-t", "--target-release"}),
+}
+VALUED_OPTIONS["gmake"] = VALUED_OPTIONS["make"]
+_NO_VALUES: frozenset[str] = frozenset()
+
+
+def subcommand_at(args: Sequence[str], program: str = "") -> int:
+    """The index in ``args`` of ``program``'s subcommand: its first argument that is neither an
+    option nor the value of one (``VALUED_OPTIONS``), nor cargo's ``+toolchain``; len(args) if none.
+    """
+    valued = VALUED_OPTIONS.get(program, _NO_VALUES)
     index = 0
-    valued = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-              "--config-env", "--super-prefix", "--list-cmds"}
     while index < len(args):
         word = args[index]
         if word in valued:
             index += 2
-        elif word.startswith("-"):
+        elif word.startswith("-") or (word.startswith("+") and program == "cargo"):
             index += 1
         else:
-            return word, list(args[index + 1 :])
-    return "", []
+            return index
+    return len(args)
 
 
-def subcommand(args: Sequence[str]) -> str:
-    """The first argument that is not an option (options with ``=`` values are skipped)."""
-    for word in args:
-        if not word.startswith("-"):
-            return word
-    return ""
+def subcommand(args: Sequence[str], program: str = "") -> str:
+    """``program``'s subcommand in ``args`` (``install`` in ``npm --prefix web install``), or ''."""
+    index = subcommand_at(args, program)
+    return args[index] if index < len(args) else ""
+
+
+def git_subcommand(args: Sequence[str]) -> tuple[str, list[str]]:
+    """Git's subcommand after its global options, and the subcommand's arguments."""
+    index = subcommand_at(args, "git")
+    return (args[index], list(args[index + 1 :])) if index < len(args) else ("", [])
 
 
 def _script_class(name: str, default: str) -> str:
@@ -419,11 +454,11 @@ def classify(words: Sequence[str]) -> str:
         return GITHUB
     if program in _CONTAINERS:
         return CONTAINERS
-    if program in {"npm", "yarn", "pnpm", "bun"} and subcommand(args) == "run":
-        rest = args[args.index("run") + 1 :]
+    if program in {"npm", "yarn", "pnpm", "bun"} and subcommand(args, program) == "run":
+        rest = args[subcommand_at(args, program) + 1 :]
         return _script_class(subcommand(rest), OTHER)
     if program in {"make", "gmake", "just", "task", "invoke", "nox", "tox"}:
-        target = subcommand(args)
+        target = subcommand(args, program)
         if target in _MAKE_TESTS or program in {"nox", "tox"}:
             return TESTS
         if program in {"just", "task", "invoke"}:
@@ -433,7 +468,7 @@ def classify(words: Sequence[str]) -> str:
         return TESTS if "--test" in args else OTHER
     if program in _BY_SUBCOMMAND:
         table, default = _BY_SUBCOMMAND[program]
-        return table.get(subcommand(args), default)
+        return table.get(subcommand(args, program), default)
     if program in _TESTS:
         return TESTS
     if program in _BUILDS:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from tersh.command import classify, shell
+from tersh.settings import CLASSES
 
 TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
@@ -26,8 +27,8 @@ BYPASS_MARKER = "# no-opt"
 
 #: Git subcommands whose RTK forms drop commit messages or hunks: never rewritten.
 LOSSY_GIT = frozenset({"log", "diff", "show", "whatchanged", "range-diff", "difftool"})
-#: The order classes are reported in (same as ``settings.CLASSES``).
-CLASS_ORDER = ("file_reads", "git", "containers", "github", "tests", "builds", "packages", "other")
+#: The order classes are reported in.
+CLASS_ORDER = CLASSES
 
 _MACHINE_FLAGS = frozenset(
     {"--json", "--porcelain", "-json", "--jq", "--xml", "--ndjson", "--jsonl", "--json-lines",
@@ -106,9 +107,7 @@ def machine_request(words: Sequence[str]) -> str:
     program = classify.basename(words[0])
     if program in _MACHINE_PROGRAMS:
         return program
-    sub = classify.git_subcommand(words[1:])[0] if program == "git" else classify.subcommand(
-        words[1:]
-    )
+    sub = classify.subcommand(words[1:], program)
     if (program, sub) in _MACHINE_SUBCOMMANDS:
         return f"{program} {sub}"
     output_is_file = program in _OUTPUT_IS_A_FILE or (

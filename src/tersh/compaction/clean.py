@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import re
 
-# CSI (ESC [ … final), OSC (ESC ] … BEL or ST), other two-byte escapes, and 8-bit CSI.
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|\x1b[PX^_][^\x1b]*\x1b\\"
-    r"|\x1b[@-Z\\-_]"
-    r"|\x9b[0-?]*[ -/]*[@-~]"
-)
+from tersh.compaction.ansi import strip_ansi
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _SLICE = 1 << 18
@@ -19,13 +13,6 @@ _SLICE = 1 << 18
 # column 1 (EL 0/2, or EL 1 / 2 anywhere) blanks everything drawn on the line before it.
 _TO_COLUMN_ONE = re.compile(r"\x1b\[[01]?G")
 _ERASE_LINE = re.compile(r"\x1b\[[012]?K")
-
-
-def strip_ansi(text: str) -> str:
-    """Remove ANSI escape sequences (colours, cursor moves, hyperlinks, titles)."""
-    if "\x1b" not in text and "\x9b" not in text:
-        return text
-    return _ANSI.sub("", text)
 
 
 def resolve_carriage_returns(line: str) -> str:
@@ -53,7 +40,7 @@ def resolve_carriage_returns(line: str) -> str:
 
 def _overwritten_facts(parts: list[str], shown: str) -> list[str]:
     """The ``parts`` a redraw hid from ``shown`` that carry a fact, once each, in order."""
-    from tersh.compaction.kit.omit import carries_fact  # lazy: _omit needs the verifier, which needs us
+    from tersh.compaction.kit.core import carries_fact  # lazy: it needs the verifier
 
     lost: list[str] = []
     for part in parts:

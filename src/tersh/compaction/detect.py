@@ -15,9 +15,6 @@ TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh 
 if TYPE_CHECKING:
     from tersh.compaction.kit.base import Invocation
 
-#: Options of git, cargo and the like that take the next word as their value.
-_VALUED_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "--manifest-path"})
-
 
 def last_simple_command(command: str) -> list[str]:
     """The words (unwrapped) of the command whose output ``command`` shows (best effort)."""
@@ -33,21 +30,6 @@ def program_and_args(command: str) -> tuple[str, tuple[str, ...]]:
     if not words:
         return "", ()
     return classify.basename(words[0]), tuple(words[1:])
-
-
-def first_operand(args: tuple[str, ...]) -> str:
-    """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
-    skip_next = False
-    for word in args:
-        if skip_next:
-            skip_next = False
-            continue
-        if word in _VALUED_OPTIONS:
-            skip_next = True
-            continue
-        if not word.startswith("-"):
-            return word
-    return ""
 
 
 def invocation(command: str, exit_code: int) -> Invocation:

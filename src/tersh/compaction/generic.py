@@ -22,7 +22,6 @@ from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_pat
 
 NAME = "generic"
 CATEGORY = "other"
-SWITCH = "other"
 PROGRAMS: tuple[str, ...] = ()  # chosen by no program: it takes the last turn on any text
 
 #: A run of at least this many lines of one shape is collapsed.

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tersh.compaction.clean import clean, clean_line
-from tersh.compaction.verify.facts import is_diagnostic, iter_commits, iter_locations, iter_paths
+from tersh.compaction.verify.facts import (
+    SEVERITY_WORDS,
+    is_diagnostic,
+    iter_commits,
+    iter_locations,
+    iter_paths,
+)
 
 HEAD_SHARE = 0.30
 TAIL_SHARE = 0.20
@@ -69,12 +75,9 @@ _SETEXT_LINES = re.compile(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MUL
 # A line that heads grouped entries (findings, matches or paths under their file or folder).
 _GROUP_HEAD_LINES = re.compile(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
 
-# Every line the verifier reads as a diagnostic holds one of these (lower-cased), or a location
-# mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or 'File "'.
-_SEVERITY_STEMS = (
-    "error", "warn", "fail", "fatal", "panic", "exception", "traceback", "deprecat", "critical",
-    "abort", "segmentation", "assert",
-)  # fmt: skip
+# Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
+# or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
+# 'File "'.
 # Letters that a case-blind regex folds onto ASCII letters but ``lower()`` keeps.
 _FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
 _LOCATION_MARKS = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
@@ -168,7 +171,7 @@ def _candidate_starts(chunk: str) -> list[int] | None:
         return None
     positions: list[int] = []
     find = lowered.find
-    for stem in _SEVERITY_STEMS:
+    for stem in SEVERITY_WORDS:
         position = find(stem)
         while position >= 0:
             positions.append(position)
@@ -496,8 +499,8 @@ GREP_MIN_BYTES = 256 << 10
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
 _GREP_FACTS = (
-    b"error|warn|fail|fatal|panic|exception|traceback|deprecat|critical|abort|segmentation|assert"
-    b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
+    "|".join(SEVERITY_WORDS).encode()
+    + b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
     b"|[./][[:alnum:]_.@+~/\x80-\xff-]*:[0-9]|\\.[[:alnum:]_\x80-\xff]+\\([0-9]|File \""
     b"|def |class |function|fn |struct |enum |trait |impl |mod |func |type |interface |record "
     b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": "

@@ -203,10 +203,10 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         return None
     details: dict[str, Any] = base["details"]
     if not bypass and text:
+        from tersh.command.classify import subcommand
         from tersh.compaction import may_claim_any, rule_names_for
-        from tersh.compaction.detect import first_operand
 
-        if rule_names_for(parsed.program, first_operand(parsed.args)) or may_claim_any(text):
+        if rule_names_for(parsed.program, subcommand(parsed.args, parsed.program)) or may_claim_any(text):
             return None
         if _collapse_repeats(lines)[1]:
             return None

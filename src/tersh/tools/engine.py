@@ -87,7 +87,7 @@ def _compress(
     raw = text.encode("utf-8", "surrogatepass")
     if not host_path and len(raw) > budgets.entry_bytes:
         return _unchanged(text, tool, "larger than a cache entry; left to the host", started)
-    from tersh.compaction.clean import strip_ansi
+    from tersh.compaction.ansi import strip_ansi
 
     clean = strip_ansi(text)
     limit = min(budgets.limit_chars, room if room is not None else budgets.limit_chars)

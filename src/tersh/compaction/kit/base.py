@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
+from tersh.command.classify import subcommand
+
 
 class Invocation(NamedTuple):
     """What ran: the command as typed, the real program behind wrappers, its arguments, its exit.
@@ -20,10 +22,8 @@ class Invocation(NamedTuple):
 
     @property
     def subcommand(self) -> str:
-        """The first non-option argument (``status`` for ``git -C x status -s``), or ''."""
-        from tersh.compaction.detect import first_operand
-
-        return first_operand(self.args)
+        """The program's subcommand (``status`` for ``git -C x status -s``), or ''."""
+        return subcommand(self.args, self.program)
 
 
 class Rule(Protocol):
@@ -37,7 +37,6 @@ class Rule(Protocol):
 
     NAME: str
     CATEGORY: str
-    SWITCH: str
     PROGRAMS: tuple[str, ...]
 
     def compact(self, text: str, inv: Invocation) -> str | None:

@@ -10,24 +10,15 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from itertools import chain
 from typing import NamedTuple
 
 from tersh._startup import gcpause as _gcpause
+from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
-
-#: Prefix of every line a rule writes itself.
-MARK = "[tersh]"
 
 #: Rules decorate ``compact`` with this: their many small records need no cycle collection.
 without_gc = _gcpause.without_gc
-
-#: A compaction that saves fewer bytes than this costs more than it earns (the pipeline appends
-#: a capture report of about 40 tokens to every compacted text).
-MIN_SAVED_BYTES = 300
-#: ... nor one that saves less than this share of the source.
-MIN_SAVED_SHARE = 0.15
 
 #: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
 #: they are: they are directly usable and regrouping them saves little.
@@ -40,9 +31,6 @@ LINE_FINDING = re.compile(
 
 #: How much of a text a sniffer looks at.
 SNIFF_CHARS = 8000
-
-#: Rules read a text this many characters at a time (whole lines), never as one list of lines.
-CHUNK_CHARS = 1 << 20
 
 # A source line quoted in a code frame: "  115 |     int x;" (gcc, clang, rustc, ruff).
 _NUMBERED_SOURCE = re.compile(r"^\s*\d+\s*[|│](?:\s|$)")
@@ -88,18 +76,6 @@ class FindingRun:
             self.current = None
 
 
-@lru_cache(maxsize=1 << 14)
-def carries_fact(line: str) -> bool:
-    """Whether ``line`` holds a protected fact (a diagnostic, location, path or commit id)."""
-    if verify.is_diagnostic(line):
-        return True
-    if ("/" in line or "." in line) and next(verify.iter_paths(line), None) is not None:
-        return True
-    if (":" in line or "(" in line) and next(verify.iter_locations(line), None) is not None:
-        return True
-    return any(c.isdigit() for c in line) and next(verify.iter_commits(line), None) is not None
-
-
 def lines_of(text: str) -> Iterator[str]:
     """The lines of ``text`` exactly as ``str.splitlines`` gives them, a chunk at a time.
 
@@ -142,7 +118,7 @@ def reduce_frame_line(line: str) -> str | None:
     if _NUMBERED_EDIT.match(line):
         return line
     if _NUMBERED_SOURCE.match(line) or _ELLIPSIS.match(line):
-        return line if carries_fact(line) else None
+        return line if carries_fact(line, paths=True) else None
     label = _GUTTER_DRAWING.sub("", line, count=1).strip()
     if not label:
         return None
@@ -155,11 +131,6 @@ def is_markers_only(line: str) -> bool:
     return bool(line.strip()) and bool(_MARKERS_ONLY.match(line))
 
 
-def plural(count: int, word: str) -> str:
-    """``1 line``, ``1,204 lines``."""
-    return f"1 {word}" if count == 1 else f"{count:,} {word}s"
-
-
 def omission_note(counts: dict[str, int], extra: str = "") -> str:
     """``[tersh] omitted: 33 compile commands, 12 code-frame lines`` (+ ``; extra``)."""
     parts = [plural(n, label) for label, n in counts.items() if n]
@@ -167,18 +138,6 @@ def omission_note(counts: dict[str, int], extra: str = "") -> str:
         return f"{MARK} {extra}" if extra else MARK
     text = f"{MARK} omitted: {', '.join(parts)}"
     return f"{text}; {extra}" if extra else text
-
-
-def worth_it(source: str, proposal: str) -> bool:
-    """Whether ``proposal`` saves enough of ``source`` to pay for the capture report."""
-    saved = len(source) - len(proposal)
-    return saved >= MIN_SAVED_BYTES and saved >= MIN_SAVED_SHARE * len(source)
-
-
-def finish(source: str, lines: Iterable[str]) -> str | None:
-    """Join ``lines`` into the proposal, or None when it does not save enough."""
-    proposal = "\n".join(lines).strip("\n") + "\n"
-    return proposal if worth_it(source, proposal) else None
 
 
 def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> list[str]:

@@ -1,7 +1,7 @@
 """Drop chatter lines without losing a protected fact, and say what was dropped.
 
 Shared by the git and package-manager rules. A line is only ever dropped when it carries no
-diagnostic, no location and no commit id (``carries_fact``); file paths named only on dropped
+diagnostic, no location and no commit id (``kit.core.carries_fact``); file paths named only on dropped
 lines are listed in the omission note, so the compact text still names every path.
 
 Speed matters (rules run on captures of tens of megabytes): each exact check of the verifier is
@@ -17,21 +17,19 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from tersh.compaction.kit.core import (
+    BYTES_PER_TOKEN,
+    CHUNK_CHARS,
+    MARK,
+    MAYBE_COMMIT,
+    MAYBE_SEVERITY,
+    carries_fact,
+    finish,
+    maybe_diagnostic,
+    maybe_location,
+    plural,
+)
 from tersh.compaction.verify import holds as verify
-
-#: Prefix of every line a rule writes itself.
-MARK = "[tersh]"
-
-#: A proposal must save at least this many UTF-8 bytes and this share of the source: the note
-#: and the capture report the pipeline appends (~40 tokens) must not cost what was saved.
-MIN_SAVED_BYTES = 240
-MIN_SAVED_SHARE = 0.10
-#: The same floor for proposals that only squeeze padding: runs of spaces are cheap tokens, so
-#: many more bytes must go before the model sees fewer tokens.
-MIN_SQUEEZED_BYTES = 600
-
-#: Lines are split and checked this many characters at a time (bounds the extra memory).
-CHUNK_CHARS = 1 << 20
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
@@ -47,14 +45,6 @@ _PADDING = re.compile(r" {2,}")
 _STAT_BAR = re.compile(r"(?<=\d) [+-]+$")
 # A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
 _STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
-# Pre-tests: a line failing one cannot hold that kind of fact (the verifier decides the rest).
-_SEVERITY_HINT = (
-    r"err|warn|fail|fatal|panic|except|traceback|deprecat|critical|abort|segmentation|assert"
-)
-_MAYBE_SEVERITY = re.compile(_SEVERITY_HINT)
-# A location's path holds a "." or a "/" ("eta 0:00:00" has neither).
-_MAYBE_LOCATION = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
-_MAYBE_COMMIT = re.compile(r"[0-9a-f]{7}")
 # A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths, "kb/27.3" is to the
 # verifier), or a source extension.
 _MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
@@ -82,25 +72,11 @@ def iter_lines(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def maybe_diagnostic(line: str) -> bool:
-    """Whether the verifier reads ``line`` as a diagnostic (cheap when it plainly is not)."""
-    return _MAYBE_SEVERITY.search(line.lower()) is not None and verify.is_diagnostic(line)
-
-
-def maybe_location(line: str) -> bool:
-    """Whether the verifier finds a location on ``line`` (cheap when it plainly does not)."""
-    if ":" not in line and "(" not in line:
-        return False
-    return _MAYBE_LOCATION.search(line) is not None and next(
-        verify.iter_locations(line), None
-    ) is not None
-
-
 def maybe_severity(text: str) -> bool:
     """Whether any line of ``text`` may be a diagnostic (False: certainly none is)."""
     overlap = 16  # longer than any hint word, so none is missed at a chunk edge
     for start in range(0, len(text), CHUNK_CHARS):
-        if _MAYBE_SEVERITY.search(text[start : start + CHUNK_CHARS + overlap].lower()):
+        if MAYBE_SEVERITY.search(text[start : start + CHUNK_CHARS + overlap].lower()):
             return True
     return False
 
@@ -108,13 +84,6 @@ def maybe_severity(text: str) -> bool:
 def maybe_located(text: str) -> bool:
     """Whether any line of ``text`` may hold a location (False: certainly none does)."""
     return _LOCATION_MARK.search(text) is not None
-
-
-def carries_fact(line: str) -> bool:
-    """Whether ``line`` holds a diagnostic, a location or a commit id (never droppable)."""
-    if maybe_diagnostic(line) or maybe_location(line):
-        return True
-    return _MAYBE_COMMIT.search(line) is not None and next(verify.iter_commits(line), None) is not None
 
 
 def paths_in(line: str) -> Iterator[str]:
@@ -133,15 +102,6 @@ def paths_in(line: str) -> Iterator[str]:
 @functools.lru_cache(maxsize=4096)
 def _word_paths(word: str) -> tuple[str, ...]:
     return tuple(verify.iter_paths(word))
-
-
-def plural(count: int, word: str) -> str:
-    """``1 line``, ``1,204 lines`` (a trailing ``y`` becomes ``ies``)."""
-    if count == 1:
-        return f"1 {word}"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return f"{count:,} {word[:-1]}ies"
-    return f"{count:,} {word}s"
 
 
 class Omissions:
@@ -171,6 +131,16 @@ class Omissions:
         """How many lines were dropped or rewritten in all (blank lines included)."""
         return sum(self.counts.values()) + self.blank + bool(self.reformatted)
 
+    def proposal(
+        self, kept_lines: list[str], source: str, bytes_per_token: float = BYTES_PER_TOKEN
+    ) -> str | None:
+        """The compact text (kept lines + note), or None when nothing was dropped or it does not
+        save enough (``bytes_per_token``: what the dropped bytes cost, see ``kit.core``)."""
+        if not self.total:
+            return None
+        body = "\n".join(kept_lines).strip("\n")
+        return finish(source, [body, self.note(body)], bytes_per_token)
+
     def note(self, kept: str) -> str:
         """One line saying what was dropped, plus the paths ``kept`` does not name itself."""
         parts = [plural(number, label) for label, number in self.counts.items() if number]
@@ -183,30 +153,6 @@ class Omissions:
         if missing:
             text += "; they named " + ", ".join(missing)
         return text
-
-
-def finish(
-    kept_lines: list[str], omissions: Omissions, source: str, min_saved: int = MIN_SAVED_BYTES
-) -> str | None:
-    """The compact text (kept lines + note), or None when it would not clearly pay off."""
-    if not omissions.total:
-        return None
-    body = "\n".join(kept_lines).strip("\n")
-    text = f"{body}\n{omissions.note(body)}\n" if body else omissions.note("") + "\n"
-    before, after = _size(source), _size(text)
-    if before - after < max(min_saved, before * MIN_SAVED_SHARE):
-        return None
-    return text
-
-
-def _size(text: str) -> int:
-    """UTF-8 length of ``text``, encoded a chunk at a time (no full copy)."""
-    if text.isascii():
-        return len(text)
-    return sum(
-        len(text[start : start + CHUNK_CHARS].encode("utf-8", "surrogateescape"))
-        for start in range(0, len(text), CHUNK_CHARS)
-    )
 
 
 def squeeze_spaces(line: str) -> str:
@@ -311,7 +257,7 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
     """Indexes of the joined lines with seven hex digits in a row (found as the verifier does:
     an ASCII copy marking hex digits, then plain ``find``)."""
     if not blob.isascii():
-        return _suspects(blob, _MAYBE_COMMIT, starts)
+        return _suspects(blob, MAYBE_COMMIT, starts)
     marked = blob.translate(verify._HEX_MARKS)
     found: set[int] = set()
     position = marked.find(verify._SEVEN_HEX)
@@ -336,7 +282,7 @@ def _check_dropped(dropped: list[str], omissions: Omissions) -> set[int]:
     # Patterns that open with a literal scan fastest; the exact checks follow per suspect line.
     restore = {
         index
-        for index in _suspects(blob.lower(), _MAYBE_SEVERITY, starts)
+        for index in _suspects(blob.lower(), MAYBE_SEVERITY, starts)
         | {
             index
             for index in _suspects(blob, _LOCATION_HINT, starts)

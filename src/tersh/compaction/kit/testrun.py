@@ -16,17 +16,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate
 
+from tersh.compaction.kit.core import MARK, carries_fact, finish
 from tersh.compaction.verify import holds as verify
+from tersh.settings import MIN_SAVED_TOKENS
 
-PREFIX = "[tersh]"
-
-#: Below this estimated saving (in tokens) a rule declines: the capture report that the pipeline
-#: appends to every compacted output (about 40 tokens) would eat it.
-MIN_TOKEN_SAVING = 60
-
-# A line the verifier calls diagnostic holds one of these words (its severity pattern, lower case).
-_SEVERITY_WORDS = ("error", "warn", "fail", "fatal", "panic", "exception", "traceback",
-                   "deprecat", "critical", "abort", "segmentation fault", "assert")
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
 _LOCATION_HINT = re.compile(r'[:(](?<=[\w.@+~/-][:(])\d|File "')
@@ -59,27 +52,12 @@ def estimated_mark_tokens(line: str) -> float:
     return len(line) / 16 + 4
 
 
-def is_protected_line(line: str) -> bool:
-    """Whether the verifier protects ``line`` as a whole (a diagnostic or a located message)."""
-    return verify.is_diagnostic(line) or next(verify.iter_locations(line), None) is not None
-
-
-def thousands(number: int) -> str:
-    """``1204`` -> ``'1,204'``."""
-    return f"{number:,}"
-
-
-def plural(number: int, word: str) -> str:
-    """``1, 'test'`` -> ``'1 test'``; ``3, 'test'`` -> ``'3 tests'``."""
-    return f"{thousands(number)} {word}{'' if number == 1 else 's'}"
-
-
 def note(what: str, words: Iterable[str] = (), kept_text: str = "") -> str:
     """One omission line: ``[tersh] <what>``, plus the protected words not already kept."""
     missing = [word for word in words if word not in kept_text]
     if not missing:
-        return f"{PREFIX} {what}"
-    return f"{PREFIX} {what}; in: {' '.join(missing)}"
+        return f"{MARK} {what}"
+    return f"{MARK} {what}; in: {' '.join(missing)}"
 
 
 def _words_at(data: bytes, shape: bytes, needle: bytes, found: dict[bytes, None]) -> None:
@@ -185,7 +163,7 @@ class Output:
 
     def drop_now(self, line: str) -> bool:
         """Leave ``line`` out at once and return True, or False when it must be kept."""
-        if is_protected_line(line):
+        if carries_fact(line):
             return False
         self.omit(line)
         return True
@@ -203,9 +181,9 @@ class Output:
             lowered = "\n".join(plain).lower()
             candidates.update(
                 self._plain[bisect_right(plain_starts, at) - 1]
-                for at in _hits(lowered, _SEVERITY_WORDS)
+                for at in _hits(lowered, verify.SEVERITY_WORDS)
             )
-        return {index for index in candidates if is_protected_line(dropped[index])}
+        return {index for index in candidates if carries_fact(dropped[index])}
 
     def _collect_words(self, rescued: set[int]) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
@@ -251,15 +229,9 @@ class Output:
         saved = dropped_chars / 4 + len(self._dropped) - len(rescued) + self._marks_tokens
         lines = self._assemble(rescued)
         summary = note(describe(self.omitted_lines), self.words, "\n".join(lines))
-        if saved - estimated_tokens(summary) < MIN_TOKEN_SAVING:
+        # Passing marks are cheap tokens: the estimate, not the byte count, must pay for the
+        # report; the share of the minimum saving is checked on bytes by ``finish``.
+        if saved - estimated_tokens(summary) < MIN_SAVED_TOKENS:
             return None
         lines.insert(note_at, summary)
-        return finish(lines, source)
-
-
-def finish(kept: list[str], source: str) -> str | None:
-    """Join the kept lines; None when nothing was saved (the rule then declines)."""
-    text = "\n".join(kept)
-    if source.endswith("\n") and not text.endswith("\n"):
-        text += "\n"
-    return text if len(text) < len(source) else None
+        return finish(source, lines)

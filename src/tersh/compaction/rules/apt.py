@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import MIN_SQUEEZED_BYTES, SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
+from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
 NAME = "apt"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("apt", "apt-get", "aptitude")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -69,7 +69,7 @@ def _update(lines: list[str], source: str) -> str | None:
     for line in lines:
         match = _INDEX.match(line)
         kept.append(f"{match['kind']} {match['what']}" if match else line)
-    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES) if kept != lines else None
+    return omissions.proposal(kept, source, PADDING_BYTES_PER_TOKEN) if kept != lines else None
 
 
 def _without_unchosen(text: str, omissions: Omissions) -> str:
@@ -105,7 +105,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         _tidy(line, omissions) if line.endswith(" ...") or line[:5] in _SIMULATED_STEPS else line
         for line in kept
     ]
-    return finish(tidied, omissions, text)
+    return omissions.proposal(tidied, text)
 
 
 def sniff(text: str) -> float:

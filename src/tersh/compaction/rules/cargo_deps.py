@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
 NAME = "cargo_deps"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("cargo fetch", "cargo install", "cargo update", "cargo add", "cargo remove",
             "cargo generate-lockfile", "cargo uninstall")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
@@ -36,7 +35,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept = drop_lines(text, _CHATTER, omissions)
     if not omissions.counts:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

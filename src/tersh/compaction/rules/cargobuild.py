@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "cargobuild"
 CATEGORY = "builds"
-SWITCH = "builds"
 PROGRAMS = ("cargo build", "cargo check", "cargo clippy", "cargo rustc", "cargo doc", "cargo b",
             "cargo c", "cargo fix", "rustc", "cargo-clippy", "clippy-driver")  # fmt: skip
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
@@ -100,7 +100,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     if not any(dropped.values()):
         return None
     out.append(_diag.omission_note(dropped, extra))
-    return _diag.finish(text, out)
+    return core.finish(text, out)
 
 
 def _short_grouped(text: str, lines: list[str], dropped: dict[str, int], extra: str) -> str | None:
@@ -144,7 +144,7 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
     for block, key in keep:
         out.extend(block)
         if key is not None and first[key]:
-            out.append(f"{_diag.MARK} same diagnostic also at: {' '.join(first[key])}")
+            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[key])}")
     return _squeeze_blank(out), merged
 
 

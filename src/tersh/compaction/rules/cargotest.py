@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.testrun import PREFIX, Output, plural
+from tersh.compaction.kit.core import MARK, plural
+from tersh.compaction.kit.testrun import Output
 
 NAME = "cargotest"
 CATEGORY = "tests"
-SWITCH = "tests"
 PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -145,7 +145,7 @@ class _Reader:
             names = [match["running"] or match["doc"] for match in map(_BINARY.match, binaries) if match]
             # the result stays a line of its own: quoted inside a line of ours, "0 failed" would
             # read as a claim of success
-            group = f"{PREFIX} {len(binaries)} binaries ran no test: {'; '.join(names)}; each:"
+            group = f"{MARK} {len(binaries)} binaries ran no test: {'; '.join(names)}; each:"
             self.out.kept[at] = f"{group}\n{result}"
         parts = [plural(self.passed, "passing test")] if self.passed else []
         if self.ignored:

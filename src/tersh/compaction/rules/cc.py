@@ -17,13 +17,13 @@ import os
 import re
 from functools import lru_cache
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "cc"
 CATEGORY = "builds"
-SWITCH = "builds"
 PROGRAMS = (
     "gcc", "g++", "cc", "c++", "clang", "clang++", "make", "gmake", "cmake", "ninja",
     "icc", "icpc", "emcc", "tcc", "cl", "clang-cl", "mingw32-make", "bear",
@@ -111,7 +111,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     missing = [path for path in paths if path not in kept]
     extra = f"files named by omitted lines: {' '.join(missing)}" if missing else ""
     out.append(_diag.omission_note(dropped, extra))
-    return _diag.finish(text, out)
+    return core.finish(text, out)
 
 
 def _command_kind(line: str) -> str | None:

@@ -17,7 +17,6 @@ from tersh.compaction.kit.base import Invocation
 
 NAME = "eslint"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("eslint", "eslint_d", "next lint")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).

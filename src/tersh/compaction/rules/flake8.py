@@ -16,7 +16,6 @@ from tersh.compaction.kit.base import Invocation
 
 NAME = "flake8"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).

@@ -12,20 +12,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import (
-    SNIFF_CHARS,
-    Omissions,
-    finish,
-    iter_lines,
-    maybe_diagnostic,
-    maybe_located,
-    maybe_location,
-    maybe_severity,
-)
+from tersh.compaction.kit.core import maybe_diagnostic, maybe_location
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, iter_lines, maybe_located, maybe_severity
 
 NAME = "git_blame"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git blame", "git annotate")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -67,7 +58,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         kept.append(f"{row['line']}) {code}".rstrip())
     omissions.reformatted = "per-line author, time and zone columns"
     legend = [" ".join(part for part in key if part) for key in seen]
-    return finish([*legend, *kept], omissions, text) if kept else None
+    return omissions.proposal([*legend, *kept], text) if kept else None
 
 
 def sniff(text: str) -> float:

@@ -8,11 +8,11 @@ passes unchanged; only the diffstat rows (``path | 12 +++--``) lose their alignm
 from __future__ import annotations
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import MIN_SQUEEZED_BYTES, SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 
 NAME = "git_diff"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git diff",)
 #: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
 SNIFF_HINTS: tuple[str, ...] = ()
@@ -29,7 +29,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = "diffstat column padding" + (" and +/- bars" if bars.counts else "")
-    return finish(kept, omissions, text, MIN_SQUEEZED_BYTES)
+    return omissions.proposal(kept, text, PADDING_BYTES_PER_TOKEN)
 
 
 def sniff(text: str) -> float:

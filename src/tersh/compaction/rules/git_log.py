@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, finish, squeeze_stat
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 from tersh.compaction.verify import holds as verify
 
 NAME = "git_log"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git log", "git show", "git whatchanged")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -147,7 +146,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     omissions.reformatted = (
         "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
     )
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import MIN_SQUEEZED_BYTES, Omissions, finish
+from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
+from tersh.compaction.kit.omit import Omissions
 
 NAME = "git_refs"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git branch", "git remote", "git stash", "git tag")
 #: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
 SNIFF_HINTS: tuple[str, ...] = ()
@@ -60,7 +60,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = what
-    return finish(kept, omissions, text, MIN_SQUEEZED_BYTES)
+    return omissions.proposal(kept, text, PADDING_BYTES_PER_TOKEN)
 
 
 def sniff(text: str) -> float:

@@ -11,18 +11,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import (
-    SNIFF_CHARS,
-    Omissions,
-    finish,
-    iter_lines,
-    maybe_diagnostic,
-    maybe_severity,
-)
+from tersh.compaction.kit.core import maybe_diagnostic
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, iter_lines, maybe_severity
 
 NAME = "git_status"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git status",)
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -111,7 +104,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             kept.append(new)
     if not omissions.counts:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

@@ -10,11 +10,10 @@ squeezed).
 from __future__ import annotations
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish, squeeze_stat
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, squeeze_stat
 
 NAME = "git_transfer"
 CATEGORY = "git"
-SWITCH = "git"
 PROGRAMS = ("git clone", "git fetch", "git pull", "git push")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -37,7 +36,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept = [squeeze_stat(line, omissions) for line in drop_lines(text, _PROGRESS, omissions)]
     if not omissions.counts:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "golangci"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("golangci-lint", "staticcheck", "go vet", "go build", "go install", "revive", "errcheck")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -46,7 +46,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             dropped["download line"] += 1
             paths.update(dict.fromkeys(verify.iter_paths(line)))
         elif run.current is not None and (line.startswith("\t") or _CARET.match(line)):
-            if _diag.carries_fact(line) and not _CARET.match(line):
+            if core.carries_fact(line, paths=True) and not _CARET.match(line):
                 run.extra.append(line)
             else:
                 dropped["quoted source or caret line"] += 1

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
 NAME = "java"
 CATEGORY = "builds"
-SWITCH = "builds"
 PROGRAMS = ("javac", "mvn", "mvnw", "gradle", "gradlew", "ecj", "kotlinc")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -59,7 +59,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         if after_header == 1 and line.strip():
             after_header = 2
-            if not _diag.carries_fact(line):
+            if not core.carries_fact(line, paths=True):
                 dropped["quoted source or caret line"] += 1
                 continue
         elif after_header == 2 and _CARET.match(line):
@@ -77,16 +77,16 @@ def compact(text: str, inv: Invocation) -> str | None:
     if not recognised:
         return None
     out.append(_diag.omission_note(dropped))
-    return _diag.finish(text, out)
+    return core.finish(text, out)
 
 
 def _is_chatter(line: str) -> bool:
     if _MAVEN_PROGRESS.match(line):
         return True
     if _MAVEN_INFO.match(line):
-        return not _MAVEN_KEEP.search(line) and not _diag.carries_fact(line)
+        return not _MAVEN_KEEP.search(line) and not core.carries_fact(line, paths=True)
     if _GRADLE_DROP.match(line):
-        return not _diag.carries_fact(line)
+        return not core.carries_fact(line, paths=True)
     return False
 
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
 NAME = "listing"
 CATEGORY = "search"
-SWITCH = "other"
 PROGRAMS = ("find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate", "git ls-files")
 #: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
 SNIFF_HINTS: tuple[str, ...] = ()
@@ -171,7 +171,7 @@ class _Grouper:
 
     def note(self) -> str:
         """The one line that says what changed."""
-        return f"{_diag.MARK} {self.paths:,} paths grouped by folder"
+        return f"{core.MARK} {self.paths:,} paths grouped by folder"
 
 
 @_diag.without_gc
@@ -189,8 +189,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     total = grouper.paths + grouper.odd
     if total <= FEW_LINES or grouper.odd > MAX_ODD_SHARE * total or grouper.indented:
         return None
-    proposal = "\n".join([grouper.note(), *body]) + ("\n" if text.endswith("\n") else "")
-    return proposal if _diag.worth_it(text, proposal) else None
+    return core.finish(text, [grouper.note(), *body])
 
 
 def sniff(text: str) -> float:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.testrun import Output, plural
+from tersh.compaction.kit.core import plural
+from tersh.compaction.kit.testrun import Output
 
 NAME = "mocha"
 CATEGORY = "tests"
-SWITCH = "tests"
 PROGRAMS = ("mocha", "_mocha")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).

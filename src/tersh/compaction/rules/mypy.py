@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 import sys
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "mypy"
 CATEGORY = "builds"
-SWITCH = "builds"
 PROGRAMS = ("mypy", "dmypy", "pyright", "basedpyright", "pyright-langserver")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -86,7 +86,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         elif run.current is not None and line.startswith("    ") and run.current.source_line[:1].isspace():
             run.extra.append(line)  # pyright's continuation lines
         elif run.current is not None and (line.startswith("    ") or _CARETS.match(line)):
-            if _diag.carries_fact(line) and not _CARETS.match(line):
+            if core.carries_fact(line, paths=True) and not _CARETS.match(line):
                 run.extra.append(line)
             else:
                 dropped["quoted source or caret line"] += 1
@@ -147,7 +147,7 @@ def _joined(finding: _diag.Finding, line: str) -> _diag.Finding:
 
 def _is_heading(line: str) -> bool:
     if _PYRIGHT_CHATTER.match(line.strip()):
-        return not _diag.carries_fact(line)
+        return not core.carries_fact(line, paths=True)
     # pyright names each file alone on a line before its findings (the findings repeat it).
     stripped = line.strip()
     return " " not in stripped and "/" in stripped and stripped.endswith((".py", ".pyi"))

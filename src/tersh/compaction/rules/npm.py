@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import MIN_SAVED_BYTES, MIN_SQUEEZED_BYTES, SNIFF_CHARS, Omissions, finish
+from tersh.compaction.kit.core import BYTES_PER_TOKEN, PADDING_BYTES_PER_TOKEN, SPINNER_BYTES_PER_TOKEN
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
 from tersh.compaction.verify import holds as verify
 
 NAME = "npm"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = (
     "npm install", "npm i", "npm ci", "npm add", "npm update", "npm uninstall", "npm remove",
     "npm rm", "npm ls", "npm list", "npm ll", "npm la", "npm audit", "npm dedupe", "npm prune",
@@ -72,7 +72,7 @@ def _listing(lines: list[str], source: str) -> str | None:
         return None
     omissions = Omissions()
     omissions.reformatted = "tree glyphs"
-    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES)
+    return omissions.proposal(kept, source, PADDING_BYTES_PER_TOKEN)
 
 
 def drop_chatter(lines: list[str], chatter: tuple[tuple[str, re.Pattern[str]], ...]) -> tuple[
@@ -115,8 +115,8 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     # A braille spinner frame costs about a token per byte, four times an ASCII byte: the byte
     # floor would keep a short install that is mostly spinner.
-    floor = MIN_SAVED_BYTES // 2 if SPINNER_LABEL in omissions.counts else MIN_SAVED_BYTES
-    return finish(kept, omissions, text, floor)
+    spinner = SPINNER_LABEL in omissions.counts  # braille frames cost more tokens a byte
+    return omissions.proposal(kept, text, SPINNER_BYTES_PER_TOKEN if spinner else BYTES_PER_TOKEN)
 
 
 def sniff(text: str) -> float:

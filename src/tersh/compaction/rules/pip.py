@@ -15,19 +15,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import (
-    MIN_SQUEEZED_BYTES,
-    SNIFF_CHARS,
-    Chatter,
-    Omissions,
-    drop_lines,
-    finish,
-    squeeze_spaces,
-)
+from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, squeeze_spaces
 
 NAME = "pip"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("pip", "pip3")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -66,7 +58,7 @@ def _install(text: str) -> str | None:
     kept = drop_lines(text, _CHATTER, omissions)
     if not omissions.counts:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def _listing(source: str) -> str | None:
@@ -77,7 +69,7 @@ def _listing(source: str) -> str | None:
     kept = [squeeze_spaces(lines[0]), *(squeeze_spaces(line) for line in lines[2:])]
     omissions = Omissions()
     omissions.reformatted = "column padding and header rule"
-    return finish(kept, omissions, source, MIN_SQUEEZED_BYTES)
+    return omissions.proposal(kept, source, PADDING_BYTES_PER_TOKEN)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, finish
+from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
 
 NAME = "poetry"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("poetry install", "poetry add", "poetry update", "poetry lock", "poetry remove",
             "poetry sync")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
@@ -73,7 +72,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         kept.append(line)
     if not omissions.counts:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
 NAME = "pylint"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("pylint",)
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -35,7 +35,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     dropped = {"module banner": 0, "ruler": 0}
     seen_pylint = False
     for line in _diag.lines_of(text):
-        if _BANNER.match(line) and not _diag.carries_fact(line):
+        if _BANNER.match(line) and not core.carries_fact(line, paths=True):
             dropped["module banner"] += 1
             seen_pylint = True
             continue

@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.testrun import PREFIX, Output, is_protected_line, plural
+from tersh.compaction.kit.core import MARK, carries_fact, plural
+from tersh.compaction.kit.testrun import Output
 
 NAME = "pytest"
 CATEGORY = "tests"
-SWITCH = "tests"
 PROGRAMS = ("pytest", "py.test")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -228,7 +228,7 @@ class _Reader:
             self.flush_repeats()
             self.seen.update(self.entry_seen)
             self.entry_seen.clear()
-            self.out.keep(line if is_protected_line(line) else f"__ {entry['title']} __")
+            self.out.keep(line if carries_fact(line) else f"__ {entry['title']} __")
             return True
         if _ENTRY_RULE.match(line):
             self.out.omit_marks(line)
@@ -261,7 +261,7 @@ class _Reader:
             self.out.kept.extend(run)
             return
         self.counts.repeated += len(run)
-        self.out.kept.append(f"{PREFIX} {plural(len(run), 'line')} as in an entry above")
+        self.out.kept.append(f"{MARK} {plural(len(run), 'line')} as in an entry above")
         for line in run:
             self.out.omit_copy(line)
 
@@ -271,7 +271,7 @@ class _Reader:
         lines = [line for line in source if line.strip()]
         if len(lines) >= MIN_REPEATED_RUN and all(line in self.seen for line in lines):
             self.counts.repeated += len(source)
-            self.out.kept.append(f"    {PREFIX} {plural(len(source), 'line')} as in an entry above")
+            self.out.kept.append(f"    {MARK} {plural(len(source), 'line')} as in an entry above")
             for line in source:
                 self.out.omit_copy(line)
             return
@@ -288,7 +288,7 @@ class _Reader:
             else:
                 self.out.keep(line)
         if dropped:
-            self.out.kept.insert(marker_at, f"    {PREFIX} {plural(dropped, 'source line')} omitted")
+            self.out.kept.insert(marker_at, f"    {MARK} {plural(dropped, 'source line')} omitted")
         self.counts.source += dropped
         self.out.kept.extend(source[cut:])
 

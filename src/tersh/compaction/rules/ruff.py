@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "ruff"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("ruff", "ruff check", "ruff format")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -92,7 +92,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             run.close()
             run.current = finding
         elif run.current is not None and _in_block(line):
-            if line.strip() and _diag.carries_fact(line):
+            if line.strip() and core.carries_fact(line, paths=True):
                 run.extra.append(line)
             elif line.strip():
                 dropped[_FRAME] += 1
@@ -128,8 +128,8 @@ def _statistics(text: str, lines: list[str]) -> str | None:
             out.append(" ".join(line.split()))
         else:
             out.append(f"{stat['count']} {stat['code']} {stat['rest']}")
-    out.append(f"{_diag.MARK} statistics re-spaced; '[ ]' (no fix available) marks omitted")
-    return _diag.finish(text, out)
+    out.append(f"{core.MARK} statistics re-spaced; '[ ]' (no fix available) marks omitted")
+    return core.finish(text, out)
 
 
 def sniff(text: str) -> float:

@@ -31,13 +31,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 
 NAME = "search"
 CATEGORY = "search"
-SWITCH = "other"
 PROGRAMS = ("grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -225,14 +225,14 @@ class _Grouper:
 
     def note(self) -> str:
         """The one line that says what changed."""
-        context = f" (+{_diag.plural(self.context_lines, 'context line')})" if self.context_lines else ""
+        context = f" (+{core.plural(self.context_lines, 'context line')})" if self.context_lines else ""
         matches = "1 match" if self.matches == 1 else f"{self.matches:,} matches"
         text = (
-            f"{_diag.MARK} paths written once per file: {matches}"
-            f"{context} in {_diag.plural(len(self.paths), 'file')}"
+            f"{core.MARK} paths written once per file: {matches}"
+            f"{context} in {core.plural(len(self.paths), 'file')}"
         )
         if self.dropped_separators:
-            text += f"; {_diag.plural(self.dropped_separators, '-- separator')} between files dropped"
+            text += f"; {core.plural(self.dropped_separators, '-- separator')} between files dropped"
         return text
 
 
@@ -330,8 +330,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     body = grouper.finish()
     if grouper.matches <= FEW_MATCHES or len(body) == 0:
         return None
-    proposal = "\n".join([grouper.note(), *body]) + ("\n" if text.endswith("\n") else "")
-    return proposal if _diag.worth_it(text, proposal) else None
+    return core.finish(text, [grouper.note(), *body])
 
 
 def sniff(text: str) -> float:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
 NAME = "shellcheck"
 CATEGORY = "linters"
-SWITCH = "builds"
 PROGRAMS = ("shellcheck",)
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -66,7 +66,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         ):
             if code is None and not block.findings:
                 code = line
-            if _diag.carries_fact(line):
+            if core.carries_fact(line, paths=True):
                 block.kept.append(line)
             else:
                 dropped["quoted or rewritten code line"] += 1
@@ -149,7 +149,7 @@ def _few(
         out.append(item.source_line)
         out.extend(item.extra)
     out.append(_diag.omission_note(dropped))
-    return _diag.finish(text, out)
+    return core.finish(text, out)
 
 
 def sniff(text: str) -> float:

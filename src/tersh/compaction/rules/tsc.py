@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 import sys
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
 NAME = "tsc"
 CATEGORY = "builds"
-SWITCH = "builds"
 PROGRAMS = ("tsc", "vue-tsc", "tsgo", "tsserver")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -51,7 +51,7 @@ def compact(text: str, inv: Invocation) -> str | None:
         if not line.strip():
             continue
         if run.current is not None and _PRETTY.match(run.current.source_line) and _QUOTED.match(line):
-            if _diag.carries_fact(line) and "~" not in line:
+            if core.carries_fact(line, paths=True) and "~" not in line:
                 run.extra.append(line)
             else:
                 dropped["quoted source or marker line"] += 1

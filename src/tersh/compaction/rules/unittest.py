@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.testrun import PREFIX, Output, plural
+from tersh.compaction.kit.core import MARK, plural
+from tersh.compaction.kit.testrun import Output
 
 NAME = "unittest"
 CATEGORY = "tests"
-SWITCH = "tests"
 PROGRAMS = ("unittest", "nose2")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -137,7 +137,7 @@ class _Frames:
                 self.out.kept.extend(frame)
             return
         self.out.kept.extend(run[0])
-        self.out.kept.append(f"  {PREFIX} {len(run) - 1} more frames, each shown in a traceback above")
+        self.out.kept.append(f"  {MARK} {len(run) - 1} more frames, each shown in a traceback above")
         self.told += len(run) - 1
         for frame in run[1:]:
             self.told_lines += len(frame)

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 from tersh.compaction.rules import pip
 
 NAME = "uv"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("uv pip", "uv add", "uv sync", "uv remove", "uv lock", "uv venv", "uv tool")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -48,7 +47,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             kept[at] += f", {change['spec']}"
     if not omissions.total:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def sniff(text: str) -> float:

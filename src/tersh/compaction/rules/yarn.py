@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, finish
+from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
 NAME = "yarn"
 CATEGORY = "packages"
-SWITCH = "packages"
 PROGRAMS = ("yarn", "yarn install", "yarn add", "yarn remove", "yarn upgrade", "yarn up")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
@@ -44,7 +43,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     kept = _join_trees(drop_lines(text, _CHATTER, omissions))
     if not omissions.total:
         return None
-    return finish(kept, omissions, text)
+    return omissions.proposal(kept, text)
 
 
 def _join_trees(lines: list[str]) -> list[str]:

@@ -24,11 +24,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
 
-SEARCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+#: Programs whose every output line is a match (and ``git grep``).
+SEARCH_PROGRAMS = CONTENT_SEARCH
 #: Programs that list paths, one a line (and ``git ls-files``): see ``_listing_held_lines``.
-LISTING_PROGRAMS = frozenset({"find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate"})
+LISTING_PROGRAMS = NAME_SEARCH
 
 _SEVERITY = re.compile(
     r"(?<![A-Za-z0-9_])(?:errors?|warn(?:ing|ings)?|fail(?:s|ed|ure|ures)?|fatal|panic(?:ked)?"
@@ -48,8 +50,10 @@ _SEVERITY_STEMS = (
     "error", "warn", "fail", "fatal", "panic", "exception", "traceback", "deprecat", "critical",
     "abort", "segmentation",
 )  # fmt: skip
-# Every _SEVERITY match starts with one of these, lower-cased.
-_SEVERITY_HEADS = (*_SEVERITY_STEMS, "assert")
+#: Every _SEVERITY match starts with one of these, lower-cased: the one list of severity words
+#: (the rule kit and the preview look for them to find the lines this module reads).
+SEVERITY_WORDS = (*_SEVERITY_STEMS, "assert")
+_SEVERITY_HEADS = SEVERITY_WORDS
 _FAILING_MARK = re.compile(r"(?:\bFAILED\b|\bFAIL\b|[✗✕×✖]|\bnot ok\b|\bERROR\b|\.\.\. FAIL|\bpanicked\b)")
 
 _EXT = (

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from itertools import repeat
 
 from tersh._startup.gcpause import without_gc
-from tersh.compaction.clean import strip_ansi
+from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 
 # A name imported ``as`` itself is re-exported: the rule kit and the rules read it as
@@ -32,6 +32,7 @@ from tersh.compaction.verify.facts import (
     normalize,
 )
 from tersh.compaction.verify.facts import _is_path as _is_path
+from tersh.compaction.verify.facts import SEVERITY_WORDS as SEVERITY_WORDS
 from tersh.compaction.verify.facts import is_diagnostic as is_diagnostic
 from tersh.compaction.verify.facts import iter_commits as iter_commits
 from tersh.compaction.verify.facts import iter_locations as iter_locations

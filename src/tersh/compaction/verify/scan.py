@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice, repeat
 
 from tersh._startup.gcpause import without_gc
-from tersh.compaction.clean import strip_ansi
+from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
     _COMMIT,
