@@ -82,12 +82,10 @@ def saves_enough(source_bytes: float, saved_bytes: float, bytes_per_token: float
 
 
 def finish(source: str, lines: Iterable[str], bytes_per_token: float = BYTES_PER_TOKEN) -> str | None:
-    """Join ``lines`` into the proposal (blank lines at either end dropped; it ends with a
-    ``\\n`` when ``source`` does), or None when it does not save enough of ``source`` (see
+    """Join ``lines`` into the proposal (blank lines at either end dropped, one ``\\n`` at the
+    end), or None when it does not save enough of ``source`` (see
     :func:`saves_enough`)."""
-    proposal = "\n".join(lines).strip("\n")
-    if source.endswith("\n") or not source:
-        proposal += "\n"
+    proposal = "\n".join(lines).strip("\n") + "\n"
     before, after = utf8_size(source), utf8_size(proposal)
     return proposal if saves_enough(before, before - after, bytes_per_token) else None
 
