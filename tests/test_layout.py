@@ -37,15 +37,6 @@ SHARED = {"settings", "errors", "fsutil", "result", "session", "tokens", "entry"
 ENTRY_POINTS = {"cli", "__main__", "__init__"}
 TOP_RANK = max(STAGES.values()) + 1
 
-#: Import cycles inside tersh.compaction that the rule-kit work breaks on its own branch. The
-#: test asserts that exactly these remain, so a new cycle fails it and so does one that is gone
-#: (then delete it here); when the set is empty, delete the set.
-KNOWN_COMPACTION_CYCLES: set[frozenset[str]] = {
-    frozenset({"tersh.compaction.clean", "tersh.compaction.kit.omit", "tersh.compaction.verify.holds"}),
-    frozenset({"tersh.compaction.detect", "tersh.compaction.kit.base"}),
-}
-
-
 def module_name(path: Path) -> str:
     """``tersh.a.b`` for src/tersh/a/b.py, ``tersh.a`` for src/tersh/a/__init__.py."""
     parts = ["tersh", *path.relative_to(PACKAGE).with_suffix("").parts]
@@ -227,17 +218,9 @@ def stage(module: str) -> int:
 def test_no_import_cycle() -> None:
     graph = import_graph()
     found = cycles(graph)
-    unexpected = [component for component in found if component not in KNOWN_COMPACTION_CYCLES]
-    assert not unexpected, "import cycles:\n" + "\n".join(
+    assert not found, "import cycles:\n" + "\n".join(
         f"{' -> '.join(_cycle_through(component, graph))}  (all of {sorted(component)})"
-        for component in unexpected
-    )
-    # The known list shrinks as those cycles are broken; every one left is inside compaction/.
-    assert set(found) == KNOWN_COMPACTION_CYCLES, sorted(map(sorted, KNOWN_COMPACTION_CYCLES - set(found)))
-    assert all(
-        module.startswith("tersh.compaction.") or module == "tersh.compaction"
-        for cycle in KNOWN_COMPACTION_CYCLES
-        for module in cycle
+        for component in found
     )
 
 

@@ -55,7 +55,7 @@ def test_a_jest_table_loses_its_borders_and_padding_and_costs_fewer_tokens() -> 
     assert "|---------|" not in result.text
     assert coverage.NOTE in result.text
     assert "  debounce.js 50 36.36 100 50 3,8-11,16-17" in result.text.split("\n")
-    assert tokens.count(result.text) <= 0.85 * tokens.count(text)
+    assert tokens.count(result.text) <= 0.9 * tokens.count(text)  # the capture report included
 
 
 def test_the_missing_lines_of_a_python_report_are_kept_verbatim() -> None:

@@ -136,7 +136,7 @@ def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:
 
     if verify.refusal(source, proposal, inv):
         return outcome
-    return outcome._replace(text=proposal, rule=outcome.rule or "coverage",
+    return outcome._replace(text=proposal, rule=outcome.rule if outcome.applied else "coverage",
                             category=outcome.category or "tests", applied=True, refused=None)
 
 

@@ -309,7 +309,7 @@ def labelled_paths(text: str | None) -> str | None:
         return None
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if line.startswith(PREFIX) and "; in: " in line:
+        if line.startswith(MARK) and "; in: " in line:
             lines[index] = line.replace("; in: ", PATHS_LABEL, 1)
             return "\n".join(lines)
     return text

@@ -31,8 +31,10 @@ from tersh.compaction.verify.facts import (
     _word_path,
     normalize,
 )
-from tersh.compaction.verify.facts import _is_path as _is_path
+from tersh.compaction.verify.facts import LISTING_PROGRAMS as LISTING_PROGRAMS
+from tersh.compaction.verify.facts import SEARCH_PROGRAMS as SEARCH_PROGRAMS
 from tersh.compaction.verify.facts import SEVERITY_WORDS as SEVERITY_WORDS
+from tersh.compaction.verify.facts import _is_path as _is_path
 from tersh.compaction.verify.facts import is_diagnostic as is_diagnostic
 from tersh.compaction.verify.facts import iter_commits as iter_commits
 from tersh.compaction.verify.facts import iter_locations as iter_locations
