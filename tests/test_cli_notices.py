@@ -60,7 +60,8 @@ def _capture_of(command: str) -> str:
 
 
 def test_retrieve_past_the_end_and_an_empty_stream_say_so() -> None:
-    capture = _capture_of("seq 1 243")
+    # A document on stdout: the run keeps separate streams, so its (empty) stderr exists.
+    capture = _capture_of("seq 1 243 | python3 -m json.tool --json-lines")
     past = tersh(["retrieve", capture, "--offset", "5000"])
     assert past.returncode == 0
     assert past.stdout.decode().strip() == "[tersh: offset 5000 is past the end (243 lines)]"

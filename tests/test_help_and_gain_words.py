@@ -15,7 +15,7 @@ import pytest
 
 from tersh import settings
 from tersh.cli import COMMANDS
-from tersh.recording import ledger
+from tersh.recording import calls, ledger
 from tersh.result import CaptureRef, Result
 from tests.clihelp import tersh
 
@@ -79,7 +79,9 @@ def _record(home: Path, source: str, shown: str) -> None:
         output_bytes=len(shown.encode()), capture_id=capture_id,
         captures=(CaptureRef(capture_id, "combined", str(path), len(source.encode())),),
     )  # fmt: skip
-    ledger.record(result, session="s", host="cli", program="pytest", klass="tests")
+    row = calls.call_row(result, session="s", host="cli", program="pytest", klass="tests",
+                         with_arguments=True)
+    ledger.add_row(row)
 
 
 def test_gain_explains_each_figure_in_text_and_json(tersh_home: Path) -> None:
