@@ -308,7 +308,10 @@ def test_run_rejects_bad_arguments_as_tool_errors() -> None:
 
 def test_retrieve_pages_lines_bytes_streams_and_searches() -> None:
     command = "seq 1 3000; echo needle-in-stderr >&2; exit 2"
-    document = "jq -n '[range(3000)]'; echo needle-in-stderr >&2; exit 2"  # stdout kept alone
+    # A document on stdout (python's json.tool: no jq needed) keeps its own stream.
+    document = (
+        "python3 -c 'print(list(range(3000)))' | python3 -m json.tool; echo needle-in-stderr >&2; exit 2"
+    )
 
     async def scenario(session: ClientSession) -> dict[str, CallToolResult]:
         ran = await session.call_tool("run", {"command": command})

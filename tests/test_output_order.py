@@ -56,7 +56,9 @@ def test_retrieving_a_stream_of_a_merged_run_says_why_there_is_none() -> None:
 
 def test_a_document_on_stdout_keeps_its_own_byte_exact_capture() -> None:
     enable()
-    result = _run_json("jq -n '[range(50)]'; echo 'jq: warning' >&2")
+    result = _run_json(
+        "python3 -c 'print(list(range(50)))' | python3 -m json.tool --indent 2; echo 'jq: warning' >&2"
+    )
     refs = {ref["stream"]: Path(ref["path"]) for ref in result["captures"]}  # type: ignore[attr-defined]
     document = json.dumps(list(range(50)), indent=2).encode() + b"\n"
     assert refs["stdout"].read_bytes() == document

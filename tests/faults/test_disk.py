@@ -41,7 +41,10 @@ def tiny_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> 
 #: a document on stdout (separate streams) fills it when its stream files are written.
 _FLOODS = {
     "one channel": ("seq 1 200000; seq 1 200000 >&2; exit 8", "200000"),
-    "separate streams": ("jq -n 'range(1; 100001)'; seq 1 100000 >&2; exit 8", "100000"),
+    "separate streams": (
+        "seq 1 100000 | python3 -m json.tool --json-lines; seq 1 100000 >&2; exit 8",
+        "100000",
+    ),
 }
 
 
