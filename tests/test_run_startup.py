@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import subprocess
 import sys
 
 from tests.clihelp import enable
 
-HEAVY = ("argparse", "dataclasses", "inspect", "typing", "pathlib", "tomllib", "subprocess",
-         "selectors", "threading", "shlex", "secrets", "tersh.compaction", "tersh.compaction.preview")
+HEAVY = (
+    "argparse",
+    "dataclasses",
+    "inspect",
+    "typing",
+    "pathlib",
+    "tomllib",
+    "subprocess",
+    "selectors",
+    "threading",
+    "shlex",
+    "secrets",
+    "tersh.compaction",
+    "tersh.compaction.preview",
+)
 
 
 def test_run_of_a_silent_command_imports_nothing_heavy() -> None:
@@ -21,7 +36,66 @@ def test_run_of_a_silent_command_imports_nothing_heavy() -> None:
         f"print(sorted(set({HEAVY!r}) & set(sys.modules)), code, file=sys.stderr)\n"
     )
     for _ in range(2):  # the first run creates the store and the ledger; the second is the usual
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                              env=os.environ, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            env=os.environ,
+            timeout=60,
+            check=False,
+        )
     assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
     assert done.stdout == ""
+
+
+def _hook_modules(payload: dict[str, object]) -> tuple[list[str], str]:
+    """(heavy modules loaded, stdout) of one ``tersh hook claude-code`` on ``payload``."""
+    probe = (
+        "import sys\n"
+        "from tersh.cli import main\n"
+        "main(['hook', 'claude-code'])\n"
+        f"print(sorted(set({HEAVY!r}) & set(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        timeout=60,
+        check=False,
+    )
+    return ast.literal_eval(done.stderr.strip().splitlines()[-1]), done.stdout
+
+
+def _post_tool_use(tool: str, response: object) -> dict[str, object]:
+    return {
+        "session_id": "s",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": {},
+        "tool_response": response,
+    }
+
+
+def test_hook_on_short_tool_outputs_loads_no_compressor() -> None:
+    enable()
+    short_read = {"type": "text", "file": {"filePath": "/tmp/a.py", "content": "x = 1  # one\n"}}
+    for tool, response in (
+        ("Read", short_read),
+        ("Grep", {"content": "a.py:1:x = 1\n"}),
+        ("mcp__docs__fetch", "a short answer"),
+    ):
+        loaded, answer = _hook_modules(_post_tool_use(tool, response))
+        assert (loaded, answer) == ([], ""), tool
+
+
+def test_hook_on_a_long_output_still_compresses() -> None:
+    enable()
+    text = "".join(f"src/app/module_{i % 40}.py:{i}:    value = compute({i})\n" for i in range(4000))
+    loaded, answer = _hook_modules(_post_tool_use("Grep", {"content": text}))
+    assert "dataclasses" in loaded  # the compressor was loaded for it
+    compressed = json.loads(answer)["hookSpecificOutput"]["updatedToolOutput"]["content"]
+    assert len(compressed) < len(text) / 2

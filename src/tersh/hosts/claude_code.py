@@ -105,12 +105,15 @@ def _read_answer(response: object) -> dict[str, Any] | None:
     if not isinstance(content, str) or not isinstance(file, dict):
         return None
     from tersh.settings import load_or_defaults
+    from tersh.tools import trigger
+
+    settings = load_or_defaults()[0]
+    path = file.get("filePath")
+    if trigger.below_trigger(content, settings) or not isinstance(path, str):
+        return None
     from tersh.tools import budgets, strategies
 
-    limits = budgets.from_settings(load_or_defaults()[0])
-    path = file.get("filePath")
-    if len(content) <= limits.trigger_chars or not isinstance(path, str):
-        return None
+    limits = budgets.from_settings(settings)
     shrunk = strategies.blank_comments(content, path)
     if not shrunk.lossy:
         return None

@@ -21,9 +21,15 @@ def compress(tool: str, output: TextOrBlocks, metadata: dict[str, Any]) -> TextO
     """The compressed output (same type as ``output``) or None when nothing was gained."""
     if tool.startswith(OWN_MCP_TOOLS):  # tersh's own MCP results are already bounded pages
         return None
-    from tersh import tools
-
     try:
+        if isinstance(output, str):  # the common case: a short output, decided without the compressor
+            from tersh.settings import load_or_defaults
+            from tersh.tools import trigger
+
+            if trigger.below_trigger(output, load_or_defaults()[0]):
+                return None
+        from tersh import tools
+
         result = tools.compress(tool, output, metadata)
     except Exception:  # fail open: the host keeps the original output
         return None

@@ -6,18 +6,10 @@ thumb for English and code); exact o200k counts are reported in metrics only whe
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-CHARS_PER_TOKEN = 4
-
-#: Environment variables that win over the settings file (name -> settings key).
-ENV_OVERRIDES = {
-    "TERSH_TRIGGER_TOKENS": "tools.trigger_tokens",
-    "TERSH_TARGET_TOKENS": "tools.target_tokens",
-    "TERSH_MAX_OUTPUT_CHARS": "tools.max_output_chars",
-}
+from tersh.tools.trigger import CHARS_PER_TOKEN, ENV_OVERRIDES, env_int
 
 
 class Budgets(NamedTuple):
@@ -45,19 +37,11 @@ def estimate_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def _env_int(name: str) -> int | None:
-    raw = os.environ.get(name, "").strip().replace("_", "")
-    if not raw.isdigit():
-        return None
-    value = int(raw)
-    return value if value > 0 else None
-
-
 def from_settings(settings: Mapping[str, Any]) -> Budgets:
     """Budgets from ``settings`` with the ``TERSH_*`` environment overrides applied."""
     values = {key: settings[key] for key in ENV_OVERRIDES.values()}
     for env_name, key in ENV_OVERRIDES.items():
-        override = _env_int(env_name)
+        override = env_int(env_name)
         if override is not None:
             values[key] = override
     return Budgets(
