@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -34,8 +34,18 @@ def side_by_side(commands: dict[str, Sequence[str]], rounds: int, *,
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MB of the process tree's largest member, exit code) of one run.
+class Measured(NamedTuple):
+    """One whole-process run: wall and CPU seconds, peak RSS (MB) and exit code."""
+
+    wall: float
+    cpu: float
+    peak_mb: float
+    code: int
+
+
+def measure(argv: Sequence[str], *, env: dict[str, str] | None = None) -> Measured:
+    """Wall seconds, CPU seconds (user + sys of the process tree), the peak RSS in MB of the
+    tree's largest member and the exit code of one run of ``argv`` (output discarded).
 
     Runs through a tiny Python parent so RUSAGE_CHILDREN holds only this command's tree.
     """
@@ -43,11 +53,18 @@ def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tu
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
         "rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(time.perf_counter() - t, u.ru_utime + u.ru_stime, u.ru_maxrss, rc)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
                          env={**os.environ, **(env or {})}, check=True).stdout.split()
-    return float(out[0]), int(out[1]) / 1024, int(out[2])
+    return Measured(float(out[0]), float(out[1]), int(out[2]) / 1024, int(out[3]))
+
+
+def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS in MB of the process tree's largest member, exit code) of one run."""
+    run = measure(argv, env=env)
+    return run.wall, run.peak_mb, run.code
 
 
 def self_peak_mb() -> float:

