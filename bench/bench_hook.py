@@ -93,7 +93,8 @@ def main() -> int:
     # What an entry-point console script would be, as each pip writes one: the installed
     # script (bin/tersh) is the same whatever pip installed it, these show what it avoids.
     for pip, body in ENTRY_POINT_SCRIPTS.items():
-        script = work / f"tersh-{pip.replace(' ', '-')}"
+        script = work / pip.replace(" ", "-") / "tersh"  # named as pip names it, in its own bin
+        script.parent.mkdir()
         script.write_text(f"#!{sys.executable}\n{body}")
         script.chmod(0o755)
         commands[f"entry point, {pip}"] = [str(script), "hook", "claude-code"]
