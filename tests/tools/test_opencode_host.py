@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -44,11 +46,29 @@ def test_a_users_file_is_backed_up_first(project: Path) -> None:
     target = project / ".opencode" / "plugins" / "tersh.ts"
     target.parent.mkdir(parents=True)
     target.write_text("// the user's own plugin\n")
+    os.chmod(target, 0o640)
     changes = opencode.install("project", "tersh")
-    assert changes[0].startswith(f"backed up {target}")
-    backups = list(target.parent.glob("tersh.ts.bak-*"))
-    assert len(backups) == 1 and backups[0].read_text() == "// the user's own plugin\n"
+    backup = target.with_name("tersh.ts.tersh-backup")
+    assert changes[0] == f"backed up {target} to {backup}"
+    assert backup.read_text() == "// the user's own plugin\n"
     assert opencode.SIGNATURE in target.read_text()
+    assert opencode.uninstall("project")[:2] == [
+        f"removed {target}",
+        f"restored your own {target} (tersh had set it aside)",
+    ]
+    assert target.read_text() == "// the user's own plugin\n" and not backup.exists()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # the user's file as it was
+
+
+def test_a_second_users_file_gets_a_dated_copy_and_the_first_stays(project: Path) -> None:
+    target = project / ".opencode" / "plugins" / "tersh.ts"
+    target.parent.mkdir(parents=True)
+    target.write_text("// first\n")
+    opencode.install("project", "tersh")
+    target.write_text("// second\n")
+    assert opencode.install("project", "tersh")[0].startswith(f"backed up {target} to {target}.bak-")
+    assert target.with_name("tersh.ts.tersh-backup").read_text() == "// first\n"
+    assert [b.read_text() for b in target.parent.glob("tersh.ts.bak-*")] == ["// second\n"]
 
 
 def test_global_scope_follows_xdg(project: Path) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 import sys
 import time
 from importlib import resources
@@ -77,14 +78,19 @@ def _is_ours(path: Path) -> bool:
 
 
 def _backup(path: Path) -> Path:
-    backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}")
-    counter = 1
-    while backup.exists():
-        backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}-{counter}")
-        counter += 1
+    """Copy the user's own file at ``path`` aside: the first copy is the one ``uninstall`` puts
+    back (``<name>.tersh-backup``, as for the hosts' settings files); later ones are dated."""
     from tersh.fsutil import atomic_write
+    from tersh.hosts.jsonedit import backup_path
 
+    backup = backup_path(path)
+    counter = 0
+    while os.path.lexists(backup):
+        counter += 1
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        backup = path.with_name(f"{path.name}.bak-{stamp}" + (f"-{counter}" if counter > 1 else ""))
     atomic_write(backup, path.read_bytes())
+    os.chmod(backup, stat.S_IMODE(path.stat().st_mode))  # what uninstall puts back is as it was
     return backup
 
 
@@ -143,7 +149,19 @@ def uninstall(scope: str = "project", dry_run: bool = False) -> list[str]:
             continue
         target.unlink()
         changes.append(f"removed {target}")
+        changes.extend(_restore_original(target))
     return changes
+
+
+def _restore_original(target: Path) -> list[str]:
+    """Put back the user's own file that ``install`` copied aside, if it is still there."""
+    from tersh.hosts.jsonedit import backup_path
+
+    backup = backup_path(target)
+    if backup.is_symlink() or not backup.is_file():
+        return []
+    os.replace(backup, target)
+    return [f"restored your own {target} (tersh had set it aside)"]
 
 
 def show() -> list[str]:
