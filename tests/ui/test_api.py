@@ -44,6 +44,7 @@ def test_a_new_profile_shows_the_defaults(client: TestClient) -> None:
     assert budgets["preview.max_bytes"]["value"] == 50 * 1024
     assert budgets["tools.trigger_tokens"]["value"] == 3000
     assert budgets["tools.min_saving"]["value"] == pytest.approx(0.10)
+    assert all(b["description"] == settings.DESCRIPTIONS[key] for key, b in budgets.items())
 
 
 def test_enabling_persists_and_the_cli_sees_it(client: TestClient) -> None:

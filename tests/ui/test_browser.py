@@ -85,6 +85,9 @@ def test_a_switch_change_takes_effect_on_the_next_command(page: Any, served: Ser
 
 def test_budgets_are_saved_from_the_form(page: Any, served: Served) -> None:
     _open(page, served)
+    about = page.locator("#about-preview\\.max_lines")
+    expect(about).to_have_text(settings.DESCRIPTIONS["preview.max_lines"])
+    assert page.get_attribute("#budget-preview\\.max_lines", "aria-describedby") == "about-preview.max_lines"
     page.fill("#budget-preview\\.max_lines", "750")
     page.fill("#budget-tools\\.min_saving", "15")
     page.click("#budgets-save")

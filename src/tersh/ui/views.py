@@ -56,7 +56,8 @@ def overview() -> dict[str, Any]:
         ],
         "budgets": [
             {"key": key, "label": label, "unit": unit, "min": low, "max": high,
-             "value": conf[key], "default": settings.DEFAULTS[key]}
+             "value": conf[key], "default": settings.DEFAULTS[key],
+             "description": settings.DESCRIPTIONS.get(key, "")}
             for key, (label, unit, low, high) in BUDGETS.items()
         ],
         "rtk": rtk_status(published),

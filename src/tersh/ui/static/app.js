@@ -246,7 +246,9 @@ function renderBudgets(budgets) {
       input.removeAttribute("aria-invalid");
       budgetsDirty();
     });
-    return el("div", { class: "budget" }, el("label", { class: "label", for: input.id, text: b.label }), input, hint);
+    const about = el("p", { class: "about", id: `about-${b.key}`, text: b.description || "" });
+    input.setAttribute("aria-describedby", about.id);
+    return el("div", { class: "budget" }, el("label", { class: "label", for: input.id, text: b.label }), input, hint, about);
   }));
   budgetsDirty();
 }
