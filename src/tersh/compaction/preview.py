@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.verify.facts import (
     SEVERITY_WORDS,
@@ -54,13 +55,13 @@ DIGEST_ENTRIES = 20000
 
 # Shape lines: top-level definitions of source code, the file headers of a diff, the commit
 # lines of a git log, identity keys of a JSON document, markdown headings.
-_STRUCTURE = re.compile(
+_STRUCTURE = lazy(
     r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
     r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
     r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
 )
-_STRUCTURE_LINES = re.compile(  # the same, found in a chunk of many lines
+_STRUCTURE_LINES = lazy(  # the same, found in a chunk of many lines
     r"^(?:(?:async[^\S\n]+)?def |class |(?:export[^\S\n]+)?(?:default[^\S\n]+)?"
     r"(?:async[^\S\n]+)?function(?:[^\S\n]|\*)|(?:pub(?:\(\w+\))?[^\S\n]+)?(?:fn|struct|enum|trait|impl|mod) "
     r"|func |type \w+ (?:struct|interface)"
@@ -69,33 +70,33 @@ _STRUCTURE_LINES = re.compile(  # the same, found in a chunk of many lines
     re.MULTILINE,
 )
 # A commit's subject: the first message line after its Date: header and a blank line.
-_SUBJECT_LINES = re.compile(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
+_SUBJECT_LINES = lazy(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
 # A setext heading: a text line underlined by === or ---.
-_SETEXT_LINES = re.compile(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
+_SETEXT_LINES = lazy(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
 # A line that heads grouped entries (findings, matches or paths under their file or folder).
-_GROUP_HEAD_LINES = re.compile(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
+_GROUP_HEAD_LINES = lazy(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
 
 # Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
 # or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
 # 'File "'.
 # Letters that a case-blind regex folds onto ASCII letters but ``lower()`` keeps.
-_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
-_LOCATION_MARKS = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_FOLDED = lazy("[\u0130\u0131\u017f\u212a]")
+_LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 
 # What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
 # the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
 # eslint writes after two spaces.
-_CODE = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
-_END_CODE = re.compile(  # each form as the tool writes it: brackets and parentheses kept
+_CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
+_END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
     r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
 )
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
-_FAILING_TEST = re.compile(
+_FAILING_TEST = lazy(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
     r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
 )
-_SUMMARY = re.compile(
+_SUMMARY = lazy(
     r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
     r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
     r"|^=+ .*\bin \d[\d.]*s\b",
@@ -508,8 +509,8 @@ _GREP_FACTS = (
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
 _GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
-_UNDERLINE = re.compile(r"(?:={3,}|-{3,})[^\S\n]*")
-_GROUP_HEAD = re.compile(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
+_UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
+_GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
 
 
 def _grep() -> str | None:
@@ -827,7 +828,7 @@ def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Se
     return selection
 
 
-_COMMIT_LINE = re.compile(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
+_COMMIT_LINE = lazy(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
 #: How much of each line the log test reads (a commit id follows at most a graph's columns).
 _LOG_LINE_PREFIX = 4096
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from collections import Counter
 from collections.abc import Iterator
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import (
     BYTES_PER_TOKEN,
     CHUNK_CHARS,
@@ -31,6 +31,10 @@ from tersh.compaction.kit.core import (
 )
 from tersh.compaction.verify import holds as verify
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
 
@@ -41,21 +45,21 @@ MAX_CHECKED_PATHS = 64
 #: How a dropped diffstat bar is counted.
 STAT_BAR = "diffstat bar"
 
-_PADDING = re.compile(r" {2,}")
-_STAT_BAR = re.compile(r"(?<=\d) [+-]+$")
+_PADDING = lazy(r" {2,}")
+_STAT_BAR = lazy(r"(?<=\d) [+-]+$")
 # A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
-_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
+_STAT_ROW = lazy(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 # A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths, "kb/27.3" is to the
 # verifier), or a source extension.
-_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
-_MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
+_MAYBE_SLASH = lazy(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
+_MAYBE_EXT = lazy(rf"\.{verify._EXT}\b")
 # Literal-led marks for scanning many lines at once (a location, a path).
-_LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_LOCATION_MARK = lazy(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 # What every _LOCATION_MARK match holds, literal first (scans a large text fast).
-_LOCATION_HINT = re.compile(r":\d|\(\d|File \"")
-_PATH_MARK = re.compile(rf"/|\.{verify._EXT}\b")
+_LOCATION_HINT = lazy(r":\d|\(\d|File \"")
+_PATH_MARK = lazy(rf"/|\.{verify._EXT}\b")
 # A word (between characters no path holds) with a slash or a source extension in it.
-_PATH_CANDIDATE = re.compile(
+_PATH_CANDIDATE = lazy(
     rf"[^\s\"'`<>()\[\]{{}},;=|]*(?:/|\.{verify._EXT}\b)[^\s\"'`<>()\[\]{{}},;=|]*"
 )
 
@@ -180,7 +184,7 @@ class Chatter:
 
     def __init__(self, shapes: dict[str, str]) -> None:
         self.labels = list(shapes)
-        self.pattern = re.compile(
+        self.pattern = lazy(
             "|".join(f"(?P<c{index}>{shape})" for index, shape in enumerate(shapes.values()))
         )
 
