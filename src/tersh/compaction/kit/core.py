@@ -8,12 +8,15 @@ package kit (``omit``) build on these; a rule never defines its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.verify import holds as verify
 from tersh.settings import MIN_SAVED_SHARE, MIN_SAVED_TOKENS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Prefix of every line a rule writes itself.
 MARK = "[tersh]"

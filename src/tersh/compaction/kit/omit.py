@@ -11,10 +11,8 @@ a colon, seven hex digits in a row, a slash or a source extension).
 
 from __future__ import annotations
 
-import bisect
 import functools
 from collections import Counter
-from collections.abc import Iterator
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import (
@@ -34,6 +32,7 @@ from tersh.compaction.verify import holds as verify
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Iterator
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
@@ -247,11 +246,13 @@ def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int
 
     After a hit the search resumes at the next line: a line with many hits costs one.
     """
+    from bisect import bisect_right  # lazy: most texts have no suspect
+
     found: set[int] = set()
     search, count, size = pattern.search, len(starts), len(blob)
     position = 0
     while position < size and (match := search(blob, position)) is not None:
-        index = bisect.bisect_right(starts, match.start()) - 1  # the line holding the match
+        index = bisect_right(starts, match.start()) - 1  # the line holding the match
         found.add(index)
         position = starts[index + 1] if index + 1 < count else size
     return found
@@ -262,11 +263,13 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
     an ASCII copy marking hex digits, then plain ``find``)."""
     if not blob.isascii():
         return _suspects(blob, MAYBE_COMMIT, starts)
+    from bisect import bisect_right
+
     marked = blob.translate(verify._HEX_MARKS)
     found: set[int] = set()
     position = marked.find(verify._SEVEN_HEX)
     while position >= 0:
-        index = bisect.bisect_right(starts, position) - 1
+        index = bisect_right(starts, position) - 1
         found.add(index)
         following = starts[index + 1] if index + 1 < len(starts) else len(blob)
         position = marked.find(verify._SEVEN_HEX, following)

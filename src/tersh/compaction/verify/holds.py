@@ -10,7 +10,6 @@ it yields and is not read. Whitespace differences never matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from itertools import repeat
 
 from tersh._startup.gcpause import without_gc
@@ -67,6 +66,10 @@ from tersh.compaction.verify.scan import (
 )
 from tersh.compaction.verify.scan import _SEVEN_HEX as _SEVEN_HEX
 from tersh.compaction.verify.scan import extract_facts as extract_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8

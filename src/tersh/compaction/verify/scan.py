@@ -17,7 +17,6 @@ among millions that report something or name a location. Lines are what
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice, repeat
 
 from tersh._startup.gcpause import without_gc
@@ -52,6 +51,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable, Iterable, Iterator
 
 _FOLDED_LETTERS = lazy("[\u0130\u0131\u017f\u212a]")
 # _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
@@ -603,8 +603,10 @@ _PATH_LETTER_MARKS = str.maketrans({
     ":" if chr(c) == ":" else " "
     for c in range(128)
 })
-# In those marks: a letter, then other path characters up to a colon and a digit.
-_LETTERED_COLON = lazy("a0*+:0")
+# In those marks read backwards: a digit (or another path character), a colon, then path
+# characters up to a letter (a literal comes first: a fast search, where the letter-first form
+# is tried at every letter).
+_LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
 
 
 def _colon_candidates(chunk: str) -> list[int]:
@@ -615,8 +617,9 @@ def _colon_candidates(chunk: str) -> list[int]:
     log (``10:11:12``) cost no call per line. On other chunks, every one."""
     if not chunk.isascii():
         return [match.start() for match in _COLON_DIGIT.finditer(chunk)]
-    marks = chunk.translate(_PATH_LETTER_MARKS)
-    return [match.start() for match in _LETTERED_COLON.finditer(marks)]
+    backwards = chunk.translate(_PATH_LETTER_MARKS)[::-1]
+    last = len(backwards) - 2  # a match's colon, counted from the chunk's start
+    return [last - match.start() for match in _LETTERED_COLON_BACKWARDS.finditer(backwards)]
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:
