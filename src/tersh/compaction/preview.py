@@ -37,6 +37,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from types import ModuleType
     from typing import NamedTuple, TypeAlias
 
     FilePath: TypeAlias = str | os.PathLike[str]
@@ -552,6 +553,11 @@ def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
         yield from _grep_file(grep, source, os.fsencode(temporary.name))
 
 
+def _signals() -> ModuleType:
+    """The signal numbers: ``_signal`` (loaded at interpreter start-up), else ``signal``."""
+    return sys.modules.get("_signal") or __import__("signal")
+
+
 class _Grep:
     """One grep started with ``posix_spawn`` (``subprocess`` where there is none), its output
     on a pipe."""
@@ -571,7 +577,8 @@ class _Grep:
             actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                        (os.POSIX_SPAWN_DUP2, write_end, 1),
                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
-            self.pid = os.posix_spawn(grep, argv, env, file_actions=actions)
+            self.pid = os.posix_spawn(grep, argv, env, file_actions=actions,
+                                      setsigdef=(_signals().SIGPIPE, _signals().SIGXFSZ))
         except BaseException:
             os.close(read_end)
             raise
@@ -586,9 +593,8 @@ class _Grep:
             self.output.close()
             self.popen.wait()
             return
-        signals = sys.modules.get("_signal") or __import__("signal")  # loaded at start-up
         try:  # noqa: SIM105 - contextlib stays off this path
-            os.kill(self.pid, signals.SIGKILL)
+            os.kill(self.pid, _signals().SIGKILL)
         except ProcessLookupError:
             pass
         self.output.close()
