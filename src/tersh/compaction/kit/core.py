@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
-from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify import facts as verify  # not holds: its checks import it when needed
 from tersh.settings import MIN_SAVED_SHARE, MIN_SAVED_TOKENS
 
 TYPE_CHECKING = False

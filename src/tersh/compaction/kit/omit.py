@@ -27,7 +27,8 @@ from tersh.compaction.kit.core import (
     maybe_location,
     plural,
 )
-from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify import facts as verify
+from tersh.compaction.verify import scan as verify_scan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -265,14 +266,14 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
         return _suspects(blob, MAYBE_COMMIT, starts)
     from bisect import bisect_right
 
-    marked = blob.translate(verify._HEX_MARKS)
+    marked = blob.translate(verify_scan._HEX_MARKS)
     found: set[int] = set()
-    position = marked.find(verify._SEVEN_HEX)
+    position = marked.find(verify_scan._SEVEN_HEX)
     while position >= 0:
         index = bisect_right(starts, position) - 1
         found.add(index)
         following = starts[index + 1] if index + 1 < len(starts) else len(blob)
-        position = marked.find(verify._SEVEN_HEX, following)
+        position = marked.find(verify_scan._SEVEN_HEX, following)
     return found
 
 
