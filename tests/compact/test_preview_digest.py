@@ -108,6 +108,10 @@ def test_the_python_and_grep_scans_find_the_same_lines(tmp_path: Path) -> None:
         return {n for kind, n, line in items if kind == "candidate" and preview.is_fact_line(line)}
 
     assert fact_lines(by_python) == fact_lines(found)
+    # a text in memory is searched by grep through a private temporary file: the same lines
+    in_memory = preview._grep_candidates(preview._Text("\n".join(source)))
+    assert in_memory is not None
+    assert sorted(set(in_memory)) == found
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,7 +8,7 @@ imports exactly one rule module. The content sniffer asks only the rules whose g
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from tersh.compaction._mapping import PROGRAMS, RULES, SNIFF_HINTS
 
@@ -22,7 +22,9 @@ SNIFF_THRESHOLD = 0.6
 
 def load_rule(module_name: str) -> Rule:
     """Import the rule module ``tersh.compaction.rules.<module_name>``."""
-    module: Rule = importlib.import_module(f"tersh.compaction.rules.{module_name}")
+    # not importlib.import_module: `importlib` (and `warnings`) stay unloaded
+    __import__(f"tersh.compaction.rules.{module_name}")
+    module: Rule = sys.modules[f"tersh.compaction.rules.{module_name}"]
     return module
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from tersh._startup.lazyre import lazy
 
 # CSI (ESC [ … final), OSC (ESC ] … BEL or ST), other two-byte escapes, and 8-bit CSI.
-_ANSI = re.compile(
+_ANSI = lazy(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
     r"|\x1b[PX^_][^\x1b]*\x1b\\"

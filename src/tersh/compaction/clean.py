@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _SLICE = 1 << 18
 # Cursor to column 1 (CHA) redraws a line like a carriage return does; an erase-line right at
 # column 1 (EL 0/2, or EL 1 / 2 anywhere) blanks everything drawn on the line before it.
-_TO_COLUMN_ONE = re.compile(r"\x1b\[[01]?G")
-_ERASE_LINE = re.compile(r"\x1b\[[012]?K")
+_TO_COLUMN_ONE = lazy(r"\x1b\[[01]?G")
+_ERASE_LINE = lazy(r"\x1b\[[012]?K")
 
 
 def resolve_carriage_returns(line: str) -> str:

@@ -17,16 +17,16 @@ was re-spaced.
 
 from __future__ import annotations
 
-import re
+from tersh._startup.lazyre import lazy
 
 NOTE = "[tersh] coverage table re-spaced: borders and padding removed, every row and cell kept"
 
-_ISTANBUL_HEADER = re.compile(r"^[^|\n]*\|\s*% Stmts\s*\|")
-_ISTANBUL_BORDER = re.compile(r"^-+(?:\|-+)+\s*$")
-_PY_HEADER = re.compile(r"^Name(?P<columns>(?:\s+(?:Stmts|Miss|Branch|BrPart|Cover|Missing|Excluded))+)\s*$")
-_PY_RULE = re.compile(r"^-{8,}\s*$")
-_PY_BANNER = re.compile(r"^[-_]{3,} (?P<title>coverage: .*?) [-_]{3,}\s*$")
-_NUMBER = re.compile(r"^\d+(?:\.\d+)?%?$")
+_ISTANBUL_HEADER = lazy(r"^[^|\n]*\|\s*% Stmts\s*\|")
+_ISTANBUL_BORDER = lazy(r"^-+(?:\|-+)+\s*$")
+_PY_HEADER = lazy(r"^Name(?P<columns>(?:\s+(?:Stmts|Miss|Branch|BrPart|Cover|Missing|Excluded))+)\s*$")
+_PY_RULE = lazy(r"^-{8,}\s*$")
+_PY_BANNER = lazy(r"^[-_]{3,} (?P<title>coverage: .*?) [-_]{3,}\s*$")
+_NUMBER = lazy(r"^\d+(?:\.\d+)?%?$")
 
 
 def has_table(text: str) -> bool:

@@ -15,8 +15,7 @@ no fact goes; the verifier checks that, and the exit code, before the text is us
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
 
@@ -33,31 +32,31 @@ FLOOD_LINES = 8000
 MAX_VALUES = 200
 
 # Variable fields: hex ids, numbers with their units, dates and times, paths and URLs.
-_MASK = re.compile(
+_MASK = lazy(
     r"\b[a-z][a-z0-9+.-]*://\S+|[\w.@+~-]*/[\w.@+~/-]*|\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,40}\b"
     r"|\d+(?:[.,:/-]\d+)*(?:ms|us|µs|ns|s|m|h|%|[kKMGT]i?B)?"
 )
 _CHATTER = (
     (
         "log lines",
-        re.compile(
+        lazy(
             r"^\s*(?:\S+\s+){0,3}\[?(?:INFO|DEBUG|TRACE|VERBOSE|FINE|FINER|FINEST|info|debug|trace)\]?[\s:]"
         ),
     ),
     (
         "download and resolve lines",
-        re.compile(
+        lazy(
             r"^\s*(?:\[\w+\]\s*)?(?:Resolving|Resolved|Downloading|Downloaded|Download|Fetching|Fetched"
             r"|Progress|Receiving|Counting|Compressing|Unpacking|Extracting|Preparing)\b"
         ),
     ),
     (
         "passing-test lines",
-        re.compile(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
+        lazy(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
     ),
-    ("progress bars", re.compile(r"\d{1,3}(?:\.\d+)?%.*(?:[#=█░▓▒■]{3,}|\|)|(?:[#=█░▓▒■]{3,}).*\d{1,3}%")),
+    ("progress bars", lazy(r"\d{1,3}(?:\.\d+)?%.*(?:[#=█░▓▒■]{3,}|\|)|(?:[#=█░▓▒■]{3,}).*\d{1,3}%")),
 )
-_FINDING = re.compile(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
+_FINDING = lazy(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 
 
 def sniff(text: str) -> float:
@@ -125,16 +124,16 @@ def _finding(line: str) -> bool:
 
 
 #: A line this long is left to the preview: the shape masks are not run over it.
-_LONG_LINE = re.compile(r"[^\n]{4096}")
+LONG_LINE = 4096
 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Collapse chatter and same-shape runs, group findings by file; None when nothing goes."""
     if text.count("\n") >= FLOOD_LINES and not _has_fact_line(text):
         return None  # a flood with no fact: the preview's filler allowance shows it for less
-    if _LONG_LINE.search(text):
-        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
     lines = text.split("\n")
+    if max(map(len, lines)) >= LONG_LINE:
+        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
     if len(lines) < MIN_RUN:
         return None
     protected = _protected(lines)

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import NamedTuple
+import sys
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.verify.facts import (
     SEVERITY_WORDS,
@@ -33,6 +31,18 @@ from tersh.compaction.verify.facts import (
     iter_locations,
     iter_paths,
 )
+
+# Not `typing`, `pathlib`, `subprocess`, `shutil` nor `tempfile`: each costs milliseconds to
+# import, more than bounding a megabyte of output may take (grep is started with posix_spawn).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from types import ModuleType
+    from typing import NamedTuple, TypeAlias
+
+    FilePath: TypeAlias = str | os.PathLike[str]
+else:
+    from tersh._startup.lean import NamedTuple
 
 HEAD_SHARE = 0.30
 TAIL_SHARE = 0.20
@@ -54,13 +64,13 @@ DIGEST_ENTRIES = 20000
 
 # Shape lines: top-level definitions of source code, the file headers of a diff, the commit
 # lines of a git log, identity keys of a JSON document, markdown headings.
-_STRUCTURE = re.compile(
+_STRUCTURE = lazy(
     r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
     r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
     r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
 )
-_STRUCTURE_LINES = re.compile(  # the same, found in a chunk of many lines
+_STRUCTURE_LINES = lazy(  # the same, found in a chunk of many lines
     r"^(?:(?:async[^\S\n]+)?def |class |(?:export[^\S\n]+)?(?:default[^\S\n]+)?"
     r"(?:async[^\S\n]+)?function(?:[^\S\n]|\*)|(?:pub(?:\(\w+\))?[^\S\n]+)?(?:fn|struct|enum|trait|impl|mod) "
     r"|func |type \w+ (?:struct|interface)"
@@ -69,33 +79,33 @@ _STRUCTURE_LINES = re.compile(  # the same, found in a chunk of many lines
     re.MULTILINE,
 )
 # A commit's subject: the first message line after its Date: header and a blank line.
-_SUBJECT_LINES = re.compile(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
+_SUBJECT_LINES = lazy(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
 # A setext heading: a text line underlined by === or ---.
-_SETEXT_LINES = re.compile(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
+_SETEXT_LINES = lazy(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
 # A line that heads grouped entries (findings, matches or paths under their file or folder).
-_GROUP_HEAD_LINES = re.compile(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
+_GROUP_HEAD_LINES = lazy(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
 
 # Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
 # or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
 # 'File "'.
 # Letters that a case-blind regex folds onto ASCII letters but ``lower()`` keeps.
-_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
-_LOCATION_MARKS = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_FOLDED = lazy("[\u0130\u0131\u017f\u212a]")
+_LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 
 # What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
 # the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
 # eslint writes after two spaces.
-_CODE = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
-_END_CODE = re.compile(  # each form as the tool writes it: brackets and parentheses kept
+_CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
+_END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
     r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
 )
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
-_FAILING_TEST = re.compile(
+_FAILING_TEST = lazy(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
     r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
 )
-_SUMMARY = re.compile(
+_SUMMARY = lazy(
     r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
     r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
     r"|^=+ .*\bin \d[\d.]*s\b",
@@ -392,7 +402,7 @@ def decode(data: bytes) -> str:
 class _File:
     """A file read in chunks; its lines cleaned (escapes, redraws) when asked."""
 
-    def __init__(self, path: Path, total: int, size: int, cleaned: bool) -> None:
+    def __init__(self, path: FilePath, total: int, size: int, cleaned: bool) -> None:
         self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
 
     def _text(self, raw: bytes) -> str:
@@ -508,14 +518,17 @@ _GREP_FACTS = (
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
 _GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
-_UNDERLINE = re.compile(r"(?:={3,}|-{3,})[^\S\n]*")
-_GROUP_HEAD = re.compile(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
+_UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
+_GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
 
 
 def _grep() -> str | None:
-    import shutil
-
-    return shutil.which("grep")
+    """The path of the system's grep (found on PATH, as a shell would), or None."""
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", "grep")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
 
 
 def _grep_candidates(source: _Source) -> Iterator[tuple[str, int, str]] | None:
@@ -529,46 +542,88 @@ def _grep_candidates(source: _Source) -> Iterator[tuple[str, int, str]] | None:
 
 
 def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
+    if isinstance(source, _File):
+        yield from _grep_file(grep, source, os.fsencode(source.path))
+        return
     import tempfile
 
     with tempfile.NamedTemporaryFile(prefix="tersh-preview-") as temporary:
-        if isinstance(source, _File):
-            target = os.fsencode(source.path)
-        else:
-            temporary.write(source.body.encode("utf-8", "surrogatepass"))
-            temporary.flush()
-            target = os.fsencode(temporary.name)
-        env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
-        started = []
-        try:
-            for options, pattern in (([b"-i"], _GREP_FACTS), ([b"-A2", b"-B1"], _GREP_CONTEXT)):
-                argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
-                started.append(subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                                stderr=subprocess.DEVNULL, env=env))
-        except OSError:
-            for process in started:
-                _stop(process)
-            yield from _python_candidates(source)
+        temporary.write(source.body.encode("utf-8", "surrogatepass"))
+        temporary.flush()
+        yield from _grep_file(grep, source, os.fsencode(temporary.name))
+
+
+def _signals() -> ModuleType:
+    """The signal numbers: ``_signal`` (loaded at interpreter start-up), else ``signal``."""
+    return sys.modules.get("_signal") or __import__("signal")
+
+
+class _Grep:
+    """One grep started with ``posix_spawn`` (``subprocess`` where there is none), its output
+    on a pipe."""
+
+    def __init__(self, grep: str, argv: list[bytes], env: dict[str, str]) -> None:
+        self.pid, self.popen = -1, None
+        if not hasattr(os, "posix_spawn"):
+            import subprocess
+
+            self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL, env=env)
+            assert self.popen.stdout is not None
+            self.output = self.popen.stdout
             return
-        cleaned = isinstance(source, _File) and source.cleaned
+        read_end, write_end = os.pipe()  # both close on exec: the child gets only its stdout
         try:
-            yield from _from_grep(_grep_output(started[0], cleaned), _grep_output(started[1], cleaned))
+            actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                       (os.POSIX_SPAWN_DUP2, write_end, 1),
+                       (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+            self.pid = os.posix_spawn(grep, argv, env, file_actions=actions,
+                                      setsigdef=(_signals().SIGPIPE, _signals().SIGXFSZ))
+        except BaseException:
+            os.close(read_end)
+            raise
         finally:
-            for process in started:
-                _stop(process)
+            os.close(write_end)
+        self.output = open(read_end, "rb")  # noqa: SIM115 - closed by stop()
+
+    def stop(self) -> None:
+        """Kill grep (it may still be reading), close its output, reap it."""
+        if self.popen is not None:
+            self.popen.kill()
+            self.output.close()
+            self.popen.wait()
+            return
+        try:  # noqa: SIM105 - contextlib stays off this path
+            os.kill(self.pid, _signals().SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.output.close()
+        os.waitpid(self.pid, 0)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.kill()
-    if process.stdout is not None:
-        process.stdout.close()
-    process.wait()
+def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str, int, str]]:
+    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
+    started: list[_Grep] = []
+    try:
+        for options, pattern in (([b"-i"], _GREP_FACTS), ([b"-A2", b"-B1"], _GREP_CONTEXT)):
+            argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
+            started.append(_Grep(grep, argv, env))
+    except OSError:
+        for process in started:
+            process.stop()
+        yield from _python_candidates(source)
+        return
+    cleaned = isinstance(source, _File) and source.cleaned
+    try:
+        yield from _from_grep(_grep_output(started[0], cleaned), _grep_output(started[1], cleaned))
+    finally:
+        for process in started:
+            process.stop()
 
 
-def _grep_output(process: subprocess.Popen[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     """(number, text) of each line grep prints; a break between context groups as (-1, "")."""
-    assert process.stdout is not None
-    for raw in process.stdout:
+    for raw in process.output:
         if raw == b"--\n":
             yield -1, ""
             continue
@@ -827,7 +882,7 @@ def _select(source: _Source, scan: _Scan, budget: _Budget, line_cap: int) -> _Se
     return selection
 
 
-_COMMIT_LINE = re.compile(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
+_COMMIT_LINE = lazy(r"^[*|\\/ ]*(?:commit )?[0-9a-f]{7,40}\b")
 #: How much of each line the log test reads (a commit id follows at most a graph's columns).
 _LOG_LINE_PREFIX = 4096
 
@@ -871,7 +926,7 @@ def bound_text(text: str, max_lines: int, max_bytes: int, *,
     return _bound(_Text(body), len(body), max_lines, max_bytes, filler_bytes, whole_text)
 
 
-def _count_lines(path: Path) -> tuple[int, int]:
+def _count_lines(path: FilePath) -> tuple[int, int]:
     """(line count, size) of a file: a final newline does not start a new line."""
     count = 0
     size = 0
@@ -886,26 +941,27 @@ def _count_lines(path: Path) -> tuple[int, int]:
     return count, size
 
 
-def bound_file(path: Path, max_lines: int, max_bytes: int, *, clean: bool = True,
+def bound_file(path: FilePath, max_lines: int, max_bytes: int, *, clean: bool = True,
                filler_bytes: int = FILLER_BYTES) -> Preview:
     """Bound the text of the file at ``path`` in bounded memory."""
     total, size = _count_lines(path)
     if size <= max_bytes and total <= max_lines:
-        text = decode(path.read_bytes())
+        with open(path, "rb") as handle:
+            text = decode(handle.read())
         if clean:
             text = "\n".join(clean_line(line) for line in text.split("\n"))
         return bound_text(text, max_lines, max_bytes, filler_bytes=filler_bytes)
     return _bound(_File(path, total, size, clean), size, max_lines, max_bytes, filler_bytes)
 
 
-def iter_file_lines(path: Path) -> Iterable[str]:
+def iter_file_lines(path: FilePath) -> Iterable[str]:
     """Decoded lines of a file without their newlines (for small files)."""
     with open(path, "rb") as handle:
         for raw in handle:
             yield decode(raw.rstrip(b"\n"))
 
 
-def file_size(path: Path) -> int:
+def file_size(path: FilePath) -> int:
     """Size of ``path`` in bytes (0 when missing)."""
     try:
         return os.stat(path).st_size

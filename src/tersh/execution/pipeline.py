@@ -299,7 +299,7 @@ def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     from tersh.compaction import preview
 
     max_lines, max_bytes = _bounds(conf, reserve=True)
-    bounded = preview.bound_file(cap.path(), max_lines, max_bytes, clean=not bypass,
+    bounded = preview.bound_file(cap.file(), max_lines, max_bytes, clean=not bypass,
                                  filler_bytes=conf.int("preview.filler_bytes"))
     details = dict(base.pop("details"), mode="streamed")
     return _finish(bounded.text, bounded.complete, cap, {**base, "details": details},

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
-
 from tersh.command.classify import subcommand
+
+TYPE_CHECKING = False  # not `from typing import …`: every call with output reads this module
+if TYPE_CHECKING:
+    from typing import NamedTuple, Protocol
+else:
+    from tersh._startup.lean import NamedTuple
+
+    Protocol = object
 
 
 class Invocation(NamedTuple):

@@ -8,11 +8,15 @@ package kit (``omit``) build on these; a rule never defines its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 
-from tersh.compaction.verify import holds as verify
+from tersh._startup.lazyre import lazy
+from tersh.compaction.verify import facts as verify  # not holds: its checks import it when needed
 from tersh.settings import MIN_SAVED_SHARE, MIN_SAVED_TOKENS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Prefix of every line a rule writes itself.
 MARK = "[tersh]"
@@ -31,12 +35,12 @@ SPINNER_BYTES_PER_TOKEN = 2
 
 #: A cheap pre-test for the verifier's diagnostic lines: a lower-cased line without one of its
 #: severity words is never one (the words are the verifier's own list).
-MAYBE_SEVERITY = re.compile("|".join(map(re.escape, verify.SEVERITY_WORDS)))
+MAYBE_SEVERITY = lazy("|".join(map(re.escape, verify.SEVERITY_WORDS)))
 # Letters that the verifier's case-blind pattern folds onto ASCII letters but ``lower()`` keeps.
-_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
+_FOLDED = lazy("[\u0130\u0131\u017f\u212a]")
 # A location's path holds a "." or a "/" ("eta 0:00:00" has neither).
-_MAYBE_LOCATION = re.compile(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
-MAYBE_COMMIT = re.compile(r"[0-9a-f]{7}")
+_MAYBE_LOCATION = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+MAYBE_COMMIT = lazy(r"[0-9a-f]{7}")
 
 
 def plural(count: int, word: str) -> str:

@@ -7,15 +7,20 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from typing import NamedTuple
 
 from tersh._startup import gcpause as _gcpause
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
+
+TYPE_CHECKING = False  # not `from typing import …`: a log's sniffing may import this module
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from tersh._startup.lean import NamedTuple
 
 #: Rules decorate ``compact`` with this: their many small records need no cycle collection.
 without_gc = _gcpause.without_gc
@@ -25,7 +30,7 @@ without_gc = _gcpause.without_gc
 FEW_FINDINGS = 40
 
 # "path:line[:col]: rest", the line shape of flake8, pylint, go vet, golangci-lint, ruff concise.
-LINE_FINDING = re.compile(
+LINE_FINDING = lazy(
     r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
 )
 
@@ -33,18 +38,18 @@ LINE_FINDING = re.compile(
 SNIFF_CHARS = 8000
 
 # A source line quoted in a code frame: "  115 |     int x;" (gcc, clang, rustc, ruff).
-_NUMBERED_SOURCE = re.compile(r"^\s*\d+\s*[|│](?:\s|$)")
+_NUMBERED_SOURCE = lazy(r"^\s*\d+\s*[|│](?:\s|$)")
 # A suggestion line of rustc / ruff: "71 +     return x;", "71 -     return y;".
-_NUMBERED_EDIT = re.compile(r"^\s*\d+\s*[+~-](?:\s|$)")
+_NUMBERED_EDIT = lazy(r"^\s*\d+\s*[+~-](?:\s|$)")
 # An unnumbered gutter line (carets, underlines and labels): "    |   ^^^^ expected `u32`".
-_GUTTER = re.compile(r"^\s*[|│]")
-_GUTTER_DRAWING = re.compile(r"^\s*[|│][\s|│^~_/\\+-]*")
-_ELLIPSIS = re.compile(r"^\s*\.\.\.\s*$")
-_ANY_FRAME = re.compile(r"\s*(?:\d+\s*[|│+~-](?:\s|$)|[|│]|\.\.\.\s*$)")
+_GUTTER = lazy(r"^\s*[|│]")
+_GUTTER_DRAWING = lazy(r"^\s*[|│][\s|│^~_/\\+-]*")
+_ELLIPSIS = lazy(r"^\s*\.\.\.\s*$")
+_ANY_FRAME = lazy(r"\s*(?:\d+\s*[|│+~-](?:\s|$)|[|│]|\.\.\.\s*$)")
 # A word made only of the characters a path may hold (see verify._PATH).
-_PATH_WORD = re.compile(r"[\w.@+~/-]+")
+_PATH_WORD = lazy(r"[\w.@+~/-]+")
 # Markers only: "  ^~~~~~", "   ------ ^^^^".
-_MARKERS_ONLY = re.compile(r"^[\s^~_|-]*$")
+_MARKERS_ONLY = lazy(r"^[\s^~_|-]*$")
 
 
 class Finding(NamedTuple):
@@ -233,8 +238,8 @@ def render(
 DIGEST_ABOVE_BYTES = 32 * 1024
 # A finding's code: a leading ``F401`` / ``C0114:`` / ``SC2086``, else a trailing ``[arg-type]``
 # (mypy) or ``no-unused-vars`` / ``@typescript-eslint/no-explicit-any`` (eslint).
-_LEADING_CODE = re.compile(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
-_TRAILING_CODE = re.compile(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
+_LEADING_CODE = lazy(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
+_TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
 
 
 def code_digest(findings: Iterable[Finding]) -> str:

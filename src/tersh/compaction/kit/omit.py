@@ -11,12 +11,10 @@ a colon, seven hex digits in a row, a slash or a source extension).
 
 from __future__ import annotations
 
-import bisect
 import functools
-import re
 from collections import Counter
-from collections.abc import Iterator
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import (
     BYTES_PER_TOKEN,
     CHUNK_CHARS,
@@ -29,7 +27,13 @@ from tersh.compaction.kit.core import (
     maybe_location,
     plural,
 )
-from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify import facts as verify
+from tersh.compaction.verify import scan as verify_scan
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterator
 
 #: How many characters of the source a quick check looks at (sniffers stay cheap).
 SNIFF_CHARS = 4000
@@ -41,21 +45,21 @@ MAX_CHECKED_PATHS = 64
 #: How a dropped diffstat bar is counted.
 STAT_BAR = "diffstat bar"
 
-_PADDING = re.compile(r" {2,}")
-_STAT_BAR = re.compile(r"(?<=\d) [+-]+$")
+_PADDING = lazy(r" {2,}")
+_STAT_BAR = lazy(r"(?<=\d) [+-]+$")
 # A diffstat row: " path/to/file.py    |  12 +++--" (or "| Bin 0 -> 12 bytes").
-_STAT_ROW = re.compile(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
+_STAT_ROW = lazy(r"^ \S.* \| +(?:\d+ ?[+-]*|Bin .*)$")
 # A slash beside a letter ("mb/s" and "73.1/73.1 kb" are not paths, "kb/27.3" is to the
 # verifier), or a source extension.
-_MAYBE_SLASH = re.compile(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
-_MAYBE_EXT = re.compile(rf"\.{verify._EXT}\b")
+_MAYBE_SLASH = lazy(r"[a-z_~.](?<![kmgt]b)/|(?<=[kmgt]b)/\d|/(?!s\b)[a-z_.~]")
+_MAYBE_EXT = lazy(rf"\.{verify._EXT}\b")
 # Literal-led marks for scanning many lines at once (a location, a path).
-_LOCATION_MARK = re.compile(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
+_LOCATION_MARK = lazy(r"\.[\w.@+~/-]*:\d|/[\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 # What every _LOCATION_MARK match holds, literal first (scans a large text fast).
-_LOCATION_HINT = re.compile(r":\d|\(\d|File \"")
-_PATH_MARK = re.compile(rf"/|\.{verify._EXT}\b")
+_LOCATION_HINT = lazy(r":\d|\(\d|File \"")
+_PATH_MARK = lazy(rf"/|\.{verify._EXT}\b")
 # A word (between characters no path holds) with a slash or a source extension in it.
-_PATH_CANDIDATE = re.compile(
+_PATH_CANDIDATE = lazy(
     rf"[^\s\"'`<>()\[\]{{}},;=|]*(?:/|\.{verify._EXT}\b)[^\s\"'`<>()\[\]{{}},;=|]*"
 )
 
@@ -180,7 +184,7 @@ class Chatter:
 
     def __init__(self, shapes: dict[str, str]) -> None:
         self.labels = list(shapes)
-        self.pattern = re.compile(
+        self.pattern = lazy(
             "|".join(f"(?P<c{index}>{shape})" for index, shape in enumerate(shapes.values()))
         )
 
@@ -243,11 +247,13 @@ def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int
 
     After a hit the search resumes at the next line: a line with many hits costs one.
     """
+    from bisect import bisect_right  # lazy: most texts have no suspect
+
     found: set[int] = set()
     search, count, size = pattern.search, len(starts), len(blob)
     position = 0
     while position < size and (match := search(blob, position)) is not None:
-        index = bisect.bisect_right(starts, match.start()) - 1  # the line holding the match
+        index = bisect_right(starts, match.start()) - 1  # the line holding the match
         found.add(index)
         position = starts[index + 1] if index + 1 < count else size
     return found
@@ -258,14 +264,16 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
     an ASCII copy marking hex digits, then plain ``find``)."""
     if not blob.isascii():
         return _suspects(blob, MAYBE_COMMIT, starts)
-    marked = blob.translate(verify._HEX_MARKS)
+    from bisect import bisect_right
+
+    marked = blob.translate(verify_scan._HEX_MARKS)
     found: set[int] = set()
-    position = marked.find(verify._SEVEN_HEX)
+    position = marked.find(verify_scan._SEVEN_HEX)
     while position >= 0:
-        index = bisect.bisect_right(starts, position) - 1
+        index = bisect_right(starts, position) - 1
         found.add(index)
         following = starts[index + 1] if index + 1 < len(starts) else len(blob)
-        position = marked.find(verify._SEVEN_HEX, following)
+        position = marked.find(verify_scan._SEVEN_HEX, following)
     return found
 
 

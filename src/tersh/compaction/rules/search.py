@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -65,10 +66,10 @@ SAMPLE_LINES = 400
 MAX_PATH = 1024
 
 # Where a line number may follow the path: ":12:", "-12-", and ag's context form ":12-".
-_NUMBER_AFTER = re.compile(r"(?=([:-])(\d+)([:-]))")
-_DIGITS_THEN_SEP = re.compile(r"\d+[:-]")
+_NUMBER_AFTER = lazy(r"(?=([:-])(\d+)([:-]))")
+_DIGITS_THEN_SEP = lazy(r"\d+[:-]")
 # Lines the search tools write about files rather than matched text.
-_NOTICE = re.compile(
+_NOTICE = lazy(
     r"^(?:[ezf]?grep|rg|ag|ack|git|fatal|error|warning): "
     r"|^Binary file .* matches$"
     r"|binary file matches"
@@ -77,17 +78,17 @@ _NOTICE = re.compile(
     r"|\(os error \d+\)$"
 )
 # Every character str.splitlines() breaks a line at, besides "\n": such a line stays as it is.
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_WHITE = re.compile(r"[\s\x1c-\x1f\x85]")  # white space and the other line breaks
+_OTHER_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_WHITE = lazy(r"[\s\x1c-\x1f\x85]")  # white space and the other line breaks
 # The characters a path that can head a group is made of (the verifier's path words).
-_PATH_RUN = re.compile(r"[\w.@+~/-]*")
-_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_PATH_RUN = lazy(r"[\w.@+~/-]*")
+_DRIVE = lazy(r"^[A-Za-z]:[\\/]")
 # Options after which a search prints context lines ("-C2", "-rnA3", "--context=2", "-5").
-_CONTEXT_OPTION = re.compile(r"^-(?:[a-zA-Z]*[ABC]|\d+$)|^--(?:after-|before-)?context")
+_CONTEXT_OPTION = lazy(r"^-(?:[a-zA-Z]*[ABC]|\d+$)|^--(?:after-|before-)?context")
 _DECLINED_OPTIONS = frozenset({"--heading", "--json", "--files", "--count", "--count-matches"})
-_SNIFF_MATCH = re.compile(r"^([^\s:]+):\d+:", re.MULTILINE)
-_SNIFF_CONTEXT = re.compile(r"^([^\s:]+)-\d+-", re.MULTILINE)
-_SNIFF_NOTICE = re.compile(r"^(?:grep: .*: binary file matches|Binary file .* matches)$", re.MULTILINE)
+_SNIFF_MATCH = lazy(r"^([^\s:]+):\d+:", re.MULTILINE)
+_SNIFF_CONTEXT = lazy(r"^([^\s:]+)-\d+-", re.MULTILINE)
+_SNIFF_NOTICE = lazy(r"^(?:grep: .*: binary file matches|Binary file .* matches)$", re.MULTILINE)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -20,19 +20,25 @@ restate them are ``renderings``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
 
+from tersh._startup.lazyre import lazy
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
+
+TYPE_CHECKING = False  # not `from typing import …`: the verifier is on the path of most calls
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import NamedTuple
+else:
+    from tersh._startup.lean import NamedTuple
 
 #: Programs whose every output line is a match (and ``git grep``).
 SEARCH_PROGRAMS = CONTENT_SEARCH
 #: Programs that list paths, one a line (and ``git ls-files``): see ``_listing_held_lines``.
 LISTING_PROGRAMS = NAME_SEARCH
 
-_SEVERITY = re.compile(
+_SEVERITY = lazy(
     r"(?<![A-Za-z0-9_])(?:errors?|warn(?:ing|ings)?|fail(?:s|ed|ure|ures)?|fatal|panic(?:ked)?"
     r"|exceptions?|traceback|deprecat(?:ed|ion|ions)|critical|abort(?:ed)?|segmentation fault"
     r"|assert(?:ion)?error)(?![A-Za-z0-9_])",
@@ -40,7 +46,7 @@ _SEVERITY = re.compile(
 )
 # A line that a test runner marks as passing, or as merely starting a test, reports no error even
 # when the test's name says "error".
-_PASSING = re.compile(
+_PASSING = lazy(
     r"(?:\bPASSED\b|\bPASS\b|[✓✔√]|\.\.\. ok\b|\bok \d+ |^\s*ok\b|=== (?:RUN|PAUSE|CONT)\b"
     r"|--- PASS\b|\bSKIPPED\b|\bXFAIL\b|\bxfail\b|\.\.\. skipped\b)"
 )
@@ -54,7 +60,7 @@ _SEVERITY_STEMS = (
 #: (the rule kit and the preview look for them to find the lines this module reads).
 SEVERITY_WORDS = (*_SEVERITY_STEMS, "assert")
 _SEVERITY_HEADS = SEVERITY_WORDS
-_FAILING_MARK = re.compile(r"(?:\bFAILED\b|\bFAIL\b|[✗✕×✖]|\bnot ok\b|\bERROR\b|\.\.\. FAIL|\bpanicked\b)")
+_FAILING_MARK = lazy(r"(?:\bFAILED\b|\bFAIL\b|[✗✕×✖]|\bnot ok\b|\bERROR\b|\.\.\. FAIL|\bpanicked\b)")
 
 _EXT = (
     r"(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|c|h|cc|cpp|cxx|hpp|hh|rs|go|java|kt|kts|scala"
@@ -63,30 +69,30 @@ _EXT = (
     r"|tf|cmake|mk|in|dockerfile)"
 )
 _PATH_CHARS = r"[\w.@+~/-]"
-_PATH = re.compile(rf"(?<![\w/.:@-]){_PATH_CHARS}+")
+_PATH = lazy(rf"(?<![\w/.:@-]){_PATH_CHARS}+")
 # The words _PATH finds that hold a "/" or a "." (no other word can be a path): the lookahead
 # reads the rest of the word, so each word is found whole, from where _PATH starts it.
-_PATH_CANDIDATE = re.compile(rf"(?<![\w/.:@-])(?=[\w@+~-]*+[/.]){_PATH_CHARS}++")
-_EXT_END = re.compile(rf"\.{_EXT}$")
+_PATH_CANDIDATE = lazy(rf"(?<![\w/.:@-])(?=[\w@+~-]*+[/.]){_PATH_CHARS}++")
+_EXT_END = lazy(rf"\.{_EXT}$")
 # Possessive repeats (``++``): the character after a maximal run is never one of the run's, so
 # giving characters back could not let the rest match; not trying saves most of the scan's time.
-_LOCATION_COLON = re.compile(
+_LOCATION_COLON = lazy(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}++):(?P<line>\d++)(?::(?P<col>\d++))?(?![\d\w])"
 )
-_LOCATION_PAREN = re.compile(
+_LOCATION_PAREN = lazy(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)"
 )
-_LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
-_COMMIT = re.compile(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
-_GIT_COMMIT_HEADER = re.compile(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
+_LOCATION_PYTHON = lazy(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
+_URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+_COMMIT = lazy(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
+_GIT_COMMIT_HEADER = lazy(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
 # The columns `git log --graph` draws left of a commit's lines ("| | ", "* | ", "|\\ ").
-_GRAPH_COLUMNS = re.compile(r"^(?:[*|\\/] ?)*?(?=    )")
-_GIT_ONELINE = re.compile(r"^[*|\\/_ .-]*([0-9a-f]{7,40})(?: \([^)]*\))? (.+)$")
-_SPACE = re.compile(r"\s+")
+_GRAPH_COLUMNS = lazy(r"^(?:[*|\\/] ?)*?(?=    )")
+_GIT_ONELINE = lazy(r"^[*|\\/_ .-]*([0-9a-f]{7,40})(?: \([^)]*\))? (.+)$")
+_SPACE = lazy(r"\s+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
 # Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
-_NOT_PATH = re.compile(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:N/A|I/O|and/or|w/o)$")
+_NOT_PATH = lazy(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:N/A|I/O|and/or|w/o)$")
 _KINDS = ("match", "location", "diagnostic", "path", "commit", "message")
 
 

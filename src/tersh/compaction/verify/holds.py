@@ -10,10 +10,10 @@ it yields and is not read. Whitespace differences never matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from itertools import repeat
 
 from tersh._startup.gcpause import without_gc
+from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 
@@ -66,6 +66,10 @@ from tersh.compaction.verify.scan import (
 )
 from tersh.compaction.verify.scan import _SEVEN_HEX as _SEVEN_HEX
 from tersh.compaction.verify.scan import extract_facts as extract_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8
@@ -233,13 +237,13 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing[:MAX_REPORTED]]
 
 
-_SUCCESS_CLAIM = re.compile(
+_SUCCESS_CLAIM = lazy(
     r"\ball (?:\w+ )?(?:tests? )?(?:passed|succeeded|ok)\b|\bno (?:errors|failures|problems|issues)\b"
     r"|(?<![\d,])0 (?:errors?|failures?|failed)\b|\bno tests (?:ran|collected|found)\b"
     r"|\bsucce(?:ss|ssful|ssfully|eded)\b|\bbuild ok\b",
     re.IGNORECASE,
 )
-_FAILURE_CLAIM = re.compile(
+_FAILURE_CLAIM = lazy(
     r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE
 )
 

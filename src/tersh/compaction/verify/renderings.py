@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.verify.facts import (
     _PATH_CHARS,
     _TRIM,
@@ -44,14 +45,14 @@ from tersh.compaction.verify.scan import (
     _chunk_lines,
 )
 
-_GROUP_HEADER = re.compile(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
+_GROUP_HEADER = lazy(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
-_ENTRY_LOCATION = re.compile(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
+_ENTRY_LOCATION = lazy(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
 # How a finding entry of a grouped proposal starts ("  12:4 …").
-_PATH_WORD_ONLY = re.compile(rf"{_PATH_CHARS}+")
-_PAREN_PATH_ONLY = re.compile(rf"{_PATH_CHARS}+\.\w+")
-_ENTRY_HEAD = re.compile(r"[^\S\n]+\d+(?::\d+)?\b")
-_LEADING_ENTRY_LOCATIONS = re.compile(r"^(?:\d+(?::\d+)?\s+)+")
+_PATH_WORD_ONLY = lazy(rf"{_PATH_CHARS}+")
+_PAREN_PATH_ONLY = lazy(rf"{_PATH_CHARS}+\.\w+")
+_ENTRY_HEAD = lazy(r"[^\S\n]+\d+(?::\d+)?\b")
+_LEADING_ENTRY_LOCATIONS = lazy(r"^(?:\d+(?::\d+)?\s+)+")
 
 
 def _search_held_lines(proposal: str) -> set[str]:
@@ -217,10 +218,10 @@ def _rebuilt_forms(header: str | None) -> frozenset[str]:
 
 # Each rebuilt form, with a mark of it to look for at the head of a source (``_source_forms``).
 _FORM_MARKS = (
-    ("colon", re.compile(r"^[^\s:]+:\d+(?::\d+)?: ", re.MULTILINE)),
-    ("paren", re.compile(r"^[^\s(]+\(\d+,\d+\): ", re.MULTILINE)),
-    ("entry", re.compile(r"^[^\S\n]+\d+:\d+\s", re.MULTILINE)),
-    ("arrow", re.compile(r"^[^\S\n]*--> ", re.MULTILINE)),
+    ("colon", lazy(r"^[^\s:]+:\d+(?::\d+)?: ", re.MULTILINE)),
+    ("paren", lazy(r"^[^\s(]+\(\d+,\d+\): ", re.MULTILINE)),
+    ("entry", lazy(r"^[^\S\n]+\d+:\d+\s", re.MULTILINE)),
+    ("arrow", lazy(r"^[^\S\n]*--> ", re.MULTILINE)),
 )
 _ALL_FORMS = frozenset(("colon", "paren", "entry", "arrow", "message"))
 

@@ -17,11 +17,10 @@ among millions that report something or name a location. Lines are what
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice, repeat
 
 from tersh._startup.gcpause import without_gc
+from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
@@ -49,17 +48,22 @@ from tersh.compaction.verify.facts import (
     normalize,
 )
 
-_FOLDED_LETTERS = re.compile("[\u0130\u0131\u017f\u212a]")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Iterable, Iterator
+
+_FOLDED_LETTERS = lazy("[\u0130\u0131\u017f\u212a]")
 # _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
-_PATH_WORD_SPLIT = re.compile(f"({_PATH_CANDIDATE.pattern})")
+_PATH_WORD_SPLIT = lazy(f"({_PATH_CANDIDATE.pattern})")
 # The same patterns for a text of many lines: a match never runs past the end of its line.
-_TEXT_LOCATION_PYTHON = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')
-_TEXT_LOCATION_PAREN = re.compile(
+_TEXT_LOCATION_PYTHON = lazy(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')
+_TEXT_LOCATION_PAREN = lazy(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,[^\S\n]*(?P<col>\d+))?\)"
 )
-_URL_MARK = re.compile("://")
+_URL_MARK = lazy("://")
 # What every colon or parenthesised location holds (cheap to find: a literal comes first).
-_COLON_DIGIT = re.compile(r":\d")
+_COLON_DIGIT = lazy(r":\d")
 # Every ASCII character as "x" when a commit id may hold it, else as a space.
 # ASCII as "x" (a lower-case hex digit), "w" (another word character of _COMMIT's fences) or " ".
 _HEX_MARKS = str.maketrans({
@@ -68,12 +72,12 @@ _HEX_MARKS = str.maketrans({
 })
 _SEVEN_HEX = "x" * 7
 _LONG_HEX = "x" * 41
-_HEX_RUN = re.compile("x{7,}")
-_PAREN_DIGIT = re.compile(r"\(\d")
+_HEX_RUN = lazy("x{7,}")
+_PAREN_DIGIT = lazy(r"\(\d")
 # What every parenthesised location holds: a word character right before "(" and a digit after.
-_PAREN_LOCATION_MARK = re.compile(r"\w\(\d")
+_PAREN_LOCATION_MARK = lazy(r"\w\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_OTHER_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
 
 #: Large texts are read this many characters at a time (whole lines), so that the verifier's
@@ -557,7 +561,7 @@ def _blanked_chunks(
 
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
 # Three patterns that each start with a literal are searched far faster than one alternation.
-_LOCATION_MARKS = (re.compile(r":\d"), re.compile(r"\(\d"), re.compile('File "'))
+_LOCATION_MARKS = (lazy(r":\d"), lazy(r"\(\d"), lazy('File "'))
 
 
 def _judge(chunk: str, starts: list[int], keep: Callable[[str], bool]) -> list[tuple[int, int]]:
@@ -587,8 +591,35 @@ def _has_location(line: str) -> bool:
 
 
 def _located(chunk: str) -> list[tuple[int, int]]:
-    positions = [match.start() for mark in _LOCATION_MARKS for match in mark.finditer(chunk)]
+    positions = [match.start() for mark in _LOCATION_MARKS[1:] for match in mark.finditer(chunk)]
+    if ":" in chunk:
+        positions += _colon_candidates(chunk)
     return _judge(chunk, _line_starts_of(chunk, positions), _has_location)
+
+
+# ASCII as "a" (a letter), "0" (another character of a path), ":" (itself) or " " (the rest).
+_PATH_LETTER_MARKS = str.maketrans({
+    chr(c): "a" if chr(c).isalpha() else "0" if chr(c).isalnum() or chr(c) in "_.@+~/-" else
+    ":" if chr(c) == ":" else " "
+    for c in range(128)
+})
+# In those marks read backwards: a digit (or another path character), a colon, then path
+# characters up to a letter (a literal comes first: a fast search, where the letter-first form
+# is tried at every letter).
+_LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
+
+
+def _colon_candidates(chunk: str) -> list[int]:
+    """Where a ``:`` + digit may end the path of a colon location. On an ASCII chunk only where
+    the run of path characters before the colon holds a letter: a location's path is that whole
+    run (see _LOCATION_COLON), a path without a letter never names a file (see
+    _colon_location_path), and a URL blanked out only shortens a run. So the times of day of a
+    log (``10:11:12``) cost no call per line. On other chunks, every one."""
+    if not chunk.isascii():
+        return [match.start() for match in _COLON_DIGIT.finditer(chunk)]
+    backwards = chunk.translate(_PATH_LETTER_MARKS)[::-1]
+    last = len(backwards) - 2  # a match's colon, counted from the chunk's start
+    return [last - match.start() for match in _LETTERED_COLON_BACKWARDS.finditer(backwards)]
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:
