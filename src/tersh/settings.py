@@ -37,8 +37,9 @@ CLASSES = (
 
 #: The least a compaction must save to be used (SPEC §3), the one setting every rule and the
 #: pipeline's floor use: this share of the source's tokens (the default of ``tools.min_saving``;
-#: the pipeline reads the user's value) and at least ``MIN_SAVED_TOKENS`` tokens, because every
-#: compacted text carries a capture report of about 40 tokens. Rules check it on their own
+#: the pipeline reads the user's value and hands it to the rules) and at least
+#: ``MIN_SAVED_TOKENS`` tokens, because every compacted text carries a capture report of about
+#: 40 tokens. Rules check it on their own
 #: estimate (about four bytes a token); the pipeline on exact counts, report included.
 MIN_SAVED_SHARE = 0.10
 MIN_SAVED_TOKENS = 60

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.core import min_share
 from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
 
 NAME = "generic"
@@ -193,7 +194,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             return None
         out.insert(places[kind], note)
     result = "\n".join(out)
-    return result if len(result) < len(text) * 0.9 else None
+    return result if len(result) < len(text) * (1 - min_share()) else None
 
 
 def _chatter_kind(line: str) -> str | None:

@@ -257,7 +257,7 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         from tersh.compaction import compact_text
 
         inv = _invocation(parsed, base["exit_code"])
-        outcome = compact_text(text, inv)
+        outcome = compact_text(text, inv, float(conf["tools.min_saving"]))
         if outcome.rule:
             details["rule"] = outcome.rule
             details["rule_applied"] = outcome.applied
