@@ -1,5 +1,13 @@
 """Start-up replacements the hook and run paths measurably need.
 
-Each is held equal to the real thing by a test. ``collector`` is the one start-up trick that
-replaces nothing: the command line's pause of the garbage collector (tests/test_execute.py).
+Each is held equal to the real thing by a test: ``frozen`` (frozen dataclasses,
+tests/test_frozen.py), ``lean`` (``typing.NamedTuple``, tests/test_lean.py), ``leanjson`` (``json``,
+tests/test_leanjson.py), ``quicktoml`` (``tomllib``, tests/test_quicktoml.py). ``collector`` is the
+one start-up trick that replaces nothing: the command line's pause of the garbage collector
+(tests/test_execute.py).
+
+The modules that ``tersh run -- true`` or ``tersh hook claude-code`` import (and the shell prefix)
+keep ``typing`` unimported (it costs milliseconds, more than such a call's own work): they write
+``TYPE_CHECKING = False  # start-up path: see tersh._startup`` instead of ``from typing import
+TYPE_CHECKING``. Every other module imports from ``typing`` as usual.
 """
