@@ -11,12 +11,12 @@ import sys
 
 from tersh.errors import TershError, warn
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
-if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence
     from typing import NamedTuple
-else:  # neither typing nor collections: both cost milliseconds at start-up
+else:
     from tersh._startup.lean import NamedTuple
 
 

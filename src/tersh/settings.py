@@ -11,7 +11,7 @@ from _collections_abc import Mapping  # what collections.abc re-exports, minus `
 
 from tersh.errors import TershError
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick start-up paths
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path

@@ -6,8 +6,9 @@ tests/test_leanjson.py), ``quicktoml`` (``tomllib``, tests/test_quicktoml.py). `
 one start-up trick that replaces nothing: the command line's pause of the garbage collector
 (tests/test_execute.py).
 
-The modules that ``tersh run -- true`` or ``tersh hook claude-code`` import (and the shell prefix)
-keep ``typing`` unimported (it costs milliseconds, more than such a call's own work): they write
+The modules that ``tersh run`` (a command with no output or a short one), ``tersh hook
+claude-code``, Claude Code's shell prefix and ``tersh rewrite CMD`` import keep ``typing``
+unimported (it costs milliseconds, more than such a call's own work): they write
 ``TYPE_CHECKING = False  # start-up path: see tersh._startup`` instead of ``from typing import
 TYPE_CHECKING``. Every other module imports from ``typing`` as usual.
 """

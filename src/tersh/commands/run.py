@@ -17,7 +17,7 @@ import sys
 from tersh import settings as settings_mod
 from tersh.errors import TershError, warn
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the prefix's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
@@ -43,7 +43,7 @@ def entry() -> None:
         sys.stdout.flush()
     except (BrokenPipeError, ValueError, AttributeError):
         code = code or 141
-    try:  # noqa: SIM105 - contextlib stays off the start-up path
+    try:  # noqa: SIM105 - start-up path: no contextlib
         sys.stderr.flush()
     except (BrokenPipeError, ValueError, AttributeError):
         pass
@@ -145,7 +145,7 @@ def _exec_argv(argv: list[str]) -> NoReturn:
 
 
 def _report(exc: BaseException) -> None:
-    try:  # noqa: SIM105 - contextlib stays off the start-up path
+    try:  # noqa: SIM105 - start-up path: no contextlib
         sys.stderr.write(f"tersh: {type(exc).__name__}: {exc}\n")
     except (OSError, ValueError, AttributeError):
         pass

@@ -13,7 +13,7 @@ import importlib
 from tersh.compaction._mapping import PROGRAMS, RULES, SNIFF_HINTS
 from tersh.settings import MIN_SAVED_SHARE
 
-TYPE_CHECKING = False  # not `from typing import …`: output no rule claims needs none of these
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from tersh.compaction.kit.base import Invocation, Outcome, Rule
 

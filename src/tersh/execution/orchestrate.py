@@ -23,7 +23,7 @@ from tersh.execution.execute import CaptureUnavailable as CaptureUnavailable
 from tersh.recording import calls as recording
 from tersh.result import Result
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO

@@ -13,7 +13,7 @@ from tersh.command import policy
 from tersh.recording import captures as capture_store
 from tersh.result import Result
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Mapping

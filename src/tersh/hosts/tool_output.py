@@ -6,7 +6,8 @@ unchanged result means "leave the host's output alone".
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -17,7 +17,7 @@ import time
 from tersh import fsutil, settings
 from tersh._startup import leanjson
 
-TYPE_CHECKING = False  # typing and pathlib stay off the start-up path of `tersh run`
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
