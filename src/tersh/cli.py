@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["hook"] or args[:1] == ["run"]:
         from tersh._startup import collector
 
-        collector.pause()  # `tersh run` resumes it once the command has run
+        collector.pause()  # `tersh run` resumes it once the output is compacted
         _fast_exit.append(True)
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all

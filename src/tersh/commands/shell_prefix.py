@@ -86,6 +86,9 @@ def _host_shell(line: str) -> list[str]:
 
 
 def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
+    from tersh._startup import collector
+
+    collector.pause()  # as for `tersh run`; this process exits with it paused
     from tersh import settings
     from tersh.execution import orchestrate
 

@@ -13,12 +13,8 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import NamedTuple
 
-from tersh._startup import gcpause as _gcpause
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
-
-#: Rules decorate ``compact`` with this: their many small records need no cycle collection.
-without_gc = _gcpause.without_gc
 
 #: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
 #: they are: they are directly usable and regrouping them saves little.

@@ -174,7 +174,6 @@ class _Grouper:
         return f"{core.MARK} {self.paths:,} paths grouped by folder"
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Group a long listing by folder, or None when it is short, not plain paths, or when
     grouping would not pay."""

@@ -310,7 +310,6 @@ def _shows_context(inv: Invocation, text: str) -> bool:
     return "\n--\n" in text or any(_CONTEXT_OPTION.match(word) for word in inv.args)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Group a long search result by file, or None when it is short, already grouped, or not
     clearly search output."""

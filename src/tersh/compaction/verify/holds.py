@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable
 from itertools import repeat
 
-from tersh._startup.gcpause import without_gc
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 
@@ -189,7 +188,6 @@ _PARTS = {
 }
 
 
-@without_gc
 def missing_facts(source: str, proposal: str, inv: Invocation | None = None) -> list[Fact]:
     """The protected facts of ``source`` that ``proposal`` lost (at most MAX_REPORTED)."""
     return _missing_in(strip_ansi(source), _Index(proposal), inv)

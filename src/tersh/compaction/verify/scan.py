@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice, repeat
 
-from tersh._startup.gcpause import without_gc
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
@@ -489,7 +488,6 @@ class _Facts:
         return [Fact(*by_key[key], (key >> _LINE_SHIFT) & _LINE_MASK) for key in sorted(by_key)]
 
 
-@without_gc
 def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
     """Every protected fact of ``source``, deduplicated, in the order first seen.
 
