@@ -20,6 +20,7 @@ import re
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import min_share
 from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
+from tersh.compaction.verify.renderings import finding_entry, group_header
 
 NAME = "generic"
 CATEGORY = "other"
@@ -109,10 +110,10 @@ def _grouped(findings: list[str]) -> list[str]:
         match = _FINDING.match(line)
         assert match is not None
         place = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
-        by_file.setdefault(match["path"], []).append(f"  {place} {match['message']}")
+        by_file.setdefault(match["path"], []).append(finding_entry((place,), match["message"]))
     out: list[str] = []
     for path, entries in by_file.items():
-        out.append(f"{path} ({len(entries)})")
+        out.append(group_header(path, len(entries)))
         out.extend(entries)
     return out
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify.renderings import finding_continuation, finding_entry, group_header
 
 #: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
 #: they are: they are directly usable and regrouping them saves little.
@@ -173,10 +174,10 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
         counts[path] += 1
     out: list[str] = []
     for path, messages in files.items():
-        out.append(f"{path} ({counts[path]})")
+        out.append(group_header(path, counts[path]))
         for (text, extra), locations in messages.items():
-            out.append(f"  {' '.join(locations)} {text}")
-            out.extend(f"    {line.strip()}" for line in extra)
+            out.append(finding_entry(locations, text))
+            out.extend(map(finding_continuation, extra))
     out.extend(loose)
     return out
 
