@@ -130,14 +130,14 @@ def test_compact_cli_json_on_a_corpus_case() -> None:
 
 
 def test_the_minimum_saving_holds_inside_its_block_only() -> None:
-    from tersh.compaction.kit import core
+    from tersh.compaction.kit import base, core
 
     source = "x" * 10_000
-    assert core.min_share() == MIN_SAVED_SHARE
+    assert base.min_share() == MIN_SAVED_SHARE
     assert core.saves_enough(len(source), 3_000)
-    with core.minimum_saving(0.5):
-        assert core.min_share() == 0.5
+    with base.minimum_saving(0.5):
+        assert base.min_share() == 0.5
         assert not core.saves_enough(len(source), 3_000)
         assert core.finish(source, ["x" * 7_000]) is None
-    assert core.min_share() == MIN_SAVED_SHARE
+    assert base.min_share() == MIN_SAVED_SHARE
     assert core.finish(source, ["x" * 7_000]) is not None

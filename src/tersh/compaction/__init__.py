@@ -90,8 +90,7 @@ def find_rule(text: str, inv: Invocation) -> Rule | None:
 def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE) -> Outcome:
     """Use the rule's text only when the verifier proves nothing protected was lost; the rule
     proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``)."""
-    from tersh.compaction.kit.base import Outcome
-    from tersh.compaction.kit.core import minimum_saving
+    from tersh.compaction.kit.base import Outcome, minimum_saving
 
     name = getattr(rule, "NAME", type(rule).__name__)
     category = getattr(rule, "CATEGORY", None)

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.core import min_share
+from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
 from tersh.compaction.verify.renderings import finding_entry, group_header
 

@@ -1,10 +1,15 @@
-"""The contract every category rule meets, and the records the compaction stage passes around."""
+"""The contract every category rule meets, the records the compaction stage passes around, and
+the minimum saving of the call in progress."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import NamedTuple, Protocol
 
 from tersh.command.classify import subcommand
+from tersh.settings import MIN_SAVED_SHARE
 
 
 class Invocation(NamedTuple):
@@ -56,3 +61,24 @@ class Outcome(NamedTuple):
     category: str | None = None
     applied: bool = False
     refused: str | None = None
+
+
+# The share of its source a proposal must save in the call in progress: the user's
+# ``tools.min_saving``, which the registry sets around each rule's ``compact`` (rules never read
+# settings themselves).
+_min_share: ContextVar[float] = ContextVar("min_share", default=MIN_SAVED_SHARE)
+
+
+@contextmanager
+def minimum_saving(share: float) -> Iterator[None]:
+    """Inside the block, a proposal must save ``share`` of its source (``tools.min_saving``)."""
+    token = _min_share.set(share)
+    try:
+        yield
+    finally:
+        _min_share.reset(token)
+
+
+def min_share() -> float:
+    """The share of its source a proposal must save now (see :func:`minimum_saving`)."""
+    return _min_share.get()

@@ -8,13 +8,12 @@ package kit (``omit``) build on these; a rule never defines its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
 from functools import lru_cache
 
+from tersh.compaction.kit.base import min_share
 from tersh.compaction.verify import holds as verify
-from tersh.settings import MIN_SAVED_SHARE, MIN_SAVED_TOKENS
+from tersh.settings import MIN_SAVED_TOKENS
 
 #: Prefix of every line a rule writes itself.
 MARK = "[tersh]"
@@ -77,31 +76,10 @@ def carries_fact(line: str, paths: bool = False) -> bool:
     return paths and ("/" in line or "." in line) and next(verify.iter_paths(line), None) is not None
 
 
-# The share of its source a proposal must save in the call in progress: the user's
-# ``tools.min_saving``, which the registry sets around each rule's ``compact`` (rules never read
-# settings themselves).
-_min_share: ContextVar[float] = ContextVar("min_share", default=MIN_SAVED_SHARE)
-
-
-@contextmanager
-def minimum_saving(share: float) -> Iterator[None]:
-    """Inside the block, a proposal must save ``share`` of its source (``tools.min_saving``)."""
-    token = _min_share.set(share)
-    try:
-        yield
-    finally:
-        _min_share.reset(token)
-
-
-def min_share() -> float:
-    """The share of its source a proposal must save now (see :func:`minimum_saving`)."""
-    return _min_share.get()
-
-
 def saves_enough(source_bytes: float, saved_bytes: float, bytes_per_token: float = BYTES_PER_TOKEN) -> bool:
     """Whether saving ``saved_bytes`` of a source of ``source_bytes`` meets the minimum saving
-    (``settings.MIN_SAVED_TOKENS``, and the share :func:`min_share`), at ``bytes_per_token``."""
-    return saved_bytes >= max(MIN_SAVED_TOKENS * bytes_per_token, _min_share.get() * source_bytes)
+    (``settings.MIN_SAVED_TOKENS``, and the share ``kit.base.min_share()``), at ``bytes_per_token``."""
+    return saved_bytes >= max(MIN_SAVED_TOKENS * bytes_per_token, min_share() * source_bytes)
 
 
 def finish(source: str, lines: Iterable[str], bytes_per_token: float = BYTES_PER_TOKEN) -> str | None:
