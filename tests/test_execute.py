@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,14 +40,30 @@ def test_the_collector_state_of_a_library_caller_is_left_alone() -> None:
     assert gc.isenabled()
 
 
-def test_the_command_line_pauses_the_collector_only_until_the_command_has_run() -> None:
+def test_the_command_line_pauses_the_collector_until_the_output_is_compacted() -> None:
     import subprocess
     import sys
 
-    probe = ("import gc, sys\nfrom tersh import cli, settings\nsettings.save({'enabled': True})\n"
-             "real_disable = gc.disable\npaused = []\n"
+    probe = ("import gc, sys\nfrom tersh import cli, compaction, settings\nsettings.save({'enabled': True})\n"
+             "real_disable, real_compact = gc.disable, compaction.compact_text\npaused, seen = [], []\n"
              "gc.disable = lambda: (paused.append(1), real_disable())[1]\n"
-             "assert cli.main(['run', '--', 'true']) == 0\n"
-             "print(bool(paused) and gc.isenabled())\n")
+             "compaction.compact_text = lambda *a: (seen.append(gc.isenabled()), real_compact(*a))[1]\n"
+             "assert cli.main(['run', '--', 'seq', '3000']) == 0\n"
+             "print(bool(paused) and gc.isenabled(), seen, file=sys.stderr)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == "True", done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "True [False]", done.stderr
+
+
+def test_a_library_caller_compacts_with_its_collector_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from tersh import compaction
+    from tersh.execution import pipeline
+
+    seen: list[bool] = []
+    real = compaction.compact_text
+    monkeypatch.setattr(compaction, "compact_text", lambda *a: (seen.append(gc.isenabled()), real(*a))[1])
+    line = "src/tersh/module.py:{}:1: F401 'os' imported but unused\n"
+    output = "".join(line.format(n) for n in range(300)).encode()
+    result = pipeline.compact("flake8", 1, combined=output)
+    assert seen == [True] and result.rule == "flake8" and gc.isenabled()

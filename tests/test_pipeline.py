@@ -182,3 +182,20 @@ def test_a_close_call_on_the_minimum_saving_is_settled_by_exact_counts() -> None
         assert pipeline.saves_enough(candidate, source, 0.9) is exact
     assert pipeline.saves_enough("x", "", 0.9) is False
     assert pipeline.saves_enough("a", "a b c d e f g h i j k l m n o p", 0.9) is True  # clear: estimate
+
+
+# A cargo test log the cargotest rule cuts by about a third (34% of its bytes).
+_SAVES_A_THIRD = Path(__file__).parent / "compact" / "fixtures" / "cargotest" / "no-fail-fast-lib-it-doc.out"
+
+
+def test_the_users_minimum_saving_is_the_rules_minimum_too() -> None:
+    raw = _SAVES_A_THIRD.read_bytes()
+    default = pipeline.compact("cargo test --no-fail-fast", 101, combined=raw, conf=CONF)
+    assert default.rule == "cargotest" and default.output_bytes < 0.75 * len(raw)
+    strict_conf = Settings({"enabled": True, "tools.min_saving": 0.5})
+    strict = pipeline.compact("cargo test --no-fail-fast", 101, combined=raw, conf=strict_conf)
+    assert strict.rule is None and strict.complete
+    assert strict.text == raw.decode().rstrip("\n")
+    # The rule itself declined (it saw the setting), not only the pipeline's floor after it.
+    assert strict.details["refused"] == "rule declined"
+    assert "kept_source" not in strict.details

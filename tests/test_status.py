@@ -126,14 +126,35 @@ def test_sixteen_processes_two_hundred_writes_each_lose_nothing() -> None:
             assert section[f"w{index}_{n}"] == n
 
 
-flat_values = (st.none() | st.booleans() | st.integers()
-               | st.floats(allow_nan=False, allow_infinity=False) | st.text())
+section_values = st.dictionaries(
+    st.text(min_size=1),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    max_size=8,
+)
 
 
-@given(st.dictionaries(st.text(min_size=1), flat_values, max_size=8))
-def test_json_object_written_without_the_json_module_parses_back(values: dict[str, object]) -> None:
-    text = status.json_object(values)  # type: ignore[arg-type]
-    assert json.loads(text) == values
+@given(section_values)
+def test_a_written_section_reads_back_as_json_reads_it(values: dict[str, object]) -> None:
+    with status.lock():
+        status.write_section("savings", values)
+    assert json.loads(status.status_path().read_bytes())["savings"] == values
+    assert status.section("savings") == values
+
+
+def test_the_savings_write_and_read_import_neither_json_nor_re() -> None:
+    probe = textwrap.dedent(
+        """
+        import sys
+        from tersh.recording import status, tally
+        with status.lock():
+            tally.publish("s1", tally.savings("total", 2, 2, 100, 40, 0, 2, 30, 12))
+        assert tally.read() == ("s1", (2, 2, 100, 40, 0, 2, 30, 12)), tally.read()
+        print(sorted(m for m in ("json", "re") if m in sys.modules))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=os.environ, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_status_file_in_another_layout_keeps_its_sections(tersh_home: Path) -> None:

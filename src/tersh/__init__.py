@@ -7,7 +7,7 @@ output recorded elsewhere, :func:`retrieve` pages or searches a capture. Imports
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 
 if TYPE_CHECKING:
     from typing import Any

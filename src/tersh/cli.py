@@ -11,12 +11,12 @@ import sys
 
 from tersh.errors import TershError, warn
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
-if TYPE_CHECKING:  # argparse is imported lazily: `tersh hook` never needs it
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence
     from typing import NamedTuple
-else:  # neither typing nor collections: both cost milliseconds at start-up
+else:
     from tersh._startup.lean import NamedTuple
 
 
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["hook"] or args[:1] == ["run"]:
         from tersh._startup import collector
 
-        collector.pause()  # `tersh run` resumes it once the command has run
+        collector.pause()  # `tersh run` resumes it once the output is compacted
         _fast_exit.append(True)
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import TextIO
 

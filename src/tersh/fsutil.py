@@ -6,7 +6,7 @@ import os
 
 from tersh.errors import TershError
 
-TYPE_CHECKING = False  # pathlib and typing stay off the start-up path of `tersh run`
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from pathlib import Path
 

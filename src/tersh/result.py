@@ -1,54 +1,20 @@
 """The typed record of one optimised call, shared by the pipeline, the ledger, hosts and the UI.
 
-Both records are written out by hand rather than with ``dataclasses``: they are built on the
-start-up path of every ``tersh run``, where importing ``dataclasses`` (and ``inspect`` behind it)
-would cost more than the whole rest of the record keeping. They behave like frozen dataclasses:
-keyword or positional construction, read-only fields, equality and repr over the fields.
+Both are frozen records of ``tersh._startup.frozen`` (they are built on the start-up path of
+every ``tersh run``, where ``dataclasses`` costs more than the rest of the record keeping); they
+behave like frozen dataclasses of the same fields.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+from tersh._startup.frozen import Frozen
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import Any
 
 
-class _Frozen:
-    """Base of a record with read-only fields; ``_fields`` names them in order."""
-
-    __slots__ = ()
-    _fields: tuple[str, ...] = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__name__}({shown})"
-
-    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return type(self), self._values()  # pickle and copy rebuild through __init__
-
-    def as_dict(self) -> dict[str, Any]:
-        """The fields as a new dict (nested records are left as they are)."""
-        return {name: getattr(self, name) for name in self._fields}
-
-
-class CaptureRef(_Frozen):
+class CaptureRef(Frozen):
     """One stored stream of a call: id, which stream, where, and how many bytes."""
 
     _fields = ("id", "stream", "path", "bytes")
@@ -60,11 +26,10 @@ class CaptureRef(_Frozen):
     bytes: int
 
     def __init__(self, id: str, stream: str, path: str, bytes: int) -> None:
-        for name, value in zip(self._fields, (id, stream, path, bytes), strict=True):
-            object.__setattr__(self, name, value)
+        self._set_fields((id, stream, path, bytes))
 
 
-class Result(_Frozen):
+class Result(Frozen):
     """What a call produced for the model and what it recorded.
 
     ``text`` is exactly what the model receives. ``input_bytes`` is the complete captured output
@@ -115,8 +80,7 @@ class Result(_Frozen):
         values = (text, exit_code, requested_command, executed_command, category, rule,
                   input_bytes, output_bytes, complete, measured, capture_id, captures,
                   duration_s, {} if details is None else details)
-        for name, value in zip(self._fields, values, strict=True):
-            object.__setattr__(self, name, value)
+        self._set_fields(values)
 
     __hash__ = None  # type: ignore[assignment]  # details is a dict: not hashable
 

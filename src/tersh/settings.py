@@ -11,7 +11,7 @@ from _collections_abc import Mapping  # what collections.abc re-exports, minus `
 
 from tersh.errors import TershError
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off quick start-up paths
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
@@ -37,8 +37,9 @@ CLASSES = (
 
 #: The least a compaction must save to be used (SPEC §3), the one setting every rule and the
 #: pipeline's floor use: this share of the source's tokens (the default of ``tools.min_saving``;
-#: the pipeline reads the user's value) and at least ``MIN_SAVED_TOKENS`` tokens, because every
-#: compacted text carries a capture report of about 40 tokens. Rules check it on their own
+#: the pipeline reads the user's value and hands it to the rules) and at least
+#: ``MIN_SAVED_TOKENS`` tokens, because every compacted text carries a capture report of about
+#: 40 tokens. Rules check it on their own
 #: estimate (about four bytes a token); the pipeline on exact counts, report included.
 MIN_SAVED_SHARE = 0.10
 MIN_SAVED_TOKENS = 60

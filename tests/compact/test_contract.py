@@ -14,7 +14,7 @@ from tersh.compaction._mapping import PROGRAMS, RULES
 from tersh.compaction.kit.base import Invocation
 from tersh.execution import pipeline
 from tersh.execution.pipeline import estimate_tokens
-from tersh.settings import Settings
+from tersh.settings import MIN_SAVED_SHARE, Settings
 from tests.clihelp import tersh
 from tests.corpus import cases, lost_facts
 
@@ -127,3 +127,17 @@ def test_compact_cli_json_on_a_corpus_case() -> None:
     assert data["rule"] == "pytest" and data["category"] == "tests"
     assert lost_facts(case, data["text"]) == []
     assert data["complete"] is False and data["captures"][0]["id"] in data["text"]
+
+
+def test_the_minimum_saving_holds_inside_its_block_only() -> None:
+    from tersh.compaction.kit import base, core
+
+    source = "x" * 10_000
+    assert base.min_share() == MIN_SAVED_SHARE
+    assert core.saves_enough(len(source), 3_000)
+    with base.minimum_saving(0.5):
+        assert base.min_share() == 0.5
+        assert not core.saves_enough(len(source), 3_000)
+        assert core.finish(source, ["x" * 7_000]) is None
+    assert base.min_share() == MIN_SAVED_SHARE
+    assert core.finish(source, ["x" * 7_000]) is not None

@@ -15,7 +15,7 @@ call never shows; each costs tens to hundreds of microseconds to compile.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
 

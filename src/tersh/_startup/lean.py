@@ -17,7 +17,7 @@ read-only attributes, ``_fields``, ``_field_defaults``, ``_make``, ``_replace``,
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

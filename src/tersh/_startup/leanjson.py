@@ -11,7 +11,7 @@ error needs its full report.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import Any
 

@@ -15,7 +15,7 @@ _DIGITS = frozenset("0123456789")
 #: Control characters TOML forbids outside strings too (tab and newline are allowed).
 _FORBIDDEN = frozenset(chr(code) for code in (*range(0, 9), *range(11, 32), 127))
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     Value = bool | int | float | str
     Table = dict[str, "Value | Table"]

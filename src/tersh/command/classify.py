@@ -12,7 +12,7 @@ from __future__ import annotations
 from tersh.command import shell
 from tersh.settings import CLASSES
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Sequence

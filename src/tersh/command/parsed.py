@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tersh.command import classify, shell
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:

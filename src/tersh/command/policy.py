@@ -13,7 +13,7 @@ import sys
 from tersh.command import classify, shell
 from tersh.settings import CLASSES
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Sequence

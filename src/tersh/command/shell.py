@@ -14,7 +14,7 @@ rewritable (it can still be compacted).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import argparse
     from typing import Any

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: `tersh rewrite` imports this module quickly
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import argparse
 

@@ -17,7 +17,7 @@ import sys
 from tersh import settings as settings_mod
 from tersh.errors import TershError, warn
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -178,13 +178,15 @@ def run(shell_command: str | None, argv: list[str], *, timeout: float | None, fm
 
         conf = limits.bounded(conf, host)
     try:
-        result = orchestrate.run(command, timeout=timeout, conf=conf, after_spawn=collector.resume)
+        result = orchestrate.run(command, timeout=timeout, conf=conf)
     except orchestrate.CaptureUnavailable as exc:
         warn(str(exc))
         return runner.run_passthrough(runnable, timeout=timeout)
     except orchestrate.CaptureLost as exc:
         warn(str(exc))
         return exc.exit_code
+    finally:
+        collector.resume()  # the pause covered start-up, the command and its compaction
     result = with_timeout_note(result)
     out = sys.stdout
     if out is None:  # started with stdout closed: the capture keeps everything

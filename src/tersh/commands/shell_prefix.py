@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the prefix's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
@@ -43,7 +43,7 @@ def entry() -> None:
         sys.stdout.flush()
     except (BrokenPipeError, ValueError, AttributeError):
         code = code or 141
-    try:  # noqa: SIM105 - contextlib stays off the start-up path
+    try:  # noqa: SIM105 - start-up path: no contextlib
         sys.stderr.flush()
     except (BrokenPipeError, ValueError, AttributeError):
         pass
@@ -86,6 +86,9 @@ def _host_shell(line: str) -> list[str]:
 
 
 def _through_pipeline(parsed: BashLine, started: list[bool]) -> int:
+    from tersh._startup import collector
+
+    collector.pause()  # as for `tersh run`; this process exits with it paused
     from tersh import settings
     from tersh.execution import orchestrate
 
@@ -145,7 +148,7 @@ def _exec_argv(argv: list[str]) -> NoReturn:
 
 
 def _report(exc: BaseException) -> None:
-    try:  # noqa: SIM105 - contextlib stays off the start-up path
+    try:  # noqa: SIM105 - start-up path: no contextlib
         sys.stderr.write(f"tersh: {type(exc).__name__}: {exc}\n")
     except (OSError, ValueError, AttributeError):
         pass

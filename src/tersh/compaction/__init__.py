@@ -11,8 +11,9 @@ from __future__ import annotations
 import sys
 
 from tersh.compaction._mapping import PROGRAMS, RULES, SNIFF_HINTS
+from tersh.settings import MIN_SAVED_SHARE
 
-TYPE_CHECKING = False  # not `from typing import …`: output no rule claims needs none of these
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from tersh.compaction.kit.base import Invocation, Outcome, Rule
 
@@ -88,14 +89,16 @@ def find_rule(text: str, inv: Invocation) -> Rule | None:
     return rule_for_program(inv) or sniff_rule(text)
 
 
-def apply(rule: Rule, text: str, inv: Invocation) -> Outcome:
-    """Use the rule's text only when the verifier proves nothing protected was lost."""
-    from tersh.compaction.kit.base import Outcome
+def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE) -> Outcome:
+    """Use the rule's text only when the verifier proves nothing protected was lost; the rule
+    proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``)."""
+    from tersh.compaction.kit.base import Outcome, minimum_saving
 
     name = getattr(rule, "NAME", type(rule).__name__)
     category = getattr(rule, "CATEGORY", None)
     try:
-        proposal = rule.compact(text, inv)
+        with minimum_saving(min_saving):
+            proposal = rule.compact(text, inv)
     except Exception as exc:  # a crashing rule costs savings, never output
         return Outcome(text, name, category, refused=f"rule raised {type(exc).__name__}")
     if proposal is None:
@@ -108,18 +111,19 @@ def apply(rule: Rule, text: str, inv: Invocation) -> Outcome:
     return Outcome(proposal, name, category, applied=True)
 
 
-def compact_text(text: str, inv: Invocation) -> Outcome:
+def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE) -> Outcome:
     """Pick a rule for ``text`` and apply it through the verifier.
 
     The rule registered for the program goes first; when it declines (``make`` or ``npm test``
     running some other tool, say), the content sniffer may name another rule, which gets its turn.
-    When no rule's text is used, the generic compactor (``generic``) gets the last turn.
+    When no rule's text is used, the generic compactor (``generic``) gets the last turn. Every
+    rule proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``).
     """
     from tersh.compaction import generic as generic_rule
 
-    outcome = _by_rule(text, inv)
+    outcome = _by_rule(text, inv, min_saving)
     if not outcome.applied:
-        generic = apply(generic_rule, text, inv)
+        generic = apply(generic_rule, text, inv, min_saving)
         if generic.applied:
             outcome = generic
     return _tables_respaced(text, outcome, inv)
@@ -142,7 +146,7 @@ def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:
                             category=outcome.category or "tests", applied=True, refused=None)
 
 
-def _by_rule(text: str, inv: Invocation) -> Outcome:
+def _by_rule(text: str, inv: Invocation, min_saving: float) -> Outcome:
     """The outcome of the program's rule, or of the sniffed one (no rule: text unchanged)."""
     from tersh.compaction.kit.base import Outcome
 
@@ -150,7 +154,7 @@ def _by_rule(text: str, inv: Invocation) -> Outcome:
         by_program = rule_for_program(inv)
     except Exception as exc:  # an unimportable rule must not break the pipeline
         return Outcome(text, refused=f"rule lookup failed: {type(exc).__name__}")
-    first = apply(by_program, text, inv) if by_program is not None else None
+    first = apply(by_program, text, inv, min_saving) if by_program is not None else None
     if first is not None and (first.applied or first.refused != "rule declined"):
         return first
     try:
@@ -159,5 +163,5 @@ def _by_rule(text: str, inv: Invocation) -> Outcome:
         return first or Outcome(text, refused=f"sniffing failed: {type(exc).__name__}")
     if sniffed is None or sniffed is by_program:
         return first or Outcome(text)
-    second = apply(sniffed, text, inv)
+    second = apply(sniffed, text, inv, min_saving)
     return second if second.applied or first is None else first

@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tersh.command import classify
 
-TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` uses this
 if TYPE_CHECKING:
     from tersh.compaction.kit.base import Invocation
 

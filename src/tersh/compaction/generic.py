@@ -16,8 +16,9 @@ no fact goes; the verifier checks that, and the exit code, before the text is us
 from __future__ import annotations
 
 from tersh._startup.lazyre import lazy
-from tersh.compaction.kit.base import Invocation
+from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
+from tersh.compaction.verify.renderings import finding_entry, group_header
 
 NAME = "generic"
 CATEGORY = "other"
@@ -107,10 +108,10 @@ def _grouped(findings: list[str]) -> list[str]:
         match = _FINDING.match(line)
         assert match is not None
         place = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
-        by_file.setdefault(match["path"], []).append(f"  {place} {match['message']}")
+        by_file.setdefault(match["path"], []).append(finding_entry((place,), match["message"]))
     out: list[str] = []
     for path, entries in by_file.items():
-        out.append(f"{path} ({len(entries)})")
+        out.append(group_header(path, len(entries)))
         out.extend(entries)
     return out
 
@@ -192,7 +193,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             return None
         out.insert(places[kind], note)
     result = "\n".join(out)
-    return result if len(result) < len(text) * 0.9 else None
+    return result if len(result) < len(text) * (1 - min_share()) else None
 
 
 def _chatter_kind(line: str) -> str | None:

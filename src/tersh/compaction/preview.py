@@ -34,7 +34,7 @@ from tersh.compaction.verify.facts import (
 
 # Not `typing`, `pathlib`, `subprocess`, `shutil` nor `tempfile`: each costs milliseconds to
 # import, more than bounding a megabyte of output may take (grep is started with posix_spawn).
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from types import ModuleType

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tersh.result import CaptureRef
 
-TYPE_CHECKING = False  # not `from typing import …`: the plain path of `tersh run` reads this
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -12,7 +12,7 @@ import os
 from tersh.execution import spawn as runner
 from tersh.recording import captures as capture_store
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import BinaryIO, NamedTuple

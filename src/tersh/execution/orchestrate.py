@@ -23,7 +23,7 @@ from tersh.execution.execute import CaptureUnavailable as CaptureUnavailable
 from tersh.recording import calls as recording
 from tersh.result import Result
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO
@@ -96,13 +96,11 @@ def run(
     cwd: str | os.PathLike[str] | None = None,
     fallback: BinaryIO | None = None,
     wrap: Callable[[str], str] | None = None,
-    after_spawn: Callable[[], None] | None = None,
 ) -> Result:
     """Run ``command`` (a shell string, or an argv list) through the whole pipeline.
 
     ``wrap`` turns the command to execute into the shell line that really runs (a host's own
-    line around it, e.g. Claude Code's shell prefix); ``after_spawn`` is called once the command
-    has ended (the command line resumes its garbage collector there). See :func:`run_call`.
+    line around it, e.g. Claude Code's shell prefix). See :func:`run_call`.
     """
     from tersh import settings as settings_mod
 
@@ -113,7 +111,6 @@ def run(
         cwd=cwd,
         fallback=fallback,
         wrap=wrap,
-        after_spawn=after_spawn,
     )
 
 
@@ -124,7 +121,6 @@ def run_call(
     cwd: str | os.PathLike[str] | None = None,
     fallback: BinaryIO | None = None,
     wrap: Callable[[str], str] | None = None,
-    after_spawn: Callable[[], None] | None = None,
 ) -> Result:
     """Run a prepared call: rewrite, spawn into a capture, compact, record, report.
 
@@ -134,13 +130,7 @@ def run_call(
     """
     rewrite(call)
     started = time.monotonic()
-    try:
-        spawn(
-            call, timeout=timeout, cwd=None if cwd is None else os.fspath(cwd), fallback=fallback, wrap=wrap
-        )
-    finally:
-        if after_spawn is not None:
-            after_spawn()
+    spawn(call, timeout=timeout, cwd=None if cwd is None else os.fspath(cwd), fallback=fallback, wrap=wrap)
     call.duration_s = time.monotonic() - started
     compaction(call)
     assert call.result is not None

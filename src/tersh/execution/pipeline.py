@@ -13,7 +13,7 @@ from tersh.command import policy
 from tersh.recording import captures as capture_store
 from tersh.result import Result
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Mapping
@@ -257,7 +257,7 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         from tersh.compaction import compact_text
 
         inv = _invocation(parsed, base["exit_code"])
-        outcome = compact_text(text, inv)
+        outcome = compact_text(text, inv, float(conf["tools.min_saving"]))
         if outcome.rule:
             details["rule"] = outcome.rule
             details["rule_applied"] = outcome.applied

@@ -31,7 +31,7 @@ import os
 import sys
 import time
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Callable, Mapping, Sequence
@@ -276,7 +276,7 @@ def _grow_pipe(fd: int) -> None:
     if sys.platform.startswith("linux"):
         import fcntl
 
-        try:  # noqa: SIM105 - contextlib stays off the start-up path
+        try:  # noqa: SIM105 - start-up path: no contextlib
             fcntl.fcntl(fd, _F_SETPIPE_SZ, CHUNK)
         except OSError:
             pass
@@ -545,7 +545,7 @@ def run_passthrough(argv: Sequence[str], *, timeout: float | None = None) -> int
 
 
 def _signal_one(pid: int, signum: int) -> None:
-    try:  # noqa: SIM105 - contextlib stays off the start-up path
+    try:  # noqa: SIM105 - start-up path: no contextlib
         os.kill(pid, signum)
     except (ProcessLookupError, PermissionError):
         pass

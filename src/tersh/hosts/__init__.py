@@ -10,7 +10,7 @@ import sys
 
 from tersh.command.quoting import tersh_command as tersh_command  # re-exported for the hosts
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import Any
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

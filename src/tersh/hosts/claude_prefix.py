@@ -18,10 +18,10 @@ the host's whole line still runs, so its snapshot, options and cwd tracking work
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the prefix's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple
-else:  # typing costs milliseconds at start-up
+else:
     from tersh._startup.lean import NamedTuple
 
 #: The host's cwd-tracking tail starts with this; the file name follows it.

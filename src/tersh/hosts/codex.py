@@ -40,8 +40,8 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

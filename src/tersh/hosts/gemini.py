@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
 if TYPE_CHECKING:
     from typing import Any
 

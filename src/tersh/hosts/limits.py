@@ -14,7 +14,7 @@ A character is at least one byte, so bounding the preview's bytes bounds its cha
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the run path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from tersh.settings import Settings
 

@@ -14,13 +14,9 @@ tersh in one shell, exactly as it would have run in the host's.
 
 from __future__ import annotations
 
-from tersh.command import quoting
+from typing import NamedTuple
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs milliseconds at start-up
-    from tersh._startup.lean import NamedTuple
+from tersh.command import quoting
 
 
 class Decision(NamedTuple):
@@ -149,7 +145,7 @@ def decide(command: str, tersh: str, host: str = "", *, fresh_shell: bool = Fals
             "run by tersh in a child shell, the change would not reach the agent's next command"
         )
     if "no-opt" in command.lower():  # only then can the policy see a bypass marker
-        from tersh.command import policy  # imported lazily: its shell parser is not needed otherwise
+        from tersh.command import policy
 
         if policy.decide(command).bypass:
             return leave("it carries a no-opt marker: the user asked for the raw output")

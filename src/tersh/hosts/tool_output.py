@@ -6,7 +6,7 @@ unchanged result means "leave the host's output alone".
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,7 +14,7 @@ import time
 from tersh import settings
 from tersh.result import Result
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from tersh.recording.spool import Row
     from tersh.settings import Settings

@@ -34,7 +34,7 @@ from tersh.fsutil import TEMP_PREFIX, make_private_dirs, open_private, refuse_da
 from tersh.recording import redact, spool
 from tersh.result import CaptureRef
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import sqlite3
     from contextlib import AbstractContextManager

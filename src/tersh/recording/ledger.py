@@ -35,7 +35,7 @@ from tersh.recording.tally import Savings as Savings
 from tersh.recording.tally import ratio as ratio
 from tersh.session import session_id as session_id  # re-exported: reports name the session
 
-TYPE_CHECKING = False  # not `from typing import …`: typing and pathlib stay off `tersh run`
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, NamedTuple

@@ -19,7 +19,7 @@ through :func:`command_line` first. What is replaced by ``[REDACTED]``:
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `re` and `typing` stay off the start-up path of `tersh run`
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
 

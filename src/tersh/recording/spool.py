@@ -23,7 +23,7 @@ import time
 from tersh.errors import TershError, warn
 from tersh.fsutil import TEMP_PREFIX, write_all
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

@@ -3,9 +3,9 @@
 Several writers share it (the session's savings, the RTK provider's status). A writer takes an
 exclusive lock on a sibling lock file, replaces its own section and writes the file again
 atomically (temp file + rename), so a savings write never erases an RTK write and a reader never
-sees half a file. The file keeps a fixed layout (see :func:`section_texts`) so that the
-per-command savings write needs no JSON parser. A missing or corrupt file reads as ``{}``; the
-next write replaces it.
+sees half a file. The file is read and written with ``_startup.leanjson`` (what ``json`` gives,
+without importing ``json`` and ``re`` on the per-command path). A missing or corrupt file reads
+as ``{}``; the next write replaces it.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import sys
 import time
 
 from tersh import fsutil, settings
+from tersh._startup import leanjson
 
-TYPE_CHECKING = False  # typing and pathlib stay off the start-up path of `tersh run`
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
@@ -108,7 +109,16 @@ else:
 
 def read() -> dict[str, Any]:
     """The whole status document; ``{}`` when the file is missing, unreadable or corrupt."""
-    return _parse(_status_file())
+    try:
+        with open(_status_file(), "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return {}
+    try:
+        document = leanjson.loads(raw)
+    except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError)
+        return {}
+    return document if isinstance(document, dict) else {}
 
 
 def section(name: str) -> dict[str, Any]:
@@ -139,122 +149,41 @@ def _plain_folder(path: str) -> bool:
 
 
 def update(section: str, values: dict[str, Any]) -> None:
-    """Merge ``values`` into ``section`` of the status file, under the lock, atomically.
+    """Merge ``values`` (JSON values) into ``section`` of the status file, under the lock,
+    atomically.
 
     Keys of ``values`` replace the same keys of the section; other keys and other sections are
     kept. ``updated_at`` (Unix time) is set on the section.
     """
-    import json
-
     _check_section(section)
     with lock():
-        current = _parse_text(section_texts().get(section, "{}"))
-        merged = dict(current)
-        merged.update(values)
-        merged["updated_at"] = time.time()
-        write_section(section, json.dumps(merged, indent=2, sort_keys=True, default=str))
+        document = _sections()
+        document[section] = {**document.get(section, {}), **values, "updated_at": time.time()}
+        _write(document)
 
 
-def write_section(section: str, fragment: str) -> None:
-    """Replace ``section`` with ``fragment`` (the JSON text of an object, its keys indented) and
-    write the file again; the other sections are kept as they are. The caller holds :func:`lock`.
-    """
+def write_section(section: str, values: dict[str, Any]) -> None:
+    """Replace ``section`` with ``values`` (JSON values) and write the file again; the other
+    sections are kept as they are. The caller holds :func:`lock`."""
     _check_section(section)
-    if not (fragment.startswith("{") and fragment.endswith("}")):
-        raise ValueError("a status section is a JSON object")
-    texts = section_texts()
-    texts[section] = fragment
-    parts = [f'"{name}": {texts[name]}' for name in sorted(texts)]
-    _replace(_status_file(), ("{\n" + ",\n".join(parts) + "\n}\n").encode("utf-8"))
+    document = _sections()
+    document[section] = values
+    _write(document)
 
 
-def section_texts() -> dict[str, str]:
-    """Each section's JSON text as the file holds it (``{}`` when the file is missing or bad).
-
-    The file is written in a fixed layout — one ``"name": {`` line at the left margin per
-    section, everything inside indented — so a section is found by lines, without a JSON
-    parser. A file in any other shape (an older tersh, a hand edit) is read with ``json`` and
-    its sections are written back in the layout by the next write.
-    """
-    try:
-        with open(_status_file(), "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    found = _layout_sections(text)
-    if found is not None:
-        return found
-    import json
-
-    document = _parse_text(text)
+def _sections() -> dict[str, dict[str, Any]]:
+    """The sections of the file that a write keeps: objects under plain-word names."""
     return {
-        name: json.dumps(value, indent=2, sort_keys=True, default=str)
-        for name, value in document.items()
+        name: value
+        for name, value in read().items()
         if name and _SECTION_CHARS.issuperset(name) and isinstance(value, dict)
     }
 
 
-def _layout_sections(text: str) -> dict[str, str] | None:
-    """The sections of a file in tersh's layout; None when ``text`` is not in it."""
-    lines = text.split("\n")
-    if len(lines) < 3 or lines[0] != "{" or lines[-1] != "" or lines[-2] != "}":
-        return None
-    sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in lines[1:-2]:
-        if line.startswith('"'):
-            name, quote, rest = line[1:].partition('": ')
-            if not quote or not name or not _SECTION_CHARS.issuperset(name) or name in sections:
-                return None
-            current = sections[name] = [rest]
-        elif current is None or not line or line[0] not in " }":
-            return None
-        else:
-            current.append(line)
-    found = {}
-    for name, body in sections.items():
-        fragment = "\n".join(body).removesuffix(",")
-        if not (fragment.startswith("{") and fragment.endswith("}")):
-            return None
-        found[name] = fragment
-    return found
-
-
-def json_object(values: dict[str, str | int | float | bool | None]) -> str:
-    """``values`` as a JSON object, written without the json module (flat plain values only)."""
-    items = []
-    for key, value in sorted(values.items()):
-        if value is None:
-            text = "null"
-        elif value is True or value is False:
-            text = "true" if value else "false"
-        elif isinstance(value, int):
-            text = str(value)
-        elif isinstance(value, float) and value - value == 0:  # finite
-            text = repr(value)
-        else:
-            text = _json_string(str(value))
-        items.append(f"  {_json_string(key)}: {text}")
-    return "{\n" + ",\n".join(items) + "\n}"
-
-
-def flat_values(fragment: str) -> dict[str, str]:
-    """The raw value texts of a flat section written by :func:`json_object` (or ``json.dumps``
-    with indent), by key; nested or unusual lines are skipped."""
-    values = {}
-    for line in fragment.split("\n"):
-        key, quote, value = line.strip().partition('": ')
-        if quote and key.startswith('"'):
-            values[key[1:]] = value.removesuffix(",")
-    return values
-
-
-def _json_string(text: str) -> str:
-    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
-        return f'"{text}"'
-    import json
-
-    return json.dumps(text)
+def _write(document: dict[str, dict[str, Any]]) -> None:
+    """Write ``document`` (sections in name order) in place of the file, atomically."""
+    text = leanjson.dumps({name: document[name] for name in sorted(document)})
+    _replace(_status_file(), (text + "\n").encode("utf-8"))
 
 
 def _check_section(section: str) -> None:
@@ -266,22 +195,3 @@ def _replace(path: str, data: bytes) -> None:
     """Atomic replace without fsync: the file is a snapshot rebuilt by the next write, so losing
     it to a power cut costs nothing, while an fsync per command can cost milliseconds."""
     fsutil.replace_file(path, data, sync=False)
-
-
-def _parse(path: Path | str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return {}
-    return _parse_text(raw)
-
-
-def _parse_text(raw: bytes | str) -> dict[str, Any]:
-    import json
-
-    try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, ValueError):
-        return {}
-    return document if isinstance(document, dict) else {}

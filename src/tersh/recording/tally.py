@@ -10,7 +10,7 @@ two never disagree.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:
@@ -80,18 +80,13 @@ def read() -> tuple[str, tuple[int, ...]] | None:
     """(session, counters) of the published savings; None when absent or not readable as such."""
     from tersh.recording import status
 
-    fragment = status.section_texts().get("savings")
-    if fragment is None:
+    published = status.section("savings")
+    session = published.get("session")
+    counted = [published.get(name) for name in COUNTERS]
+    if not isinstance(session, str) or not session:
         return None
-    values = status.flat_values(fragment)
-    session = values.get("session", "")
-    if len(session) < 3 or session[0] != '"' or session[-1] != '"' or "\\" in session:
-        return None
-    try:
-        counted = tuple(int(values[name]) for name in COUNTERS)
-    except (KeyError, ValueError):
-        return None
-    return (session[1:-1], counted) if min(counted) >= 0 else None
+    numbers = [number for number in counted if type(number) is int and number >= 0]
+    return (session, tuple(numbers)) if len(numbers) == len(COUNTERS) else None
 
 
 def publish(session: str, figures: Savings) -> None:
@@ -100,6 +95,4 @@ def publish(session: str, figures: Savings) -> None:
 
     from tersh.recording import status
 
-    values: dict[str, str | int | float | bool | None] = {"session": session, **figures._asdict()}
-    values["updated_at"] = time.time()
-    status.write_section("savings", status.json_object(values))
+    status.write_section("savings", {"session": session, **figures._asdict(), "updated_at": time.time()})

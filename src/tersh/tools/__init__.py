@@ -11,7 +11,7 @@ Both names are loaded on first use (from :mod:`tersh.tools.compressor`), so a ho
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `from typing import …`: typing stays off the hook's hot path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from tersh.tools.compressor import ToolResult, compress
 

@@ -1,11 +1,16 @@
-"""The contract every category rule meets, and the records the compaction stage passes around."""
+"""The contract every category rule meets, the records the compaction stage passes around, and
+the minimum saving of the call in progress."""
 
 from __future__ import annotations
 
-from tersh.command.classify import subcommand
+from contextvars import ContextVar
 
-TYPE_CHECKING = False  # not `from typing import …`: every call with output reads this module
+from tersh.command.classify import subcommand
+from tersh.settings import MIN_SAVED_SHARE
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    from contextvars import Token
     from typing import NamedTuple, Protocol
 else:
     from tersh._startup.lean import NamedTuple
@@ -62,3 +67,32 @@ class Outcome(NamedTuple):
     category: str | None = None
     applied: bool = False
     refused: str | None = None
+
+
+# The share of its source a proposal must save in the call in progress: the user's
+# ``tools.min_saving``, which the registry sets around each rule's ``compact`` (rules never read
+# settings themselves).
+_min_share: ContextVar[float] = ContextVar("min_share", default=MIN_SAVED_SHARE)
+
+
+class minimum_saving:
+    """Inside ``with minimum_saving(share):`` a proposal must save ``share`` of its source
+    (``tools.min_saving``). A class, not ``contextlib.contextmanager``: contextlib stays off the
+    start-up path."""
+
+    def __init__(self, share: float) -> None:
+        self._share = share
+        self._token: Token[float] | None = None
+
+    def __enter__(self) -> None:
+        self._token = _min_share.set(self._share)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _min_share.reset(self._token)
+            self._token = None
+
+
+def min_share() -> float:
+    """The share of its source a proposal must save now (see :func:`minimum_saving`)."""
+    return _min_share.get()

@@ -11,10 +11,11 @@ import re
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
+from tersh.compaction.kit.base import min_share
 from tersh.compaction.verify import facts as verify  # not holds: its checks import it when needed
-from tersh.settings import MIN_SAVED_SHARE, MIN_SAVED_TOKENS
+from tersh.settings import MIN_SAVED_TOKENS
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -81,8 +82,8 @@ def carries_fact(line: str, paths: bool = False) -> bool:
 
 def saves_enough(source_bytes: float, saved_bytes: float, bytes_per_token: float = BYTES_PER_TOKEN) -> bool:
     """Whether saving ``saved_bytes`` of a source of ``source_bytes`` meets the minimum saving
-    (``settings.MIN_SAVED_TOKENS`` and ``MIN_SAVED_SHARE``), at ``bytes_per_token``."""
-    return saved_bytes >= max(MIN_SAVED_TOKENS * bytes_per_token, MIN_SAVED_SHARE * source_bytes)
+    (``settings.MIN_SAVED_TOKENS``, and the share ``kit.base.min_share()``), at ``bytes_per_token``."""
+    return saved_bytes >= max(MIN_SAVED_TOKENS * bytes_per_token, min_share() * source_bytes)
 
 
 def finish(source: str, lines: Iterable[str], bytes_per_token: float = BYTES_PER_TOKEN) -> str | None:

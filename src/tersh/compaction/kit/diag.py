@@ -11,19 +11,16 @@ import sys
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-from tersh._startup import gcpause as _gcpause
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify.renderings import finding_continuation, finding_entry, group_header
 
-TYPE_CHECKING = False  # not `from typing import …`: a log's sniffing may import this module
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:
     from tersh._startup.lean import NamedTuple
-
-#: Rules decorate ``compact`` with this: their many small records need no cycle collection.
-without_gc = _gcpause.without_gc
 
 #: Up to this many findings, a linter's own lines (``path:line:col: code message``) are kept as
 #: they are: they are directly usable and regrouping them saves little.
@@ -182,10 +179,10 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
         counts[path] += 1
     out: list[str] = []
     for path, messages in files.items():
-        out.append(f"{path} ({counts[path]})")
+        out.append(group_header(path, counts[path]))
         for (text, extra), locations in messages.items():
-            out.append(f"  {' '.join(locations)} {text}")
-            out.extend(f"    {line.strip()}" for line in extra)
+            out.append(finding_entry(locations, text))
+            out.extend(map(finding_continuation, extra))
     out.extend(loose)
     return out
 

@@ -30,7 +30,7 @@ from tersh.compaction.kit.core import (
 from tersh.compaction.verify import facts as verify
 from tersh.compaction.verify import scan as verify_scan
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator

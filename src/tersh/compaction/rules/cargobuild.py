@@ -56,7 +56,6 @@ _SNIFF = re.compile(
 )
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress and quoted source; None when the output is not a Rust build's."""
     out: list[str] = []

@@ -62,7 +62,6 @@ _SNIFF = re.compile(
 )
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop build chatter around the diagnostics; None when the output is not a build's."""
     out: list[str] = []

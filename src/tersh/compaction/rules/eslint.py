@@ -28,7 +28,6 @@ _UNIX = re.compile(r"\[(?:Error|Warning)(?:/[^\]]+)?\]$")
 _SUMMARY = re.compile(r"^[✖✕×]? ?\d[\d,]* problems? \(", re.MULTILINE)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Merge repeated messages per file; None with few findings (nothing to gain)."""
     items: list[_diag.Finding | str] = []

@@ -25,7 +25,6 @@ _CODE = re.compile(r"^[A-Z]{1,3}\d{2,4}\b")
 _SNIFF_LINE = re.compile(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Group flake8 findings by file, or None when there are too few to gain anything."""
     items: list[_diag.Finding | str] = []

@@ -28,7 +28,6 @@ _CHATTER = re.compile(r"^go: (?:downloading|finding|extracting) ")
 _SNIFF = re.compile(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", re.MULTILINE)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source and download chatter; None when nothing is gained."""
     items: list[_diag.Finding | str] = []

@@ -45,7 +45,6 @@ _SNIFF = re.compile(
 )
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop build chatter and quoted source around Java diagnostics; None if not a Java build."""
     out: list[str] = []

@@ -29,17 +29,13 @@ import re
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify.renderings import listing_entries, listing_group
 
 NAME = "listing"
 CATEGORY = "search"
 PROGRAMS = ("find", "bfs", "fd", "fdfind", "locate", "plocate", "mlocate", "git ls-files")
 #: ``sniff`` never scores above the sniffing threshold: no text makes the sniffer import this.
 SNIFF_HINTS: tuple[str, ...] = ()
-
-#: What starts each entry under a header.
-INDENT = " "
-
-_ENTRY_BREAK = "\n" + INDENT
 
 #: Up to this many lines a listing stays as printed.
 FEW_LINES = 100
@@ -151,9 +147,9 @@ class _Grouper:
         size = len(folder)
         # (one string per run, not per line: a long listing's output costs a few objects)
         if run and folder == self.heading:
-            self.out.append(INDENT + _ENTRY_BREAK.join([line[size:] for line in run]))
+            self.out.append(listing_entries([line[size:] for line in run]))
         elif len(run) >= MIN_GROUP:
-            self.out.append(folder + _ENTRY_BREAK + _ENTRY_BREAK.join([line[size:] for line in run]))
+            self.out.append(listing_group(folder, [line[size:] for line in run]))
             self.heading = folder
         elif run:
             self.out.append("\n".join(run))
@@ -174,7 +170,6 @@ class _Grouper:
         return f"{core.MARK} {self.paths:,} paths grouped by folder"
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Group a long listing by folder, or None when it is short, not plain paths, or when
     grouping would not pay."""

@@ -60,7 +60,6 @@ _SNIFF = re.compile(
 )
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Join wrapped messages, drop quoted source; None when nothing is gained."""
     items: list[_diag.Finding | str] = []

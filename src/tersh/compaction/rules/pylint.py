@@ -28,7 +28,6 @@ _MESSAGE_ID = re.compile(r"^(?:[CRWEFI]\d{4}: |\[[CRWEFI]\d{4}\()")
 _SNIFF = re.compile(r"^\*{13} Module |^Your code has been rated at ", re.MULTILINE)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop banners and rulers, group findings when there are many; None if nothing to gain."""
     items: list[_diag.Finding | str] = []

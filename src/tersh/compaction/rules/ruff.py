@@ -51,7 +51,6 @@ _SNIFF = re.compile(
 )
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """One line per finding (grouped by file when many); None when nothing can go."""
     lines = text.splitlines()

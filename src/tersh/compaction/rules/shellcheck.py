@@ -39,7 +39,6 @@ class _Block(NamedTuple):
     kept: list[str]
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """One entry per comment; None when the text is not shellcheck's or saves too little."""
     items: list[_diag.Finding | str] = []

@@ -32,7 +32,6 @@ _QUOTED = re.compile(r"^\s*\d+ |^\s*~[~\s]*$")
 _SNIFF = re.compile(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", re.M)
 
 
-@_diag.without_gc
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source, group errors by file when many; None if nothing is gained."""
     items: list[_diag.Finding | str] = []

@@ -26,7 +26,7 @@ from tersh._startup.lazyre import lazy
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
 
-TYPE_CHECKING = False  # not `from typing import …`: the verifier is on the path of most calls
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import NamedTuple

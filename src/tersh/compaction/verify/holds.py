@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from itertools import repeat
 
-from tersh._startup.gcpause import without_gc
 from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
@@ -67,7 +66,7 @@ from tersh.compaction.verify.scan import (
 from tersh.compaction.verify.scan import _SEVEN_HEX as _SEVEN_HEX
 from tersh.compaction.verify.scan import extract_facts as extract_facts
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -193,7 +192,6 @@ _PARTS = {
 }
 
 
-@without_gc
 def missing_facts(source: str, proposal: str, inv: Invocation | None = None) -> list[Fact]:
     """The protected facts of ``source`` that ``proposal`` lost (at most MAX_REPORTED)."""
     return _missing_in(strip_ansi(source), _Index(proposal), inv)

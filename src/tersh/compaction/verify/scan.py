@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from itertools import accumulate, islice, repeat
 
-from tersh._startup.gcpause import without_gc
 from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
@@ -48,7 +47,7 @@ from tersh.compaction.verify.facts import (
     normalize,
 )
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterable, Iterator
@@ -493,7 +492,6 @@ class _Facts:
         return [Fact(*by_key[key], (key >> _LINE_SHIFT) & _LINE_MASK) for key in sorted(by_key)]
 
 
-@without_gc
 def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
     """Every protected fact of ``source``, deduplicated, in the order first seen.
 

@@ -14,7 +14,7 @@ import sys
 
 from tersh.command import policy
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import NamedTuple, Protocol
 

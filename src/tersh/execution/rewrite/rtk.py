@@ -29,7 +29,7 @@ from tersh.execution.rewrite.rtk_probe import fingerprint as _fingerprint
 from tersh.execution.rewrite.rtk_probe import locate as locate
 from tersh.execution.rewrite.rtk_probe import probe_path as probe_path
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import subprocess
     from typing import NamedTuple

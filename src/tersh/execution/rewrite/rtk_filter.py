@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
 if TYPE_CHECKING:
     import subprocess
-    from typing import NamedTuple
 
     from tersh.compaction.kit.base import Invocation
-else:
-    from tersh._startup.lean import NamedTuple
 
 #: How long ``rtk pipe`` may take over one capture (the command has run already).
 PIPE_TIMEOUT_S = 5.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # not `from typing import …`: keeps `typing` off the quick start-up path
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from typing import Any, NamedTuple
 
