@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import NamedTuple
 
 from tersh._startup import gcpause as _gcpause
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify.facts import quoted_source
 
 #: Rules decorate ``compact`` with this: their many small records need no cycle collection.
 without_gc = _gcpause.without_gc
@@ -124,6 +125,21 @@ def reduce_frame_line(line: str) -> str | None:
         return None
     indent = line[: len(line) - len(line.lstrip())]
     return f"{indent}| {label}"
+
+
+def frame_line_carries_fact(lines: Sequence[str], index: int) -> bool:
+    """Whether the frame line ``lines[index]`` holds a protected fact: a source line the frame
+    quotes (``verify.facts.quoted_source``) only by a location, path or commit id it names (its
+    words "error" or "warning" are the file's text, not a report); any other line as
+    ``carries_fact`` says."""
+    line = lines[index]
+    if not quoted_source(lines, index):
+        return carries_fact(line, paths=True)
+    return (
+        next(verify.iter_locations(line), None) is not None
+        or next(verify.iter_paths(line), None) is not None
+        or next(verify.iter_commits(line), None) is not None
+    )
 
 
 def is_markers_only(line: str) -> bool:
