@@ -90,6 +90,10 @@ _END_CODE = re.compile(  # each form as the tool writes it: brackets and parenth
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
     r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
 )
+# A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
+# then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
+_CODE_HEAD = re.compile(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
+_CODE_HEAD_MARK = re.compile(r"\n[A-Z]{1,4}\d{3,5} ")
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
 _FAILING_TEST = re.compile(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
@@ -178,6 +182,9 @@ def _candidate_starts(chunk: str) -> list[int] | None:
             position = find(stem, position + len(stem))
     if ":" in chunk or "(" in chunk or "File" in chunk:
         positions.extend(match.start() for match in _LOCATION_MARKS.finditer(chunk))
+    positions.extend(match.end() - 1 for match in _CODE_HEAD_MARK.finditer(chunk))
+    if _CODE_HEAD.match(chunk):
+        positions.append(0)
     rfind = chunk.rfind
     return sorted({rfind("\n", 0, position) + 1 for position in positions})
 
@@ -294,6 +301,13 @@ class Digest:
             summary = " ".join(line.split())[:200]
             if summary not in self.summaries and self._room(self.summaries):
                 self.summaries[summary] = None
+
+    def count_code(self, code: str) -> None:
+        """Count the code a line opens with when the line is no fact line itself."""
+        if code in self.codes:
+            self.codes[code] += 1
+        elif self._room(self.codes):
+            self.codes[code] = 1
 
     def render(self, total_lines: int, max_lines: int, max_bytes: int) -> list[str]:
         """The index as lines, within the bounds given (cut with a note when it does not fit)."""
@@ -506,7 +520,7 @@ _GREP_FACTS = (
     + b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
     b"|[./][[:alnum:]_.@+~/\x80-\xff-]*:[0-9]|\\.[[:alnum:]_\x80-\xff]+\\([0-9]|File \""
     b"|def |class |function|fn |struct |enum |trait |impl |mod |func |type |interface |record "
-    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": "
+    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": |^[A-Z]{1,4}[0-9]{3,5} "
 )
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
@@ -623,6 +637,9 @@ class _Scan:
             if kind == "candidate":
                 locations = fact_locations(line)
                 if locations is None:
+                    code = _CODE_HEAD.match(line)
+                    if code is not None:
+                        self.digest.count_code(code[1])
                     continue
                 facts.add(number, line)
                 if entries is not None and _GROUP_ENTRY.match(line):
