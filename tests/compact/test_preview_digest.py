@@ -172,3 +172,17 @@ def test_a_rules_grouped_findings_far_over_the_bound_are_all_in_the_index(
     assert [first for first in firsts.values() if first not in shown.text] == []
     counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(r"([A-Z]+\d+) ×([\d,]+)", shown.text)}
     assert {code: counts.get(code, 0) for code in expected_codes} == expected_codes
+
+
+def test_the_index_of_a_full_format_ruff_output_counts_every_code() -> None:
+    """ruff's full format names a finding's code on the line before the arrow that locates it:
+    far over the bound (as when it is streamed, with no rule), every code is still counted."""
+    raw = (FIXTURES / "ruff" / "ruff-full-frames-pytest.txt").read_text(encoding="utf-8")
+    copies = 20
+    text = "".join(raw.replace("--> ", f"--> pkg{copy}/") for copy in range(copies))
+    shown = preview.bound_text(text, MAX_LINES, MAX_BYTES)
+    counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(r"([A-Z]+\d+) ×([\d,]+)", shown.text)}
+    expected: dict[str, int] = {}
+    for found in RUFF_FINDINGS:
+        expected[found["code"]] = expected.get(found["code"], 0) + copies
+    assert {code: counts.get(code, 0) for code in expected} == expected
