@@ -20,7 +20,8 @@ from tersh.compaction.detect import invocation
 from tersh.compaction.verify.holds import contradiction, missing_facts
 from tersh.execution import pipeline
 
-CASES = sorted(p for p in (Path(__file__).parent / "fixtures" / "generic").iterdir() if p.is_dir())
+GENERIC = Path(__file__).parent / "fixtures" / "generic"
+CASES = sorted(p for p in GENERIC.iterdir() if p.is_dir())
 
 
 def _case(folder: Path) -> tuple[str, int, bytes, list[str]]:
@@ -43,6 +44,32 @@ def test_recorded_output_keeps_every_fact_and_never_grows(
     text = strip_ansi(result.text)
     assert [fact for fact in must_keep if fact not in text] == []
     assert tokens.count(result.text) <= tokens.count(raw.decode("utf-8", "replace"))
+
+
+# What the generic compactor saves on a recorded case at least (o200k tokens of the text the
+# model gets, report line included). prettier's and bandit's outputs are made of findings and
+# their context: they are recorded to prove that nothing is lost and nothing grows.
+SAVES = {"biome-lint-eslint-rules": 0.6, "codespell-hypothesis": 0.5, "junit4-orders-failure": 0.7}
+
+
+@pytest.mark.parametrize("name", sorted(SAVES))
+def test_recorded_output_saves_what_it_should(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TERSH_HOME", str(tmp_path))
+    command, exit_code, raw, _ = _case(GENERIC / name)
+    result = pipeline.compact(command, exit_code, combined=raw, conf=settings.Settings())
+    assert tokens.count(result.text) <= (1 - SAVES[name]) * tokens.count(raw.decode("utf-8", "replace"))
+
+
+def test_code_frames_of_a_linter_with_no_rule_are_counted_unless_they_name_something() -> None:
+    command, exit_code, raw, _ = _case(GENERIC / "biome-lint-eslint-rules")
+    source = raw.decode()
+    outcome = compact_text(source, invocation(command, exit_code))
+    assert outcome.applied and outcome.rule == "generic"
+    assert '\u2502 "use strict";' in source and '\u2502 "use strict";' not in outcome.text
+    assert "    9 \u2502 const astUtils = require(\"./utils/ast-utils\");" in outcome.text  # names a path
+    assert " code-frame lines omitted]" in outcome.text
 
 
 @pytest.mark.parametrize("name", ["java-logging-exception", "cargo-run-panic"])
@@ -96,7 +123,7 @@ def test_findings_are_grouped_by_file_and_verified() -> None:
     ]
     text = "\n".join(["Inspecting 2 files", *findings, "2 files inspected, 58 offenses detected"])
     out = _generic.compact(text, invocation("rubocop --format emacs", 1))
-    assert out is not None and "lib/a.rb (29)" in out and "  3:4 C: Style/StringLiterals" in out
+    assert out is not None and "lib/a.rb (29)\n  1:2 2:3 3:4 " in out and " C: Style/StringLiterals" in out
     assert missing_facts(text, out) == []
 
 

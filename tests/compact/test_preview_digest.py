@@ -7,12 +7,16 @@ path, each diagnostic code, each failing test, each summary line — must be in 
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction import preview
+from tersh.compaction import detect, preview
+from tersh.compaction.rules import ruff
+from tersh.compaction.verify import holds as verify
 from tersh.compaction.verify.facts import is_diagnostic, iter_locations, iter_paths
 from tersh.compaction.verify.scan import extract_facts
 
@@ -132,3 +136,57 @@ def test_the_bulk_candidate_search_misses_no_fact_line(lines: list[str]) -> None
         if is_diagnostic(line) or next(iter_locations(line), None) is not None:
             assert position in starts, line
         position += len(line) + 1
+
+
+RUFF_FINDINGS = json.loads((FIXTURES / "ruff" / "ruff-full-frames-pytest.json").read_text(encoding="utf-8"))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    copies=st.integers(60, 120),
+    picks=st.lists(st.integers(0, len(RUFF_FINDINGS) - 1), min_size=20, max_size=40, unique=True),
+)
+def test_a_rules_grouped_findings_far_over_the_bound_are_all_in_the_index(
+    copies: int, picks: list[int]
+) -> None:
+    """ruff's real findings (its JSON form) under many files, through the rule and the preview:
+    every file with its first location and count, every code with its count, is in the index."""
+    findings = [RUFF_FINDINGS[i] for i in picks]
+    source: list[str] = []
+    expected_codes: dict[str, int] = {}
+    firsts: dict[str, str] = {}
+    for copy in range(copies):
+        for found in findings:
+            path = f"pkg{copy}/{found['filename']}"
+            source += [
+                f"{found['code']} {found['message']}",
+                f" --> {path}:{found['row']}:{found['column']}",
+                "  |",
+            ]
+            source += [f"{found['row']} |     x = 1  # fails with an error", "  |     ^", ""]
+            expected_codes[found["code"]] = expected_codes.get(found["code"], 0) + 1
+            firsts.setdefault(path, f"{path}:{found['row']}:{found['column']}")
+    text = "\n".join(source) + "\n"
+    inv = detect.invocation("ruff check --select ALL .", 1)
+    grouped = ruff.compact(text, inv)
+    assert grouped is not None and verify.missing_facts(text, grouped, inv) == []
+    assert len(grouped.encode()) > 3 * MAX_BYTES  # the preview below has 2 * MAX_BYTES
+    shown = preview.bound_text(grouped, MAX_LINES * 4, MAX_BYTES * 2, whole_text=False)
+    assert shown.text.startswith("[tersh] index of the ") and "index cut" not in shown.text
+    assert [first for first in firsts.values() if first not in shown.text] == []
+    counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(r"([A-Z]+\d+) ×([\d,]+)", shown.text)}
+    assert {code: counts.get(code, 0) for code in expected_codes} == expected_codes
+
+
+def test_the_index_of_a_full_format_ruff_output_counts_every_code() -> None:
+    """ruff's full format names a finding's code on the line before the arrow that locates it:
+    far over the bound (as when it is streamed, with no rule), every code is still counted."""
+    raw = (FIXTURES / "ruff" / "ruff-full-frames-pytest.txt").read_text(encoding="utf-8")
+    copies = 20
+    text = "".join(raw.replace("--> ", f"--> pkg{copy}/") for copy in range(copies))
+    shown = preview.bound_text(text, MAX_LINES, MAX_BYTES)
+    counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(r"([A-Z]+\d+) ×([\d,]+)", shown.text)}
+    expected: dict[str, int] = {}
+    for found in RUFF_FINDINGS:
+        expected[found["code"]] = expected.get(found["code"], 0) + copies
+    assert {code: counts.get(code, 0) for code in expected} == expected

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import ruff as rule
+from tersh.compaction.verify import facts
+from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
 FIXTURES = {  # name: (command, exit code, applied)
@@ -18,6 +22,9 @@ FIXTURES = {  # name: (command, exit code, applied)
     "ruff-pylint-format-mdurl": ("ruff check --select ALL --output-format pylint mdurl", 1, True),
     # ruff 0.17 format --check on 45 unformatted files: a diff per file
     "ruff-format-check-diff": ("ruff format --check .", 1, True),
+    # ruff 0.17 check --select ALL on pytest's warnings.py and recwarn.py: code frames and fix
+    # diffs quoting "warn", "fail", "Exception" (the findings are in the .json next to it)
+    "ruff-full-frames-pytest": ("ruff check --select ALL warnings.py recwarn.py", 1, True),
 }
 
 
@@ -49,7 +56,34 @@ def test_many_findings_are_grouped_with_summary_kept() -> None:
 def test_quoted_code_with_a_protected_fact_stays_under_its_finding() -> None:
     case = support.case("lint__ruff-boltons-default-full")
     text = support.run(rule, case.combined, case.cmd, case.exit_code).text
-    assert "  73:8 BLE001 Do not catch blind exception: `Exception`\n    73 | except Exception:" in text
+    # quoted code naming a path stays, once, under the first finding whose frame shows it
+    assert (
+        "  1:1 I001 [*] Import block is un-sorted or un-formatted\n    3 |   sys.path.append('/home/" in text
+    )
+    assert text.count("3 |   sys.path.append('/home/mahmoud/projects/lithoxyl/')") == 1
+    # quoted code whose only protected-looking word is the file's own text ("Exception") goes
+    assert "  73:8 BLE001 Do not catch blind exception: `Exception`\n  " in text
+    assert "73 | except Exception:" not in text
+
+
+def test_code_frames_are_kept_only_with_a_fact_and_once() -> None:
+    """On real output, every finding of ruff's JSON form is kept; no frame line is kept for
+    the words "error"/"warn"/"fail" of the code it quotes, and none twice."""
+    name = "ruff-full-frames-pytest"
+    text = support.check_text_fixture(rule, "ruff", name, FIXTURES[name][0], 1).text
+    findings = json.loads((support.FIXTURES / "ruff" / f"{name}.json").read_text(encoding="utf-8"))
+    index = verify._Index(text)
+    for found in findings:
+        assert index.holds("location", f"{found['filename']}:{found['row']}:{found['column']}"), found
+        assert f" {found['code']} " in text and found["message"] in text, found
+    source = support.text_fixture("ruff", name)
+    quoted = [line for line in source.splitlines() if facts.may_be_quoted_source(line)]
+    severe = [line for line in quoted if facts.is_diagnostic(line) and not list(facts.iter_paths(line))]
+    assert len(severe) > 20  # the fixture shows the case: quoted code holding severity words
+    kept = text.splitlines()
+    assert not [line for line in kept if line.strip() in {x.strip() for x in severe}]
+    extra = [" ".join(line.split()) for line in kept if line.startswith("    ")]
+    assert len(extra) == len(set(extra))
 
 
 def test_empty_and_foreign_input() -> None:

@@ -388,3 +388,33 @@ def test_bare_lines_of_real_outputs_are_their_lines_without_locations() -> None:
         for chunk in scan._chunks(text):
             lines = chunk.split("\n")
             assert scan._bare_lines(chunk) == [facts._without_locations(line) for line in lines]
+
+
+# Lines of code frames (ruff, rustc, gcc, biome, babel) and their look-alikes (tables, lists).
+FRAME_LINE = st.sampled_from(
+    ["  |", "   |     ^^^^ expected `u32`", "12 |     raise ValueError(\"error\")", "> 3 │ warn(x)",
+     "    │   ^^^", " 9 | fatal error", "15 +     if x is None:", "   -     if x == None:", "  ...",
+     " 1 | error | disk full", "- failed item", "x.py:3:1: E1 error", "help: fix the error", "",
+     "  --> a.py:9:9", "7 | open('a.py:3') # error", "| a | failed |", "error: e", "----+-----",
+     "    4 4 │   var failed", "    2   │ - error()", "      2 │ + error()", "2   const error = 1;",
+     "          ~~~~~", "~~~~", "1 error found", "  = note: warn"]
+)  # fmt: skip
+FRAMED = st.lists(FRAME_LINE, max_size=90).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=FRAMED, chunk_chars=st.sampled_from([16, 64, 1 << 20]))
+def test_facts_of_code_frames_across_chunks(text: str, chunk_chars: int) -> None:
+    """Whether a line is quoted source depends on the lines around it, in any chunk."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scan, "CHUNK_CHARS", chunk_chars)
+        assert scan.extract_facts(text) == facts.plain_facts(text)
+
+
+def test_quoted_source_of_a_code_frame_is_no_diagnostic() -> None:
+    frame = '  |\n9 |         raise ValueError("error: bad value")\n  |         ^^^^^\n'
+    table = " id | level\n----+------\n  1 | error | disk full\n"
+    assert [f for f in facts.plain_facts(frame) if f.kind == "diagnostic"] == []
+    assert facts.Fact("diagnostic", "1 | error | disk full", 3) in facts.plain_facts(table)
+    far = "  |\n" + "".join(f"{n} | x\n" for n in range(1, 40)) + "40 | error\n"
+    assert any(f.kind == "diagnostic" for f in facts.plain_facts(far))  # no gutter within reach

@@ -6,6 +6,9 @@ verifier reads back). Of the other lines it collapses:
 
 - chatter: log lines at INFO / DEBUG / TRACE level, ``Resolving`` / ``Downloading`` / ``Fetching``
   progress, passing-test lines (``PASSED``, ``ok``, ``✓``) and percentage bars, each kind counted;
+- code frames: the source a frame quotes (``  12 │ x``, as the verifier reads it: no diagnostic)
+  and its marker lines (``     │ ^^^``), counted; a frame line naming a path, a location or a
+  commit id stays where it is;
 - runs of lines of one shape (numbers, hex ids, durations and paths masked): the first and the
   last line of the run stay, the lines between are counted.
 
@@ -17,8 +20,13 @@ from __future__ import annotations
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation, min_share
-from tersh.compaction.verify.facts import iter_commits, iter_locations, iter_paths
-from tersh.compaction.verify.renderings import finding_entry, group_header
+from tersh.compaction.verify.facts import (
+    iter_commits,
+    iter_locations,
+    iter_paths,
+    may_be_quoted_source,
+    quoted_source,
+)
 
 NAME = "generic"
 CATEGORY = "other"
@@ -57,6 +65,9 @@ _CHATTER = (
     ),
     ("progress bars", lazy(r"\d{1,3}(?:\.\d+)?%.*(?:[#=█░▓▒■]{3,}|\|)|(?:[#=█░▓▒■]{3,}).*\d{1,3}%")),
 )
+# A frame's marker line, with no label: "      │ ^^^^", "  |     ---", "  |".
+_FRAME_MARKERS = lazy(r"^\s*[|│][\s|│^~_\-]*$")
+_FRAME = "code-frame lines"
 _FINDING = lazy(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 
 
@@ -102,18 +113,17 @@ def _note(count: int, what: str, hidden: list[str]) -> str | None:
 
 
 def _grouped(findings: list[str]) -> list[str]:
-    """Consecutive ``path:line[:col]: message`` findings grouped under their file."""
-    by_file: dict[str, list[str]] = {}
+    """Consecutive ``path:line[:col]: message`` findings grouped under their file, the lines of
+    one message merged onto one entry (as the linter rules write them)."""
+    from tersh.compaction.kit import diag as _diag  # the linters' renderer, loaded when needed
+
+    found: list[_diag.Finding] = []
     for line in findings:
         match = _FINDING.match(line)
         assert match is not None
         place = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
-        by_file.setdefault(match["path"], []).append(finding_entry((place,), match["message"]))
-    out: list[str] = []
-    for path, entries in by_file.items():
-        out.append(group_header(path, len(entries)))
-        out.extend(entries)
-    return out
+        found.append(_diag.Finding(match["path"], place, match["message"], line))
+    return _diag.render_grouped(found)
 
 
 def _finding(line: str) -> bool:
@@ -138,6 +148,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     if len(lines) < MIN_RUN:
         return None
     protected = _protected(lines)
+    frames = _frame_lines(lines, protected)
     masks = _MASK.sub("#", text).split("\n")
     if len(masks) != len(lines):  # a mask never spans lines; if it did, do nothing
         return None
@@ -160,7 +171,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.append(line)
             index += 1
             continue
-        kind = _chatter_kind(line)
+        kind = _FRAME if index in frames else _chatter_kind(line)
         if kind is not None:
             if kind not in chatter:
                 places[kind] = len(out)  # the note stands where the first such line stood
@@ -176,12 +187,19 @@ def compact(text: str, inv: Invocation) -> str | None:
             omitted += end - index - 1
             index = end
             continue
-        if end - index >= MIN_RUN and masks[index].strip():
-            note = _note(end - index - 2, "lines of the same shape", lines[index + 1 : end - 1])
+        members, between = _shape_run(lines, masks, protected, frames, index)
+        if len(members) >= MIN_RUN and masks[index].strip():
+            hidden = [lines[member] for member in members[1:-1]]
+            note = _note(len(hidden), "lines of the same shape", hidden)
             if note is not None:
-                out += [line, note, lines[end - 1]]
-                omitted += end - index - 2
-                index = end
+                for inner in between:  # chatter between the run's lines is counted as chatter
+                    inner_kind = _FRAME if inner in frames else _chatter_kind(lines[inner])
+                    assert inner_kind is not None
+                    places.setdefault(inner_kind, len(out))
+                    chatter.setdefault(inner_kind, []).append(lines[inner])
+                out += [line, note, lines[members[-1]]]
+                omitted += len(hidden) + len(between)
+                index = members[-1] + 1
                 continue
         out.extend(lines[index:end])
         index = end
@@ -194,6 +212,52 @@ def compact(text: str, inv: Invocation) -> str | None:
         out.insert(places[kind], note)
     result = "\n".join(out)
     return result if len(result) < len(text) * (1 - min_share()) else None
+
+
+def _shape_run(
+    lines: list[str], masks: list[str], protected: list[bool], frames: set[int], index: int
+) -> tuple[list[int], list[int]]:
+    """The lines of the shape of line ``index`` that follow it with only chatter between (a log
+    line under each, as java.util.logging writes them), and the chatter lines between them."""
+    members: list[int] = [index]
+    between: list[int] = []
+    pending: list[int] = []
+    shape = masks[index]
+    other = index + 1
+    while other < len(lines) and not protected[other]:
+        if masks[other] == shape:
+            members.append(other)
+            between += pending
+            pending = []
+        elif other in frames or _chatter_kind(lines[other]) is not None:
+            pending.append(other)
+        else:
+            break
+        other += 1
+    return members, between
+
+
+def _frame_lines(lines: list[str], protected: list[bool]) -> set[int]:
+    """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
+    quoted code (unprotected where only its words looked like a report) and bare markers."""
+    found: set[int] = set()
+    for index, line in enumerate(lines):
+        if "|" not in line and "│" not in line and not line[:1].isdigit():
+            continue
+        if _FRAME_MARKERS.match(line):
+            found.add(index)
+        elif may_be_quoted_source(line) and quoted_source(lines, index) and not _names_something(line):
+            found.add(index)
+            protected[index] = False
+    return found
+
+
+def _names_something(line: str) -> bool:
+    return (
+        next(iter_locations(line), None) is not None
+        or next(iter_paths(line), None) is not None
+        or next(iter_commits(line), None) is not None
+    )
 
 
 def _chatter_kind(line: str) -> str | None:

@@ -100,6 +100,10 @@ _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses k
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
     r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
 )
+# A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
+# then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
+_CODE_HEAD = re.compile(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
+_CODE_HEAD_MARK = re.compile(r"\n[A-Z]{1,4}\d{3,5} ")
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
 _FAILING_TEST = lazy(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
@@ -188,6 +192,9 @@ def _candidate_starts(chunk: str) -> list[int] | None:
             position = find(stem, position + len(stem))
     if ":" in chunk or "(" in chunk or "File" in chunk:
         positions.extend(match.start() for match in _LOCATION_MARKS.finditer(chunk))
+    positions.extend(match.end() - 1 for match in _CODE_HEAD_MARK.finditer(chunk))
+    if _CODE_HEAD.match(chunk):
+        positions.append(0)
     rfind = chunk.rfind
     return sorted({rfind("\n", 0, position) + 1 for position in positions})
 
@@ -267,8 +274,9 @@ class Digest:
         self.dropped += 1
         return False
 
-    def add(self, line: str, locations: list[tuple[str, str, str]]) -> None:
-        """Count the facts of one fact line (``locations``: what iter_locations finds on it)."""
+    def add(self, line: str, locations: list[tuple[str, str, str]], weight: int = 1) -> None:
+        """Count the facts of one fact line (``locations``: what iter_locations finds on it, or
+        where a grouped entry's findings are); a grouped entry stands for ``weight`` findings."""
         self.lines += 1
         seen: set[str] = set()
         places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
@@ -279,9 +287,11 @@ class Digest:
                 continue
             seen.add(path)
             if path in self.files:
-                self.files[path] += 1
+                self.files[path] += weight
+                if self.firsts[path] == path:  # named first, located now
+                    self.firsts[path] = first
             elif self._room(self.files):
-                self.files[path] = 1
+                self.files[path] = weight
                 self.firsts[path] = first
         codes = _CODE.findall(line)
         end = _END_CODE.search(line, max(0, len(line) - 120))
@@ -289,9 +299,9 @@ class Digest:
             codes.append(next(group for group in end.groups() if group))
         for code in codes:
             if code in self.codes:
-                self.codes[code] += 1
+                self.codes[code] += weight
             elif self._room(self.codes):
-                self.codes[code] = 1
+                self.codes[code] = weight
         failing = _FAILING_TEST.search(line) if any(w in line for w in _FAILING_WORDS) else None
         if failing:
             test = next(group for group in failing.groups() if group)
@@ -301,6 +311,13 @@ class Digest:
             summary = " ".join(line.split())[:200]
             if summary not in self.summaries and self._room(self.summaries):
                 self.summaries[summary] = None
+
+    def count_code(self, code: str) -> None:
+        """Count the code a line opens with when the line is no fact line itself."""
+        if code in self.codes:
+            self.codes[code] += 1
+        elif self._room(self.codes):
+            self.codes[code] = 1
 
     def render(self, total_lines: int, max_lines: int, max_bytes: int) -> list[str]:
         """The index as lines, within the bounds given (cut with a note when it does not fit)."""
@@ -513,7 +530,7 @@ _GREP_FACTS = (
     + b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
     b"|[./][[:alnum:]_.@+~/\x80-\xff-]*:[0-9]|\\.[[:alnum:]_\x80-\xff]+\\([0-9]|File \""
     b"|def |class |function|fn |struct |enum |trait |impl |mod |func |type |interface |record "
-    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": "
+    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": |^[A-Z]{1,4}[0-9]{3,5} "
 )
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
@@ -666,16 +683,77 @@ class _Scan:
         facts = _Earliest(max_bytes, line_cap)
         shapes = _Earliest(max_bytes, line_cap)
         found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
+        grouped = False
+        # A rule's text (in memory) may group findings by file: its entry lines are counted once
+        # it is known under which file they stand.
+        entries: dict[int, tuple[str, list[tuple[str, str, str]]]] | None = (
+            {} if isinstance(source, _Text) else None)
         for kind, number, line in found if found is not None else _python_candidates(source):
             if kind == "candidate":
                 locations = fact_locations(line)
-                if locations is not None:
+                if locations is None:
+                    code = _CODE_HEAD.match(line)
+                    if code is not None:
+                        self.digest.count_code(code[1])
+                    continue
+                facts.add(number, line)
+                if entries is not None and _GROUP_ENTRY.match(line):
+                    entries[number] = (line, locations)
+                else:
                     self.digest.add(line, locations)
-                    facts.add(number, line)
             else:
                 shapes.add(number, line)
+                grouped = grouped or (line.endswith(")") and _GROUP_HEAD.fullmatch(line) is not None)
+        #: Lines of grouped findings the index counts; they are not offered as fact lines (the
+        #: rule that grouped them kept the facts; the preview shows them as it can).
+        self.grouped: list[int] = []
+        if grouped:  # each entry locates its findings under its group's file
+            for number, line, locations in _grouped_entries(source):
+                if entries is not None and entries.pop(number, None) is not None:
+                    facts.add(number, line)
+                self.digest.add(line, locations, len(locations))
+                self.grouped.append(number)
+        for line, locations in (entries or {}).values():
+            self.digest.add(line, locations)
         self.facts = facts.lines()
+        self.facts_at = {number for number, _ in self.facts}
         self.shapes = shapes.lines()
+
+
+# A group of findings as the rules write it: "path (N)", then entries "  12:4 30:1 message"
+# (every location of the message under the header's file).
+_GROUP_FILE_HEAD = re.compile(r"^(?P<path>\S+) \((?P<count>\d[\d,]*)\)$")
+# (an entry is indented less than four columns; a line indented more continues the entry before)
+_GROUP_ENTRY = re.compile(r"^[ \t]{1,3}(?P<places>\d+(?::\d+)?(?:[^\S\n]+\d+(?::\d+)?)*)(?=[^\S\n]|$)")
+_GROUP_MARKS = re.compile(r"^(?:\S+ \(\d[\d,]*\)$|[^\S\n])", re.MULTILINE)
+
+
+def _grouped_entries(source: _Source) -> Iterator[tuple[int, str, list[tuple[str, str, str]]]]:
+    """(number, text, locations) of every header of a group of findings (``path (N)``, located
+    at its first entry) and of every entry under one (each ``line[:col]`` under the header's
+    path), as the verifier reads them back (``verify.renderings``)."""
+    path: str | None = None
+    header: tuple[int, str] | None = None
+    expected = 0  # the line a group's next entry must be on (it follows without a gap)
+    for first, chunk in source.chunks():
+        for number, line in _chunk_lines(chunk, first, [m.start() for m in _GROUP_MARKS.finditer(chunk)]):
+            head = _GROUP_FILE_HEAD.match(line)
+            if head is not None:
+                path = head["path"] if next(iter_paths(head["path"]), None) else None
+                expected, header = number + 1, (number, line)
+                continue
+            if path is None or number != expected:
+                path = None
+                continue
+            expected = number + 1
+            entry = _GROUP_ENTRY.match(line)
+            if entry is None:  # a line under an entry (or not yet one)
+                continue
+            places = [(path, *place.partition(":")[::2]) for place in entry["places"].split()]
+            if header is not None:  # the header, located at its first entry
+                yield header[0], header[1], places[:1]
+                header = None
+            yield number, line, places
 
 
 class _Earliest:
@@ -822,7 +900,9 @@ def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_by
     filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes, whole_text)
     scan = _Scan(source, max_bytes, line_cap, size)
     plain = _select(source, scan, _Budget(max_lines, max_bytes, filler_bytes), line_cap)
-    if len(scan.facts) == scan.digest.lines and all(n in plain.chosen for n, _ in scan.facts):
+    counted = len(scan.facts) + sum(number not in scan.facts_at for number in scan.grouped)
+    shown = all(n in plain.chosen for n, _ in scan.facts) and all(n in plain.chosen for n in scan.grouped)
+    if counted == scan.digest.lines and shown:
         return plain.render([])  # every fact line is shown: nothing to index
     digest = scan.digest.render(source.total, int(max_lines * DIGEST_SHARE),
                                 int(max_bytes * DIGEST_SHARE))

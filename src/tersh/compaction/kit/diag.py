@@ -8,12 +8,13 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify.facts import quoted_source
 from tersh.compaction.verify.renderings import finding_continuation, finding_entry, group_header
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
@@ -126,6 +127,21 @@ def reduce_frame_line(line: str) -> str | None:
         return None
     indent = line[: len(line) - len(line.lstrip())]
     return f"{indent}| {label}"
+
+
+def frame_line_carries_fact(lines: Sequence[str], index: int) -> bool:
+    """Whether the frame line ``lines[index]`` holds a protected fact: a source line the frame
+    quotes (``verify.facts.quoted_source``) only by a location, path or commit id it names (its
+    words "error" or "warning" are the file's text, not a report); any other line as
+    ``carries_fact`` says."""
+    line = lines[index]
+    if not quoted_source(lines, index):
+        return carries_fact(line, paths=True)
+    return (
+        next(verify.iter_locations(line), None) is not None
+        or next(verify.iter_paths(line), None) is not None
+        or next(verify.iter_commits(line), None) is not None
+    )
 
 
 def is_markers_only(line: str) -> bool:

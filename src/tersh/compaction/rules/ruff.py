@@ -59,6 +59,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {_FRAME: 0}
     run = _diag.FindingRun(items)
+    seen: set[str] = set()  # frame lines kept so far, white space collapsed
 
     index = 0
     group: str | None = None  # the file heading the entries of --output-format grouped
@@ -91,9 +92,11 @@ def compact(text: str, inv: Invocation) -> str | None:
             run.close()
             run.current = finding
         elif run.current is not None and _in_block(line):
-            if line.strip() and core.carries_fact(line, paths=True):
+            if not line.strip():
+                pass
+            elif _diag.frame_line_carries_fact(lines, index) and _first_sight(line, seen):
                 run.extra.append(line)
-            elif line.strip():
+            else:  # quoted code, markers, hints, or a line kept once already
                 dropped[_FRAME] += 1
         else:
             run.close()
@@ -105,6 +108,19 @@ def compact(text: str, inv: Invocation) -> str | None:
         # regrouped: the tool's own file headings give way to the rule's
         items = [item for item in items if not (isinstance(item, str) and _GROUP_FILE.match(item))]
     return _diag.render(text, items, dropped)
+
+
+def _first_sight(line: str, seen: set[str]) -> bool:
+    """Whether ``line`` (white space collapsed) is seen for the first time; records it.
+
+    Frames overlap (the context of one finding is the line of the next, a fix diff quotes its
+    frame's lines again): a line carrying a fact is kept under the first finding showing it.
+    """
+    key = " ".join(line.split())
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def _in_block(line: str) -> bool:

@@ -3,7 +3,8 @@
 Protected facts (SPEC §1, "The safety rule"):
 
 - ``diagnostic``: the message of every line that reports an error, warning, failure, fatal,
-  panic, exception, traceback or deprecation, and of every line that carries a location;
+  panic, exception, traceback or deprecation, and of every line that carries a location; a
+  source line quoted in a code frame (``quoted_source``) reports nothing: it is the file's text;
 - ``location``: every ``path:line[:col]``, ``path(line,col)`` and ``File "path", line N``;
 - ``path``: every file path (a word with a ``/`` or a known source extension; URLs excluded);
 - ``commit``: every commit id (7–40 hex digits, letters and digits mixed);
@@ -28,7 +29,7 @@ from tersh.compaction.kit.base import Invocation
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from typing import NamedTuple
 else:
     from tersh._startup.lean import NamedTuple
@@ -93,6 +94,17 @@ _SPACE = lazy(r"\s+")
 _TRIM = " \t:-|>*=#.,;[]()^~"
 # Rates and abbreviations that hold a "/" but name no file ("kB/s", "it/s", "N/A", "I/O").
 _NOT_PATH = lazy(r"^(?:[KkMGTP]?i?[Bb]|it|ops|req|[Kk]?bps)/s(?:ec)?$|^(?:N/A|I/O|and/or|w/o)$")
+# Code quoted in a code frame: a source line "  12 |     raise ValueError('error')" (ruff, rustc,
+# gcc), "> 3 │ x", a fix diff's "  4 4 │ x", "  4   │ - x", "      4 │ + x" (biome, babel's code
+# frame), a suggested edit "15 +     x", "   -     y" (ruff, rustc); tsc's "12 x" over its markers
+# ("   ~~~~"). A frame's other lines: its gutter ("   |   ^^^ label", "  4 4 │") and elisions.
+_FRAME_SOURCE = lazy(r"^\s*>?\s*(?:\d+\s+)?\d+\s*[|│](?:\s|$)|^\s*\d+\s*[+~-](?:\s|$)|^\s+-(?:\s|$)")
+_FRAME_GUTTER = lazy(r"^\s*[|│]|^\s*\d+\s+\d+\s*[|│]")
+_FRAME_ELISION = lazy(r"^\s*\.\.\.\s*$")
+_TSC_SOURCE = lazy(r"^(\d+) ")
+_TSC_MARKERS = lazy(r"^(\s*)~[\s~]*$")
+#: How many lines of a frame ``quoted_source`` reads on each side of a line for its gutter.
+FRAME_REACH = 32
 _KINDS = ("match", "location", "diagnostic", "path", "commit", "message")
 
 
@@ -280,17 +292,61 @@ def _listing(inv: Invocation | None) -> bool:
     )
 
 
-def line_facts(line: str) -> list[tuple[str, str]]:
+def may_be_quoted_source(line: str) -> bool:
+    """Whether ``line`` has the shape of code quoted in a code frame (``12 | x``, ``12 x``)."""
+    return _FRAME_SOURCE.match(line) is not None or _TSC_SOURCE.match(line) is not None
+
+
+def in_frame_shape(line: str) -> bool:
+    """Whether ``line`` may be part of a code frame (quoted code, gutter, elision, tsc's
+    markers): whether another line is ``quoted_source`` may depend on it."""
+    return (
+        may_be_quoted_source(line) or _FRAME_GUTTER.match(line) is not None
+        or _FRAME_ELISION.match(line) is not None or _TSC_MARKERS.match(line) is not None
+    )  # fmt: skip
+
+
+def quoted_source(lines: Sequence[str], index: int) -> bool:
+    """Whether ``lines[index]`` is code quoted in a code frame, the file's text or an edit the
+    tool suggests: numbered (``12 | x``, ``> 12 │ x``, ``12 + x``) or an unnumbered edit
+    (``   - x``), with a gutter line (``   |``, ``   | ^^^``) at most FRAME_REACH lines above or
+    below it and only such lines or elisions (``...``) between; or numbered as tsc numbers it
+    (``12 x``) right above its markers (``   ~~~``, indented past the number).
+
+    A numbered line without a gutter near it (a table: `` 1 | error | disk full``) is not one.
+    """
+    line = lines[index]
+    if _FRAME_SOURCE.match(line) is not None:
+        for step in (-1, 1):
+            other = index + step
+            for _ in range(FRAME_REACH):
+                if not 0 <= other < len(lines):
+                    break
+                near = lines[other]
+                if _FRAME_GUTTER.match(near):
+                    return True
+                if not (_FRAME_SOURCE.match(near) or _FRAME_ELISION.match(near)):
+                    break
+                other += step
+    number = _TSC_SOURCE.match(line)
+    if number is None or index + 1 >= len(lines):
+        return False
+    markers = _TSC_MARKERS.match(lines[index + 1])
+    return markers is not None and len(markers[1]) > len(number[1])
+
+
+def line_facts(line: str, quoted: bool = False) -> list[tuple[str, str]]:
     """``(kind, text)`` of every fact one line yields, in order: its locations (Python form,
     then parenthesised, then colon), its diagnostic message (the line without its locations, when
-    the line reports something or holds a location, and at least 3 characters), its paths, its
-    commit ids. Search matches and git commit messages are not facts of one line alone."""
+    the line reports something or holds a location, and at least 3 characters; never for a
+    ``quoted`` source line of a code frame), its paths, its commit ids. Search matches and git
+    commit messages are not facts of one line alone."""
     found: list[tuple[str, str]] = []
     located = False
     for path, row, col in iter_locations(line):
         located = True
         found.append(("location", f"{path}:{row}:{col}" if col else f"{path}:{row}"))
-    if located or is_diagnostic(line):
+    if not quoted and (located or is_diagnostic(line)):
         message = _without_locations(line)
         if len(message) >= 3:
             found.append(("diagnostic", message))
@@ -305,7 +361,8 @@ def plain_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
 
     The lines are ``source.splitlines()``. For a search (``inv`` runs grep, rg, ag, ack, ``git
     grep``) each line's whole text, white space collapsed, is a ``match`` fact that comes first
-    on its line. For a git log (``inv`` runs ``git log`` and the like, or, without ``inv``, a
+    on its line. A source line quoted in a code frame (see ``quoted_source``) yields no
+    diagnostic. For a git log (``inv`` runs ``git log`` and the like, or, without ``inv``, a
     ``commit <id>`` header in the first 50 lines) every line of a commit message is a
     ``message`` fact; messages come after every other fact.
     """
@@ -316,7 +373,8 @@ def plain_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
         if not line.strip():
             continue
         found = [("match", normalize(line))] if searching else []
-        for kind, text in found + line_facts(line):
+        quoted = may_be_quoted_source(line) and quoted_source(lines, number - 1)
+        for kind, text in found + line_facts(line, quoted):
             facts.setdefault((kind, text), Fact(kind, text, number))
     if _looks_like_git_log(inv, lines[:50]):
         for fact in _git_messages(lines):

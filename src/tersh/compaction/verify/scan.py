@@ -17,7 +17,8 @@ among millions that report something or name a location. Lines are what
 
 from __future__ import annotations
 
-from itertools import accumulate, islice, repeat
+from collections import deque
+from itertools import accumulate, chain, islice, repeat
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
@@ -33,6 +34,7 @@ from tersh.compaction.verify.facts import (
     _SEVERITY_STEMS,
     _TRIM,
     _URL,
+    FRAME_REACH,
     Fact,
     _colon_location_path,
     _git_messages,
@@ -42,9 +44,12 @@ from tersh.compaction.verify.facts import (
     _searching,
     _without_locations,
     _word_path,
+    in_frame_shape,
     is_diagnostic,
     iter_locations,
+    may_be_quoted_source,
     normalize,
+    quoted_source,
 )
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
@@ -314,15 +319,13 @@ class _Facts:
         searching = _searching(inv)
         first_line = 1
         base = 0
-        for chunk in chunks:
-            lines = chunk.split("\n")
-            if chunk.endswith("\n"):
-                lines.pop()
+        for chunk, lines, frame in _with_frame_context(chunks):
             if searching:
                 self._matches(lines, first_line, base)
             urlfree = _without_urls(chunk)
             located, bare = self._locations(urlfree, first_line, base)
-            self._diagnostics(chunk, lines, located, first_line, base, bare if urlfree is chunk else None)
+            bare = bare if urlfree is chunk else None
+            self._diagnostics(chunk, lines, located, first_line, base, bare, frame)
             self._paths(urlfree, first_line, base)
             self._commits(chunk, first_line, base)
             first_line += chunk.count("\n")
@@ -421,6 +424,7 @@ class _Facts:
         first_line: int,
         base: int,
         bare: list[str] | None,
+        frame: _FrameContext,
     ) -> None:
         candidates = located.copy()
         severe = _severe_line_starts(chunk)
@@ -434,6 +438,7 @@ class _Facts:
             last = start
             if index not in candidates and report(lines[index]):
                 candidates.add(index)
+        candidates.difference_update([index for index in candidates if frame.quoted(index)])
         if not candidates:
             return
         found = self.by_kind["diagnostic"]
@@ -500,6 +505,58 @@ def extract_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
     return _Facts(strip_ansi(source), inv).ordered()
 
 
+class _FrameContext:
+    """The lines of a chunk with the FRAME_REACH lines before and after it, to tell which of its
+    lines are source quoted in a code frame (``facts.quoted_source``)."""
+
+    __slots__ = ("after", "before", "lines")
+
+    def __init__(self, lines: list[str], before: list[str], after: list[str]) -> None:
+        self.lines, self.before, self.after = lines, before, after
+
+    def quoted(self, index: int) -> bool:
+        """Whether line ``index`` of the chunk is quoted source (read across the chunk's edges)."""
+        lines = self.lines
+        if not may_be_quoted_source(lines[index]):
+            return False
+        low, high = index - FRAME_REACH, index + FRAME_REACH + 1
+        if low >= 0 and high <= len(lines):
+            return quoted_source(lines[low:high], FRAME_REACH)
+        before = self.before[max(0, len(self.before) + low) :] if low < 0 else []
+        window = before + lines[max(low, 0) : high] + self.after[: max(high - len(lines), 0)]
+        return quoted_source(window, len(before) + index - max(low, 0))
+
+
+def _with_frame_context(chunks: Iterable[str]) -> Iterator[tuple[str, list[str], _FrameContext]]:
+    """Each chunk (whole lines), its lines, and its frame context: the FRAME_REACH lines before
+    it and after it, from as many chunks around it as they take."""
+    source = iter(chunks)
+    pending: deque[tuple[str, list[str]]] = deque()
+    ahead = 0  # lines in the chunks pending after the first
+    before: deque[str] = deque(maxlen=FRAME_REACH)
+    exhausted = False
+    while True:
+        while not exhausted and (not pending or ahead < FRAME_REACH):
+            chunk = next(source, None)
+            if chunk is None:
+                exhausted = True
+                break
+            lines = chunk.split("\n")
+            if chunk.endswith("\n"):
+                lines.pop()
+            if pending:
+                ahead += len(lines)
+            pending.append((chunk, lines))
+        if not pending:
+            return
+        chunk, lines = pending.popleft()
+        if pending:
+            ahead -= len(pending[0][1])
+        after = list(islice(chain.from_iterable(lines for _, lines in pending), FRAME_REACH))
+        yield chunk, lines, _FrameContext(lines, list(before), after)
+        before.extend(lines[-FRAME_REACH:])
+
+
 def _normalized(lines: Iterable[str]) -> Iterator[str]:
     """``normalize`` of each line (that holds no line break), without a call per line."""
     return map(" ".join, map(str.split, lines))
@@ -541,7 +598,8 @@ def _blanked_chunks(
 ) -> Iterator[str]:
     """The chunks of ``source`` with every line in ``held`` or ``rebuilt`` (spaces and tabs around
     it aside), or in ``entries`` once white space is collapsed, made empty: the line numbers
-    stay, the facts of those lines go."""
+    stay, the facts of those lines go. A line a code frame may be made of stays (whether the
+    lines around it are quoted code depends on it)."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
         stripped = list(map(str.strip, lines, repeat(" \t")))
@@ -552,6 +610,8 @@ def _blanked_chunks(
             pairs = zip(lines, flags, strict=True)
             flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
         if any(flags):
+            pairs = zip(lines, flags, strict=True)
+            flags = [flag and not in_frame_shape(line) for line, flag in pairs]
             yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
         else:
             yield chunk
