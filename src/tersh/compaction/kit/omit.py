@@ -169,13 +169,15 @@ def squeeze_spaces(line: str) -> str:
 def squeeze_stat(line: str, omissions: Omissions) -> str:
     """A diffstat row without its column padding and its ``+++--`` bar (counted in
     ``omissions`` as a ``diffstat bar``: the row's count of changed lines stays); any other line
-    unchanged."""
+    unchanged. A row the verifier reads as a diagnostic (a file named ``errors.py``) keeps its
+    bar: such a line is kept whole."""
     if "|" not in line or not _STAT_ROW.match(line):
         return line
     squeezed = squeeze_spaces(line)
     bare = _STAT_BAR.sub("", squeezed)
-    if bare != squeezed:
-        omissions.count(STAT_BAR)
+    if bare == squeezed or verify.is_diagnostic(squeezed):
+        return squeezed
+    omissions.count(STAT_BAR)
     return bare
 
 
