@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tersh import compaction as registry
 from tersh.command import parsed, policy
-from tersh.compaction import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, load_rule
+from tersh.compaction import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, generic, load_rule
 from tersh.compaction._mapping import RULES, SNIFF_HINTS
 from tersh.compaction.kit.base import Rule
 from tersh.execution import pipeline
@@ -122,6 +122,17 @@ def test_the_plain_path_gives_the_full_paths_answer(
     data = "\n".join(lines).encode("utf-8") + (b"\n" if final_newline and lines else b"")
     plain, full = _both_paths(data, command, Settings())
     assert plain is None or plain == full
+
+
+def test_the_plain_path_leaves_to_the_full_path_what_the_generic_compactor_shortens() -> None:
+    assert pipeline.PLAIN_MAX_LINES < generic.MIN_RUN  # fewer lines: generic proposes nothing
+    for data, command in (
+        (b"".join(b"%d\n" % i for i in range(1, 101)), "seq 1 100"),
+        (b"".join(b"ok %d - test number %d\n" % (i, i) for i in range(1, 60)), "./t"),
+        (b"".join(b"INFO step %d done\n" % i for i in range(1, 60)), "./t"),
+    ):
+        plain, full = _both_paths(data, command, Settings())
+        assert plain is None and full.rule == "generic" and len(full.text) < len(data), command
 
 
 def test_the_plain_path_takes_short_output_no_rule_claims() -> None:

@@ -174,6 +174,9 @@ def _collapse_repeats(lines: list[str]) -> tuple[list[str], int]:
 
 #: Output at most this long may take the plain path (:func:`_plain`).
 PLAIN_MAX_BYTES = 8192
+#: ...and at most this many lines: fewer than the generic compactor needs to propose anything
+#: (``generic.MIN_RUN``; tests/test_sniff_hints.py holds the two in that order).
+PLAIN_MAX_LINES = 3
 #: Bytes that send a text down the full path: C0 controls but tab and newline, DEL, non-ASCII.
 _NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
 
@@ -199,8 +202,8 @@ def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     if text.endswith("\n"):
         return None  # trailing blank lines: the full path's clean-up decides what they become
     lines = text.split("\n") if text else []
-    if len(lines) > max_lines or len(text) > max_bytes:
-        return None
+    if len(lines) > min(max_lines, PLAIN_MAX_LINES) or len(text) > max_bytes:
+        return None  # more lines: the generic compactor may shorten them (a run, chatter)
     details: dict[str, Any] = base["details"]
     if not bypass and text:
         from tersh.command.classify import subcommand
