@@ -102,8 +102,8 @@ _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses k
 )
 # A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
 # then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
-_CODE_HEAD = re.compile(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
-_CODE_HEAD_MARK = re.compile(r"\n[A-Z]{1,4}\d{3,5} ")
+_CODE_HEAD = lazy(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
+_CODE_HEAD_MARK = lazy(r"\n[A-Z]{1,4}\d{3,5} ")
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
 _FAILING_TEST = lazy(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
@@ -722,10 +722,10 @@ class _Scan:
 
 # A group of findings as the rules write it: "path (N)", then entries "  12:4 30:1 message"
 # (every location of the message under the header's file).
-_GROUP_FILE_HEAD = re.compile(r"^(?P<path>\S+) \((?P<count>\d[\d,]*)\)$")
+_GROUP_FILE_HEAD = lazy(r"^(?P<path>\S+) \((?P<count>\d[\d,]*)\)$")
 # (an entry is indented less than four columns; a line indented more continues the entry before)
-_GROUP_ENTRY = re.compile(r"^[ \t]{1,3}(?P<places>\d+(?::\d+)?(?:[^\S\n]+\d+(?::\d+)?)*)(?=[^\S\n]|$)")
-_GROUP_MARKS = re.compile(r"^(?:\S+ \(\d[\d,]*\)$|[^\S\n])", re.MULTILINE)
+_GROUP_ENTRY = lazy(r"^[ \t]{1,3}(?P<places>\d+(?::\d+)?(?:[^\S\n]+\d+(?::\d+)?)*)(?=[^\S\n]|$)")
+_GROUP_MARKS = lazy(r"^(?:\S+ \(\d[\d,]*\)$|[^\S\n])", re.MULTILINE)
 
 
 def _grouped_entries(source: _Source) -> Iterator[tuple[int, str, list[tuple[str, str, str]]]]:
