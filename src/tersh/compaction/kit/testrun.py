@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from itertools import accumulate
 
 from tersh.compaction.kit.core import MARK, carries_fact, finish
@@ -22,7 +23,14 @@ from tersh.settings import MIN_SAVED_TOKENS
 
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
-_LOCATION_HINT = re.compile(r'[:(](?<=[\w.@+~/-][:(])\d|File "')
+# Where a location may start: ":" or "(" after a path character, then a digit; or 'File "'.
+# Three literal-led patterns scan a large text many times faster than one that opens with a
+# class; their matches cannot overlap, so together they find the same places.
+_LOCATION_HINTS = (
+    re.compile(r":(?<=[\w.@+~/-]:)\d"),
+    re.compile(r"\((?<=[\w.@+~/-]\()\d"),
+    re.compile('File "'),
+)
 
 # Byte "shapes" of a text, with the same offsets: white space becomes a space, so a word is what
 # lies between two spaces. In _HEX_SHAPE lower-case hex digits become "h" (seven in a row may be a
@@ -30,13 +38,15 @@ _LOCATION_HINT = re.compile(r'[:(](?<=[\w.@+~/-][:(])\d|File "')
 # path: a word without "/" is a path only when it ends in ".ext").
 _WHITE = " \t\n\r\x0b\x0c"
 _HEX_SHAPE = bytes(
-    32 if chr(b) in _WHITE else ord("h") if chr(b) in "0123456789abcdef" else ord("x")
-    for b in range(256)
+    32 if chr(b) in _WHITE else ord("h") if chr(b) in "0123456789abcdef" else ord("x") for b in range(256)
 )
 _PATH_SHAPE = bytes(
-    32 if chr(b) in _WHITE
-    else b if chr(b) in "/."
-    else ord("a") if b < 128 and chr(b).isalpha()
+    32
+    if chr(b) in _WHITE
+    else b
+    if chr(b) in "/."
+    else ord("a")
+    if b < 128 and chr(b).isalpha()
     else ord("x")
     for b in range(256)
 )
@@ -90,6 +100,25 @@ def hex_words(blob: str) -> list[str]:
     return [word.decode("utf-8", "replace") for word in found]
 
 
+def has_words_beyond(blob: str, prefix: str, lines: int) -> bool:
+    """Whether :func:`path_like_words` or :func:`hex_words` may find a word in ``blob`` (of
+    ``lines`` lines, each opening with ``prefix``) outside the lines' ``prefix`` (True: maybe)."""
+    slashes, dots, dot_letters, hex_run = _marks(prefix)
+    if hex_run or blob.count("/") != lines * slashes:
+        return True
+    data = blob.encode("utf-8", "replace")
+    if blob.count(".") != lines * dots and data.translate(_PATH_SHAPE).count(b".a") != lines * dot_letters:
+        return True
+    return data.translate(_HEX_SHAPE).find(b"hhhhhhh") >= 0
+
+
+@lru_cache(maxsize=256)
+def _marks(prefix: str) -> tuple[int, int, int, bool]:
+    data = prefix.encode("utf-8", "replace")
+    return (prefix.count("/"), prefix.count("."), data.translate(_PATH_SHAPE).count(b".a"),
+            data.translate(_HEX_SHAPE).find(b"hhhhhhh") >= 0)  # fmt: skip
+
+
 def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
     """Every offset in ``blob`` where one of ``needles`` starts (str.find runs at C speed)."""
     for needle in needles:
@@ -99,6 +128,13 @@ def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
             start = blob.find(needle, start + 1)
 
 
+def _location_hits(blob: str) -> Iterable[int]:
+    """Every offset in ``blob`` where a location hint (``_LOCATION_HINTS``) starts."""
+    for pattern in _LOCATION_HINTS:
+        for match in pattern.finditer(blob):
+            yield match.start()
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 
@@ -106,10 +142,13 @@ class Output:
         self.kept: list[str] = []
         self.words: dict[str, None] = {}
         self.omitted_lines = 0  # final once render() has run
+        # Each dropped entry is one line, or (``omit_passing_block``) consecutive lines joined
+        # by "\n": joined, the entries give the same text as the dropped lines one by one.
         self._dropped: list[str] = []
-        self._at: list[int] = []  # where in ``kept`` each dropped line stood
-        self._scan: list[str] = []  # the part of each dropped line that may name a path
+        self._at: list[int] = []  # where in ``kept`` each dropped entry stood
+        self._scan: list[str] = []  # the part of each dropped entry that may name a path
         self._plain: list[int] = []  # dropped lines without a passing mark
+        self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
         self._marks_lines = 0
         self._marks_at: int | None = None
         self._marks_tokens = 0.0
@@ -141,6 +180,18 @@ class Output:
         self._dropped.extend(lines)
         self._scan.extend(lines)
 
+    def omit_passing_block(self, lines: str, count: int, scan: str, path: str) -> None:
+        """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
+        passing mark the verifier knows and name the known file ``path``, as :meth:`omit_in_file`
+        would one by one; ``scan`` holds what of them may name other paths (see
+        :func:`has_words_beyond`: lines without such a word may be left out of it)."""
+        self.words[path] = None
+        if count > 1:
+            self._blocks[len(self._dropped)] = count
+        self._at.append(len(self.kept))
+        self._dropped.append(lines)
+        self._scan.append(scan)
+
     def omit_in_file(self, line: str, path: str, rest: str, passing: bool = True) -> None:
         """Leave out ``line``: the known file ``path``, then ``rest`` (only ``rest`` is scanned)."""
         if path:
@@ -168,24 +219,40 @@ class Output:
         self.omit(line)
         return True
 
-    def _rescued(self) -> set[int]:
-        """Indexes of dropped lines the verifier protects as a whole."""
-        dropped = self._dropped
+    def _line_at(self, entry: int, offset: int) -> str:
+        """The dropped line that starts ``offset`` characters into entry ``entry``."""
+        text = self._dropped[entry]
+        if entry not in self._blocks:
+            return text
+        end = text.find("\n", offset)
+        return text[offset:] if end < 0 else text[offset:end]
+
+    def _rescued(self) -> set[tuple[int, int]]:
+        """The dropped lines the verifier protects as a whole, as (entry, offset in the entry)."""
+        dropped, blocks = self._dropped, self._blocks
         blob = "\n".join(dropped)
         starts = list(accumulate(map((1).__add__, map(len, dropped)), initial=0))
-        candidates = {bisect_right(starts, at) - 1 for at in _hits(blob, _FAILING_MARKS)}
-        candidates.update(bisect_right(starts, m.start()) - 1 for m in _LOCATION_HINT.finditer(blob))
+
+        def line_of(at: int) -> tuple[int, int]:
+            entry = bisect_right(starts, at) - 1
+            if entry not in blocks:
+                return entry, 0
+            newline = blob.rfind("\n", starts[entry], at)
+            return entry, 0 if newline < 0 else newline + 1 - starts[entry]
+
+        candidates = {line_of(at) for at in _hits(blob, _FAILING_MARKS)}
+        candidates.update(line_of(at) for at in _location_hits(blob))
         if self._plain:
             plain = [dropped[i] for i in self._plain]
             plain_starts = list(accumulate(map((1).__add__, map(len, plain)), initial=0))
             lowered = "\n".join(plain).lower()
             candidates.update(
-                self._plain[bisect_right(plain_starts, at) - 1]
+                (self._plain[bisect_right(plain_starts, at) - 1], 0)
                 for at in _hits(lowered, verify.SEVERITY_WORDS)
             )
-        return {index for index in candidates if carries_fact(dropped[index])}
+        return {key for key in candidates if carries_fact(self._line_at(*key))}
 
-    def _collect_words(self, rescued: set[int]) -> None:
+    def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
         scan = "\n".join(self._scan)
         for token in path_like_words(scan):
@@ -195,12 +262,12 @@ class Output:
             for word in verify.iter_commits(token):
                 self.words[word] = None
 
-    def _assemble(self, rescued: set[int]) -> list[str]:
+    def _assemble(self, rescued: set[tuple[int, int]]) -> list[str]:
         if not rescued:
             return list(self.kept)
         back: dict[int, list[str]] = {}
-        for index in sorted(rescued):
-            back.setdefault(self._at[index], []).append(self._dropped[index])
+        for entry, offset in sorted(rescued):
+            back.setdefault(self._at[entry], []).append(self._line_at(entry, offset))
         lines: list[str] = []
         for position, line in enumerate(self.kept):
             lines.extend(back.get(position, ()))
@@ -221,12 +288,16 @@ class Output:
             return None
         note_at = 0 if at_top else min(starts)
         rescued = self._rescued() if self._dropped else set()
-        self._collect_words(rescued)
-        self.omitted_lines = len(self._dropped) - len(rescued) + self._marks_lines
+        self._collect_words()
+        # a block of n lines is one entry holding n - 1 "\n"
+        inner_breaks = sum(self._blocks.values()) - len(self._blocks)
+        dropped_lines = len(self._dropped) + inner_breaks
+        self.omitted_lines = dropped_lines - len(rescued) + self._marks_lines
         if not self.omitted_lines:
             return None
-        dropped_chars = sum(map(len, self._dropped)) - sum(len(self._dropped[i]) for i in rescued)
-        saved = dropped_chars / 4 + len(self._dropped) - len(rescued) + self._marks_tokens
+        dropped_chars = (sum(map(len, self._dropped)) - inner_breaks
+                         - sum(len(self._line_at(*key)) for key in rescued))  # fmt: skip
+        saved = dropped_chars / 4 + dropped_lines - len(rescued) + self._marks_tokens
         lines = self._assemble(rescued)
         summary = note(describe(self.omitted_lines), self.words, "\n".join(lines))
         # Passing marks are cheap tokens: the estimate, not the byte count, must pay for the
