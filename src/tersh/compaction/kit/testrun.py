@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from itertools import accumulate
 
 from tersh.compaction.kit.core import MARK, carries_fact, finish
@@ -100,23 +99,31 @@ def hex_words(blob: str) -> list[str]:
     return [word.decode("utf-8", "replace") for word in found]
 
 
-def has_words_beyond(blob: str, prefix: str, lines: int) -> bool:
-    """Whether :func:`path_like_words` or :func:`hex_words` may find a word in ``blob`` (of
-    ``lines`` lines, each opening with ``prefix``) outside the lines' ``prefix`` (True: maybe)."""
-    slashes, dots, dot_letters, hex_run = _marks(prefix)
-    if hex_run or blob.count("/") != lines * slashes:
-        return True
-    data = blob.encode("utf-8", "replace")
-    if blob.count(".") != lines * dots and data.translate(_PATH_SHAPE).count(b".a") != lines * dot_letters:
-        return True
-    return data.translate(_HEX_SHAPE).find(b"hhhhhhh") >= 0
+class _Words:
+    """The words :func:`path_like_words` and :func:`hex_words` would find in the texts read so
+    far (joined by "\\n"), in their order: read a piece at a time."""
 
+    def __init__(self) -> None:
+        self.slash: dict[bytes, None] = {}
+        self.dot: dict[bytes, None] = {}
+        self.hex: dict[bytes, None] = {}
 
-@lru_cache(maxsize=256)
-def _marks(prefix: str) -> tuple[int, int, int, bool]:
-    data = prefix.encode("utf-8", "replace")
-    return (prefix.count("/"), prefix.count("."), data.translate(_PATH_SHAPE).count(b".a"),
-            data.translate(_HEX_SHAPE).find(b"hhhhhhh") >= 0)  # fmt: skip
+    def read(self, blob: str) -> None:
+        """Add the words of ``blob`` (read after the texts before it)."""
+        data = blob.encode("utf-8", "replace")
+        shape = data.translate(_PATH_SHAPE)
+        _words_at(data, shape, b"/", self.slash)
+        _words_at(data, shape, b".a", self.dot)
+        _words_at(data, data.translate(_HEX_SHAPE), b"hhhhhhh", self.hex)
+
+    def paths(self) -> list[str]:
+        """What ``path_like_words`` gives for all the texts read."""
+        words = [*self.slash, *(word for word in self.dot if word not in self.slash)]
+        return [word.decode("utf-8", "replace") for word in words]
+
+    def commits(self) -> list[str]:
+        """What ``hex_words`` gives for all the texts read."""
+        return [word.decode("utf-8", "replace") for word in self.hex]
 
 
 def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
@@ -149,6 +156,10 @@ class Output:
         self._scan: list[str] = []  # the part of each dropped entry that may name a path
         self._plain: list[int] = []  # dropped lines without a passing mark
         self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
+        # what a block's lines hold (found when it is left out, while it is fresh in the cache):
+        # the offsets of the lines that may carry a fact, the words its scan names
+        self._block_suspects: dict[int, list[int]] = {}
+        self._block_words: dict[int, _Words] = {}
         self._marks_lines = 0
         self._marks_at: int | None = None
         self._marks_tokens = 0.0
@@ -183,14 +194,20 @@ class Output:
     def omit_passing_block(self, lines: str, count: int, scan: str, path: str) -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
         passing mark the verifier knows and name the known file ``path``, as :meth:`omit_in_file`
-        would one by one; ``scan`` holds what of them may name other paths (see
-        :func:`has_words_beyond`: lines without such a word may be left out of it)."""
+        would one by one; ``scan`` holds what of them may name other paths (lines without such
+        a word may be left out of it)."""
         self.words[path] = None
-        if count > 1:
-            self._blocks[len(self._dropped)] = count
+        entry = len(self._dropped)
+        self._blocks[entry] = count
+        self._block_suspects[entry] = sorted(
+            {lines.rfind("\n", 0, at) + 1 for at in (*_hits(lines, _FAILING_MARKS), *_location_hits(lines))}
+        )
+        if scan:
+            found = self._block_words[entry] = _Words()
+            found.read(scan)
         self._at.append(len(self.kept))
         self._dropped.append(lines)
-        self._scan.append(scan)
+        self._scan.append("")
 
     def omit_in_file(self, line: str, path: str, rest: str, passing: bool = True) -> None:
         """Leave out ``line``: the known file ``path``, then ``rest`` (only ``rest`` is scanned)."""
@@ -230,18 +247,18 @@ class Output:
     def _rescued(self) -> set[tuple[int, int]]:
         """The dropped lines the verifier protects as a whole, as (entry, offset in the entry)."""
         dropped, blocks = self._dropped, self._blocks
-        blob = "\n".join(dropped)
-        starts = list(accumulate(map((1).__add__, map(len, dropped)), initial=0))
+        candidates = {(entry, at) for entry, offsets in self._block_suspects.items() for at in offsets}
+        singles = [index for index in range(len(dropped)) if index not in blocks] if blocks else None
+        lines = dropped if singles is None else [dropped[index] for index in singles]
+        blob = "\n".join(lines)
+        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
 
-        def line_of(at: int) -> tuple[int, int]:
-            entry = bisect_right(starts, at) - 1
-            if entry not in blocks:
-                return entry, 0
-            newline = blob.rfind("\n", starts[entry], at)
-            return entry, 0 if newline < 0 else newline + 1 - starts[entry]
+        def entry_of(at: int) -> tuple[int, int]:
+            index = bisect_right(starts, at) - 1
+            return (index if singles is None else singles[index]), 0
 
-        candidates = {line_of(at) for at in _hits(blob, _FAILING_MARKS)}
-        candidates.update(line_of(at) for at in _location_hits(blob))
+        candidates.update(entry_of(at) for at in _hits(blob, _FAILING_MARKS))
+        candidates.update(entry_of(at) for at in _location_hits(blob))
         if self._plain:
             plain = [dropped[i] for i in self._plain]
             plain_starts = list(accumulate(map((1).__add__, map(len, plain)), initial=0))
@@ -254,11 +271,21 @@ class Output:
 
     def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
-        scan = "\n".join(self._scan)
-        for token in path_like_words(scan):
+        found = _Words()
+        start = 0
+        for entry in sorted(self._block_words):
+            if entry > start:
+                found.read("\n".join(self._scan[start:entry]))
+            block = self._block_words[entry]
+            for mine, theirs in ((found.slash, block.slash), (found.dot, block.dot), (found.hex, block.hex)):
+                mine.update(theirs)
+            start = entry + 1
+        if start < len(self._scan):
+            found.read("\n".join(self._scan[start:]))
+        for token in found.paths():
             for word in verify.iter_paths(token):
                 self.words[word] = None
-        for token in hex_words(scan):
+        for token in found.commits():
             for word in verify.iter_commits(token):
                 self.words[word] = None
 

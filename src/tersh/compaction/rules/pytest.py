@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 
-from tersh.compaction.kit import testrun
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, carries_fact, plural
 from tersh.compaction.kit.testrun import Output
@@ -376,8 +375,6 @@ def _rests_naming_words(lines: str, path: str, rows: int) -> str:
     """What ``Output`` scans of the -v rows ``lines`` (of ``path``, one status word each) for
     the paths and commits they name: their rests (what follows ``path::``, up to the status), or
     nothing when no rest may name one."""
-    if not testrun.has_words_beyond(lines, f"{path}::", rows):
-        return ""
     bare = lines.replace(f"\n{path}::", "\n")[len(path) + 2 :]
     if "SKIPPED" not in lines and "XFAIL" not in lines:
         return bare  # what follows each rest (" PASSED", spaces, "[ 40%]") names nothing
