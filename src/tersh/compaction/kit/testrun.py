@@ -23,13 +23,11 @@ from tersh.settings import MIN_SAVED_TOKENS
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
 # Where a location may start: ":" or "(" after a path character, then a digit; or 'File "'.
-# Three literal-led patterns scan a large text many times faster than one that opens with a
-# class; their matches cannot overlap, so together they find the same places.
-_LOCATION_HINTS = (
-    re.compile(r":(?<=[\w.@+~/-]:)\d"),
-    re.compile(r"\((?<=[\w.@+~/-]\()\d"),
-    re.compile('File "'),
-)
+# Literal-led patterns scan a large text many times faster than one that opens with a class (the
+# character before is checked on the few matches); their matches cannot overlap, so together
+# they find the same places.
+_LOCATION_HINTS = (re.compile(r":\d"), re.compile(r"\(\d"))
+_PATH_CHAR = re.compile(r"[\w.@+~/-]")
 
 # Byte "shapes" of a text, with the same offsets: white space becomes a space, so a word is what
 # lies between two spaces. In _HEX_SHAPE lower-case hex digits become "h" (seven in a row may be a
@@ -137,9 +135,13 @@ def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
 
 def _location_hits(blob: str) -> Iterable[int]:
     """Every offset in ``blob`` where a location hint (``_LOCATION_HINTS``) starts."""
+    path_char = _PATH_CHAR.match
     for pattern in _LOCATION_HINTS:
         for match in pattern.finditer(blob):
-            yield match.start()
+            at = match.start()
+            if at and path_char(blob, at - 1):
+                yield at
+    yield from _hits(blob, ('File "',))
 
 
 class Output:
