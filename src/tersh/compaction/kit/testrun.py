@@ -193,12 +193,13 @@ class Output:
         self._dropped.extend(lines)
         self._scan.extend(lines)
 
-    def omit_passing_block(self, lines: str, count: int, scan: str, path: str) -> None:
+    def omit_passing_block(self, lines: str, count: int, scan: str, path: str = "") -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
         passing mark the verifier knows and name the known file ``path``, as :meth:`omit_in_file`
         would one by one; ``scan`` holds what of them may name other paths (lines without such
         a word may be left out of it)."""
-        self.words[path] = None
+        if path:
+            self.words[path] = None
         entry = len(self._dropped)
         self._blocks[entry] = count
         self._block_suspects[entry] = sorted(
