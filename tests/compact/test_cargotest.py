@@ -77,6 +77,8 @@ def test_quiet_progress_rows_go_and_failed_names_stay() -> None:
 
 def _line_by_line(text: str) -> str | None:
     """The rule reading every line alone (``compact`` reads runs of passing lines at once)."""
+    if not (rule._RESULT.search(text) or rule._NEXTEST_SUMMARY.search(text) or "running " in text):
+        return None
     lines = text.split("\n")
     failed = {m["name"] or m["terse"] for m in map(rule._FAILED_TEST.match, lines) if m}
     reader = rule._Reader(failed)
