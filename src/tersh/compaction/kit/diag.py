@@ -25,9 +25,10 @@ without_gc = _gcpause.without_gc
 FEW_FINDINGS = 40
 
 # "path:line[:col]: rest", the line shape of flake8, pylint, go vet, golangci-lint, ruff concise.
-LINE_FINDING = re.compile(
-    r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
-)
+LINE_FINDING = re.compile(r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$")
+
+# Characters LINE_FINDING's path never starts with (nor with white space).
+_NOT_PATH_START = frozenset(":()[]")
 
 #: How much of a text a sniffer looks at.
 SNIFF_CHARS = 8000
@@ -210,8 +211,13 @@ def render(
         out.extend(item for item in items[first:] if isinstance(item, str))
         files = len({f.path for f in findings})
         summary = "; ".join(
-            x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
-                        "grouped by file, repeated messages merged", summary) if x
+            x
+            for x in (
+                f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
+                "grouped by file, repeated messages merged",
+                summary,
+            )
+            if x
         )
     else:
         for item in items:
@@ -240,13 +246,11 @@ _TRAILING_CODE = re.compile(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-
 def code_digest(findings: Iterable[Finding]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
+    codes: dict[str, str | None] = {}  # a log repeats its messages: each is read once
     for finding in findings:
-        text = finding.text.strip()
-        match = _LEADING_CODE.match(text)
-        code = match.group(1) if match else None
-        if code is None:
-            trailing = _TRAILING_CODE.search(text)
-            code = (trailing.group(1) or trailing.group(2)) if trailing else None
+        code = codes.get(finding.text, "")
+        if code == "":
+            code = codes[finding.text] = _code_of(finding.text.strip())
         if code:
             counts[code] = counts.get(code, 0) + 1
     if not counts:
@@ -254,8 +258,19 @@ def code_digest(findings: Iterable[Finding]) -> str:
     return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
 
 
+def _code_of(text: str) -> str | None:
+    match = _LEADING_CODE.match(text)
+    code = match.group(1) if match else None
+    if code is None:
+        trailing = _TRAILING_CODE.search(text)
+        code = (trailing.group(1) or trailing.group(2)) if trailing else None
+    return code
+
+
 def line_finding(line: str) -> Finding | None:
     """The finding written on a ``path:line[:col]: text`` line, if it is one."""
+    if not line or line[0] in _NOT_PATH_START or line[0].isspace():  # LINE_FINDING cannot match
+        return None
     match = LINE_FINDING.match(line)
     if match is None:
         return None
