@@ -25,7 +25,9 @@ without_gc = _gcpause.without_gc
 FEW_FINDINGS = 40
 
 # "path:line[:col]: rest", the line shape of flake8, pylint, go vet, golangci-lint, ruff concise.
-LINE_FINDING = re.compile(r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$")
+LINE_FINDING = re.compile(
+    r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
+)
 
 # Characters LINE_FINDING's path never starts with (nor with white space).
 _NOT_PATH_START = frozenset(":()[]")
@@ -211,13 +213,8 @@ def render(
         out.extend(item for item in items[first:] if isinstance(item, str))
         files = len({f.path for f in findings})
         summary = "; ".join(
-            x
-            for x in (
-                f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
-                "grouped by file, repeated messages merged",
-                summary,
-            )
-            if x
+            x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
+                        "grouped by file, repeated messages merged", summary) if x
         )
     else:
         for item in items:

@@ -35,15 +35,13 @@ _PATH_CHAR = re.compile(r"[\w.@+~/-]")
 # path: a word without "/" is a path only when it ends in ".ext").
 _WHITE = " \t\n\r\x0b\x0c"
 _HEX_SHAPE = bytes(
-    32 if chr(b) in _WHITE else ord("h") if chr(b) in "0123456789abcdef" else ord("x") for b in range(256)
+    32 if chr(b) in _WHITE else ord("h") if chr(b) in "0123456789abcdef" else ord("x")
+    for b in range(256)
 )
 _PATH_SHAPE = bytes(
-    32
-    if chr(b) in _WHITE
-    else b
-    if chr(b) in "/."
-    else ord("a")
-    if b < 128 and chr(b).isalpha()
+    32 if chr(b) in _WHITE
+    else b if chr(b) in "/."
+    else ord("a") if b < 128 and chr(b).isalpha()
     else ord("x")
     for b in range(256)
 )

@@ -25,14 +25,12 @@ SNIFF_HINTS: tuple[str, ...] = ("\nAuthor: ",)
 
 _GRAPH = re.compile(r"^[*|\\/ _.-]*")
 _HEADER = re.compile(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
-_FIELD = re.compile(r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$")
+_FIELD = re.compile(
+    r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$"
+)
 _PERSON = re.compile(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
-_MONTHS = {
-    m: f"{n:02d}"
-    for n, m in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-}
+_MONTHS = {m: f"{n:02d}" for n, m in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
 # The default date format: "Fri May 8 15:01:59 2026 -0300".
 _DEFAULT_DATE = re.compile(
     r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4})"
