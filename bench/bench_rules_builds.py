@@ -147,10 +147,11 @@ def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str
     }  # fmt: skip
 
 
-def throughput(megabytes: float, runs: int, verify_runs: int) -> dict[str, dict[str, float]]:
-    """Every input measured in a fresh process (so that peak memory is its own)."""
+def throughput(megabytes: float, runs: int, verify_runs: int, only: str = "") -> dict[str, dict[str, float]]:
+    """Every input (or those of ``only``, comma-separated) measured in a fresh process (so that
+    peak memory is its own)."""
     rows = {}
-    for label in SAMPLES:
+    for label in only.split(",") if only else SAMPLES:
         argv = [sys.executable, __file__, "--child", label, "--mb", str(megabytes),
                 "--runs", str(runs), "--verify-runs", str(verify_runs)]  # fmt: skip
         done = subprocess.run(argv, capture_output=True, text=True, check=True)
@@ -194,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor", type=float, default=20.0, help="minimum MB/s per rule")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--no-savings", action="store_true", help="throughput only")
+    parser.add_argument("--only", default="", help="comma-separated inputs, e.g. 'tsc,ruff'")
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child(args.child, args.mb, args.runs, args.verify_runs)))
@@ -204,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'input':<11} {'in MB':>6} {'rule':>6} {'mem':>5} {'facts':>6} {'mem':>5} "
           f"{'gate':>6} {'mem':>5} {'out MB':>7}")  # fmt: skip
     failed = False
-    for label, row in throughput(args.mb, args.runs, args.verify_runs).items():
+    for label, row in throughput(args.mb, args.runs, args.verify_runs, args.only).items():
         own = row["own_proposal"] > 0
         rule = f"{row['rule']:6.1f} {row['rule_mem']:5.2f}" if label != "pytest -v" else f"{'-':>6} {'-':>5}"
         flags = [name for name in ("rule", "extract", "gate")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cargotest as rule
@@ -62,8 +64,65 @@ test_outputs_assembled_from_real_fragments = support.fragment_test(
 def test_quiet_progress_rows_go_and_failed_names_stay() -> None:
     text = _outcome("quiet-failures")
     assert "....... 7/401" not in text and " 95/401" not in text
-    for kept in ("tests::check_007 --- FAILED", "tests::check_231 --- FAILED",
-                 "panicked at src/lib.rs:20:22", "test result: FAILED. 398 passed; 2 failed; 1 ignored;"):
+    for kept in (
+        "tests::check_007 --- FAILED",
+        "tests::check_231 --- FAILED",
+        "panicked at src/lib.rs:20:22",
+        "test result: FAILED. 398 passed; 2 failed; 1 ignored;",
+    ):
         assert kept in text
     assert "398 passing tests, 1 ignored" in text  # the marks are counted, not dropped unsaid
     assert "\n    tests::check_231\n" not in text  # the failures: list repeats the FAILED lines
+
+
+def _line_by_line(text: str) -> str | None:
+    """The rule reading every line alone (``compact`` reads runs of passing lines at once)."""
+    if not (rule._RESULT.search(text) or rule._NEXTEST_SUMMARY.search(text) or "running " in text):
+        return None
+    lines = text.split("\n")
+    failed = {m["name"] or m["terse"] for m in map(rule._FAILED_TEST.match, lines) if m}
+    reader = rule._Reader(failed)
+    for line in lines:
+        reader.feed(line)
+    return reader.finish(text)
+
+
+_LINES = (
+    "test tests::it_works ... ok",
+    "test tests::with/a/path.rs ... ok",
+    "test tests::at_src/lib.rs:12 ... ok",
+    "test tests::commit_1a2b3c4d ... ok",
+    "test tests::slow ... ignored, takes long",
+    "test tests::boom ... FAILED",
+    "test tests::boom - should panic ... FAILED",
+    "test tests::ERROR_in_name ... ok",
+    "test tests::odd ... okay",
+    "",
+    "running 3 tests",
+    "     Running unittests src/lib.rs (target/debug/deps/x-0123abcd)",
+    "   Doc-tests x",
+    "failures:",
+    "    tests::boom",
+    "---- tests::boom stdout ----",
+    "thread 'tests::boom' panicked at src/lib.rs:9:5:",
+    "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+    "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+    "error: test failed, to rerun pass `--lib`",
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_LINES), max_size=50), st.lists(st.sampled_from(_LINES[:5]), max_size=4))
+def test_runs_of_passing_lines_are_read_as_line_by_line(lines: list[str], run: list[str]) -> None:
+    for copies in (3, 40):
+        text = "\n".join(lines[: len(lines) // 2] + run * copies + lines[len(lines) // 2 :])
+        for ending in ("", "\n"):
+            inv = detect.invocation("cargo test", 101)
+            assert rule.compact(text + ending, inv) == _line_by_line(text + ending)
+
+
+def test_corpus_runs_are_read_as_line_by_line() -> None:
+    inv = detect.invocation("cargo test", 101)
+    for case in support.corpus_cases("test__cargo"):
+        text = support.clean(case.combined)
+        assert rule.compact(text, inv) == _line_by_line(text), case.name

@@ -101,3 +101,36 @@ def test_sniff_claims_only_medium_log_output() -> None:
     huge = next(c for c in CASES if c.name == "git__log-default-huge")
     assert rule.sniff(support.clean(huge.combined)) >= 0.9
     assert support.foreign_sniffs(rule, set(GOLDEN["git_log"])) == {}
+
+
+_LOG_PIECES = (
+    "commit 53b41d0cddd80bf33fdc631bdd32e3ba53842b89\nAuthor: Ana Lima <ana@example.com>\n"
+    "Date:   Fri May 8 15:01:59 2026 -0300\n\n",
+    "commit 36c1f6d949a4d3dfcbe898d80b1be1efe8e5325c (HEAD -> main, origin/main)\n"
+    "Author:\tBo <bo@src/x.py>\nDate:   2026-04-29 15:17:55 +0200\n\n",
+    "commit 0da6d320f757bc9241a33df06f3597598845cf0a\nMerge: 1a2b3c4 5d6e7f8\n"
+    "Author: Cy <cy@x.org>\nDate:   Tue Apr 28 13:44:29 2026 -0300\n\n",
+    "commit ae23e726018bd31a25c1279600328d90207ec81c\nAuthor: Di <di@x.org>\n"
+    "AuthorDate: Thu Apr 23 18:00:23 2026 -0300\nCommit: Ed <ed@x.org>\n"
+    "CommitDate: Fri Apr 24 10:00:00 2026 -0300\n\n",
+    "commit 4c5d5063a54c0088729b16fb25a333f0f9f836b0\nAuthor: Fe <fe@x.org>\nDate: x\n",
+    "    Fix the reader in src/lua.c:12\n",
+    "    \n",
+    "    \t \n",
+    "\n",
+    "\n\n",
+    " src/lua.c | 4 ++--\n",
+    " 1 file changed, 2 insertions(+), 2 deletions(-)\n",
+    "diff --git a/src/lua.c b/src/lua.c\n",
+    " \n",
+    "+    added\n",
+    "Author: not in a header\n",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LOG_PIECES), max_size=40), st.sampled_from(("", "x", "\n")))
+def test_whole_header_and_message_reading_is_line_by_line_reading(pieces: list[str], end: str) -> None:
+    text = _LOG_PIECES[0] + "".join(pieces) + end
+    assert rule._compact_plain(text) == rule._compact_lines(text)
+    assert rule.compact(text, detect.invocation("git log", 0)) == rule._compact_lines(text)

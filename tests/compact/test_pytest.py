@@ -5,6 +5,8 @@ from __future__ import annotations
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from tersh.compaction import apply, detect, rule_for_program
@@ -13,8 +15,14 @@ from tests import corpus
 from tests.compact import support
 
 FIXTURE_FLOORS = {
-    "crash-no-footer-v": 0.85, "mixed-failures-v": 0.5, "no-tests-ran": 0.4, "collection-import-errors": 0.35,
-    "default-mixed-carets": 0.2, "xdist-v-mixed": 0.65, "q-mixed": 0.15, "ra-passes-section": 0.6,
+    "crash-no-footer-v": 0.85,
+    "mixed-failures-v": 0.5,
+    "no-tests-ran": 0.4,
+    "collection-import-errors": 0.35,
+    "default-mixed-carets": 0.2,
+    "xdist-v-mixed": 0.65,
+    "q-mixed": 0.15,
+    "ra-passes-section": 0.6,
 }
 
 
@@ -91,8 +99,14 @@ def test_a_lossy_variant_is_refused_by_the_gate() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["pytest -q", "python -m pytest tests", "uv run pytest -x", "poetry run py.test",
-     "env CI=1 timeout 60 python3 -m pytest", "cd app && .venv/bin/pytest -v"],
+    [
+        "pytest -q",
+        "python -m pytest tests",
+        "uv run pytest -x",
+        "poetry run py.test",
+        "env CI=1 timeout 60 python3 -m pytest",
+        "cd app && .venv/bin/pytest -v",
+    ],
 )
 def test_wrapped_commands_find_the_rule(command: str) -> None:
     assert rule_for_program(detect.invocation(command, 0)) is rule
@@ -116,3 +130,70 @@ def test_pytest9_subtest_rows_are_counted_and_the_failing_one_kept() -> None:
     assert "SUBPASSED" not in outcome.text and "69 subtests passed" in outcome.text
     assert "test_sub.py::test_parse_bad SUBFAILED(i=17)" in outcome.text
     assert "E               AssertionError: value 17 rejected" in outcome.text
+
+
+def _line_by_line(text: str) -> str | None:
+    """The rule reading every line alone (what ``compact`` does but for its runs of -v rows)."""
+    reported = {m["id"] for m in rule._XDIST_STATUS.finditer(text)} if "[gw" in text else set()
+    reader = rule._Reader(reported)
+    reader.counts.footer = rule._FOOTER.search(text, max(0, len(text) - 4096)) is not None
+    for line in text.split("\n"):
+        reader.feed(line)
+    return reader.finish(text)
+
+
+# -v rows in the shapes the bulk reader takes, and rows that only look like them.
+_ROWS = (
+    "tests/test_a.py::test_one PASSED                                   [ 10%]",
+    "tests/test_a.py::test_two[a/b.json-x.y] PASSED [ 20%]",
+    "tests/test_a.py::test_sha[deadbeef01] PASSED [ 20%]",
+    "tests/test_a.py::test_three SKIPPED (needs src/lib.py or tests/conftest.py) [ 30%]",
+    "tests/test_a.py::test_four XFAIL (see 1a2b3c4d) [ 40%]",
+    "tests/test_a.py::test_PASSED_in_name PASSED [ 50%]",
+    "tests/test_a.py::test_two_words PASSED PASSED [ 50%]",
+    "tests/test_a.py::test_skip SKIPPED (x PASSED (y)) [ 50%]",
+    "tests/test_a.py::test_glued_PASSED [ 55%]",
+    "tests/test_a.py::test_sub SUBPASSED[msg] (i=0) [ 60%]",
+    "tests/test_a.py::test_sub_word[SUBPASSED] PASSED [ 60%]",
+    "tests/test_b.py::test_loc[x.py:12] PASSED [ 70%]",
+    "tests/test_b.py::test_fail_word[FAILED] PASSED [ 70%]",
+    "tests/test_b.py::test_error[ERROR: boom] PASSED [ 70%]",
+    "tests/test_b.py::test_tab\tPASSED [ 80%]",
+    "tests/test_b.py::test_classic PASSED",
+    "tests/test_b.py::test_odd_tail PASSED [ab]",
+    "Etests/e.py::test_e PASSED [ 90%]",
+    "_private.py::test_u PASSED [ 90%]",
+    "tests/test_c.py::test_über[ß] PASSED [ 95%]",
+    "tests/test_c.py::test_last PASSED [100%]",
+)
+_OTHER = (
+    "",
+    "============================= test session starts ==============================",
+    "platform linux -- Python 3.12.3, pytest-8.3.2, pluggy-1.5.0 -- /usr/bin/python3",
+    "collected 20 items",
+    "=================================== FAILURES ===================================",
+    "___________________________________ test_x ___________________________________",
+    "    def test_x():",
+    ">       assert 1 == 2",
+    "E       assert 1 == 2",
+    "tests/test_a.py:12: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_a.py::test_x - assert 1 == 2",
+    "========================= 1 failed, 19 passed in 0.12s =========================",
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_ROWS + _OTHER), max_size=60), st.lists(st.sampled_from(_ROWS), max_size=5))
+def test_runs_of_rows_are_read_as_line_by_line(lines: list[str], run: list[str]) -> None:
+    text = "\n".join(lines[: len(lines) // 2] + run * 30 + lines[len(lines) // 2 :]) + "\n"
+    inv = detect.invocation("pytest -v", 1)
+    assert rule.compact(text, inv) == _line_by_line(text)
+    assert rule.compact(text.rstrip("\n"), inv) == _line_by_line(text.rstrip("\n"))
+
+
+def test_runs_of_rows_on_the_corpus_are_read_as_line_by_line() -> None:
+    inv = detect.invocation("pytest -v", 1)
+    for case in support.corpus_cases("test__pytest"):
+        text = support.clean(case.combined)
+        assert rule.compact(text, inv) == _line_by_line(text), case.name

@@ -32,6 +32,9 @@ LINE_FINDING = lazy(
     r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+)(?::(?P<col>\d+))?:? (?P<text>\S.*)$"
 )
 
+# Characters LINE_FINDING's path never starts with (nor with white space).
+_NOT_PATH_START = frozenset(":()[]")
+
 #: How much of a text a sniffer looks at.
 SNIFF_CHARS = 8000
 
@@ -258,13 +261,11 @@ _TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w
 def code_digest(findings: Iterable[Finding]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
+    codes: dict[str, str | None] = {}  # a log repeats its messages: each is read once
     for finding in findings:
-        text = finding.text.strip()
-        match = _LEADING_CODE.match(text)
-        code = match.group(1) if match else None
-        if code is None:
-            trailing = _TRAILING_CODE.search(text)
-            code = (trailing.group(1) or trailing.group(2)) if trailing else None
+        code = codes.get(finding.text, "")
+        if code == "":
+            code = codes[finding.text] = _code_of(finding.text.strip())
         if code:
             counts[code] = counts.get(code, 0) + 1
     if not counts:
@@ -272,8 +273,19 @@ def code_digest(findings: Iterable[Finding]) -> str:
     return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
 
 
+def _code_of(text: str) -> str | None:
+    match = _LEADING_CODE.match(text)
+    code = match.group(1) if match else None
+    if code is None:
+        trailing = _TRAILING_CODE.search(text)
+        code = (trailing.group(1) or trailing.group(2)) if trailing else None
+    return code
+
+
 def line_finding(line: str) -> Finding | None:
     """The finding written on a ``path:line[:col]: text`` line, if it is one."""
+    if not line or line[0] in _NOT_PATH_START or line[0].isspace():  # LINE_FINDING cannot match
+        return None
     match = LINE_FINDING.match(line)
     if match is None:
         return None

@@ -22,7 +22,12 @@ from tersh.settings import MIN_SAVED_TOKENS
 
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")
-_LOCATION_HINT = re.compile(r'[:(](?<=[\w.@+~/-][:(])\d|File "')
+# Where a location may start: ":" or "(" after a path character, then a digit; or 'File "'.
+# Literal-led patterns scan a large text many times faster than one that opens with a class (the
+# character before is checked on the few matches); their matches cannot overlap, so together
+# they find the same places.
+_LOCATION_HINTS = (re.compile(r":\d"), re.compile(r"\(\d"))
+_PATH_CHAR = re.compile(r"[\w.@+~/-]")
 
 # Byte "shapes" of a text, with the same offsets: white space becomes a space, so a word is what
 # lies between two spaces. In _HEX_SHAPE lower-case hex digits become "h" (seven in a row may be a
@@ -90,6 +95,33 @@ def hex_words(blob: str) -> list[str]:
     return [word.decode("utf-8", "replace") for word in found]
 
 
+class _Words:
+    """The words :func:`path_like_words` and :func:`hex_words` would find in the texts read so
+    far (joined by "\\n"), in their order: read a piece at a time."""
+
+    def __init__(self) -> None:
+        self.slash: dict[bytes, None] = {}
+        self.dot: dict[bytes, None] = {}
+        self.hex: dict[bytes, None] = {}
+
+    def read(self, blob: str) -> None:
+        """Add the words of ``blob`` (read after the texts before it)."""
+        data = blob.encode("utf-8", "replace")
+        shape = data.translate(_PATH_SHAPE)
+        _words_at(data, shape, b"/", self.slash)
+        _words_at(data, shape, b".a", self.dot)
+        _words_at(data, data.translate(_HEX_SHAPE), b"hhhhhhh", self.hex)
+
+    def paths(self) -> list[str]:
+        """What ``path_like_words`` gives for all the texts read."""
+        words = [*self.slash, *(word for word in self.dot if word not in self.slash)]
+        return [word.decode("utf-8", "replace") for word in words]
+
+    def commits(self) -> list[str]:
+        """What ``hex_words`` gives for all the texts read."""
+        return [word.decode("utf-8", "replace") for word in self.hex]
+
+
 def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
     """Every offset in ``blob`` where one of ``needles`` starts (str.find runs at C speed)."""
     for needle in needles:
@@ -99,6 +131,17 @@ def _hits(blob: str, needles: Iterable[str]) -> Iterable[int]:
             start = blob.find(needle, start + 1)
 
 
+def _location_hits(blob: str) -> Iterable[int]:
+    """Every offset in ``blob`` where a location hint (``_LOCATION_HINTS``) starts."""
+    path_char = _PATH_CHAR.match
+    for pattern in _LOCATION_HINTS:
+        for match in pattern.finditer(blob):
+            at = match.start()
+            if at and path_char(blob, at - 1):
+                yield at
+    yield from _hits(blob, ('File "',))
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 
@@ -106,10 +149,17 @@ class Output:
         self.kept: list[str] = []
         self.words: dict[str, None] = {}
         self.omitted_lines = 0  # final once render() has run
+        # Each dropped entry is one line, or (``omit_passing_block``) consecutive lines joined
+        # by "\n": joined, the entries give the same text as the dropped lines one by one.
         self._dropped: list[str] = []
-        self._at: list[int] = []  # where in ``kept`` each dropped line stood
-        self._scan: list[str] = []  # the part of each dropped line that may name a path
+        self._at: list[int] = []  # where in ``kept`` each dropped entry stood
+        self._scan: list[str] = []  # the part of each dropped entry that may name a path
         self._plain: list[int] = []  # dropped lines without a passing mark
+        self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
+        # what a block's lines hold (found when it is left out, while it is fresh in the cache):
+        # the offsets of the lines that may carry a fact, the words its scan names
+        self._block_suspects: dict[int, list[int]] = {}
+        self._block_words: dict[int, _Words] = {}
         self._marks_lines = 0
         self._marks_at: int | None = None
         self._marks_tokens = 0.0
@@ -141,6 +191,25 @@ class Output:
         self._dropped.extend(lines)
         self._scan.extend(lines)
 
+    def omit_passing_block(self, lines: str, count: int, scan: str, path: str = "") -> None:
+        """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
+        passing mark the verifier knows and name the known file ``path``, as :meth:`omit_in_file`
+        would one by one; ``scan`` holds what of them may name other paths (lines without such
+        a word may be left out of it)."""
+        if path:
+            self.words[path] = None
+        entry = len(self._dropped)
+        self._blocks[entry] = count
+        self._block_suspects[entry] = sorted(
+            {lines.rfind("\n", 0, at) + 1 for at in (*_hits(lines, _FAILING_MARKS), *_location_hits(lines))}
+        )
+        if scan:
+            found = self._block_words[entry] = _Words()
+            found.read(scan)
+        self._at.append(len(self.kept))
+        self._dropped.append(lines)
+        self._scan.append("")
+
     def omit_in_file(self, line: str, path: str, rest: str, passing: bool = True) -> None:
         """Leave out ``line``: the known file ``path``, then ``rest`` (only ``rest`` is scanned)."""
         if path:
@@ -168,39 +237,65 @@ class Output:
         self.omit(line)
         return True
 
-    def _rescued(self) -> set[int]:
-        """Indexes of dropped lines the verifier protects as a whole."""
-        dropped = self._dropped
-        blob = "\n".join(dropped)
-        starts = list(accumulate(map((1).__add__, map(len, dropped)), initial=0))
-        candidates = {bisect_right(starts, at) - 1 for at in _hits(blob, _FAILING_MARKS)}
-        candidates.update(bisect_right(starts, m.start()) - 1 for m in _LOCATION_HINT.finditer(blob))
+    def _line_at(self, entry: int, offset: int) -> str:
+        """The dropped line that starts ``offset`` characters into entry ``entry``."""
+        text = self._dropped[entry]
+        if entry not in self._blocks:
+            return text
+        end = text.find("\n", offset)
+        return text[offset:] if end < 0 else text[offset:end]
+
+    def _rescued(self) -> set[tuple[int, int]]:
+        """The dropped lines the verifier protects as a whole, as (entry, offset in the entry)."""
+        dropped, blocks = self._dropped, self._blocks
+        candidates = {(entry, at) for entry, offsets in self._block_suspects.items() for at in offsets}
+        singles = [index for index in range(len(dropped)) if index not in blocks] if blocks else None
+        lines = dropped if singles is None else [dropped[index] for index in singles]
+        blob = "\n".join(lines)
+        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+
+        def entry_of(at: int) -> tuple[int, int]:
+            index = bisect_right(starts, at) - 1
+            return (index if singles is None else singles[index]), 0
+
+        candidates.update(entry_of(at) for at in _hits(blob, _FAILING_MARKS))
+        candidates.update(entry_of(at) for at in _location_hits(blob))
         if self._plain:
             plain = [dropped[i] for i in self._plain]
             plain_starts = list(accumulate(map((1).__add__, map(len, plain)), initial=0))
             lowered = "\n".join(plain).lower()
             candidates.update(
-                self._plain[bisect_right(plain_starts, at) - 1]
+                (self._plain[bisect_right(plain_starts, at) - 1], 0)
                 for at in _hits(lowered, verify.SEVERITY_WORDS)
             )
-        return {index for index in candidates if carries_fact(dropped[index])}
+        return {key for key in candidates if carries_fact(self._line_at(*key))}
 
-    def _collect_words(self, rescued: set[int]) -> None:
+    def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
-        scan = "\n".join(self._scan)
-        for token in path_like_words(scan):
+        found = _Words()
+        start = 0
+        for entry in sorted(self._block_words):
+            if entry > start:
+                found.read("\n".join(self._scan[start:entry]))
+            block = self._block_words[entry]
+            for mine, theirs in ((found.slash, block.slash), (found.dot, block.dot), (found.hex, block.hex)):
+                mine.update(theirs)
+            start = entry + 1
+        if start < len(self._scan):
+            found.read("\n".join(self._scan[start:]))
+        for token in found.paths():
             for word in verify.iter_paths(token):
                 self.words[word] = None
-        for token in hex_words(scan):
+        for token in found.commits():
             for word in verify.iter_commits(token):
                 self.words[word] = None
 
-    def _assemble(self, rescued: set[int]) -> list[str]:
+    def _assemble(self, rescued: set[tuple[int, int]]) -> list[str]:
         if not rescued:
             return list(self.kept)
         back: dict[int, list[str]] = {}
-        for index in sorted(rescued):
-            back.setdefault(self._at[index], []).append(self._dropped[index])
+        for entry, offset in sorted(rescued):
+            back.setdefault(self._at[entry], []).append(self._line_at(entry, offset))
         lines: list[str] = []
         for position, line in enumerate(self.kept):
             lines.extend(back.get(position, ()))
@@ -221,12 +316,16 @@ class Output:
             return None
         note_at = 0 if at_top else min(starts)
         rescued = self._rescued() if self._dropped else set()
-        self._collect_words(rescued)
-        self.omitted_lines = len(self._dropped) - len(rescued) + self._marks_lines
+        self._collect_words()
+        # a block of n lines is one entry holding n - 1 "\n"
+        inner_breaks = sum(self._blocks.values()) - len(self._blocks)
+        dropped_lines = len(self._dropped) + inner_breaks
+        self.omitted_lines = dropped_lines - len(rescued) + self._marks_lines
         if not self.omitted_lines:
             return None
-        dropped_chars = sum(map(len, self._dropped)) - sum(len(self._dropped[i]) for i in rescued)
-        saved = dropped_chars / 4 + len(self._dropped) - len(rescued) + self._marks_tokens
+        dropped_chars = (sum(map(len, self._dropped)) - inner_breaks
+                         - sum(len(self._line_at(*key)) for key in rescued))  # fmt: skip
+        saved = dropped_chars / 4 + dropped_lines - len(rescued) + self._marks_tokens
         lines = self._assemble(rescued)
         summary = note(describe(self.omitted_lines), self.words, "\n".join(lines))
         # Passing marks are cheap tokens: the estimate, not the byte count, must pay for the

@@ -30,6 +30,10 @@ PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
 SNIFF_HINTS: tuple[str, ...] = ("test result: ", "Summary [")
 
 _PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
+#: Fewer passing lines in a row than this are left out one by one (a block costs more to set up).
+MIN_BLOCK = 32
+# Consecutive lines that _PASSING matches as passing ("… ok"), each ending in "\n".
+_PASSING_RUN = re.compile(r"(?:test [^\n]+ \.\.\. ok\n)+")
 _FAILED_TEST = re.compile(
     r"^(?:test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED|(?P<terse>.+?) --- FAILED)$"
 )
@@ -61,11 +65,24 @@ class _Reader:
         # "test result" line shared by binaries without tests -> their lines, its place in kept
         self.empty: dict[str, tuple[list[str], int]] = {}
 
+    def passing_run(self, lines: str, count: int) -> None:
+        """Read ``count`` consecutive ``test … ... ok`` lines (``lines``) at once, as :meth:`feed`
+        would read them one by one (outside a ``failures:`` list)."""
+        self.passed += count
+        if count < MIN_BLOCK:
+            self.out.omit_run(lines.split("\n"))
+        else:
+            self.out.omit_passing_block(lines, count, lines)
+
     def feed(self, line: str) -> None:
         """Read one line."""
         if self.listing is not None and self.listing_line(line):
             return
         out = self.out
+        if not line:  # no shape below matches an empty line
+            if self.binary is not None and self.shown:
+                out.keep_blank(line)
+            return
         if _PASSING.match(line) or _NEXTEST_PASS.match(line):
             if line.endswith(" ok") or "PASS [" in line:
                 self.passed += 1
@@ -164,11 +181,37 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Drop compile progress and passing test lines; keep every binary's result and failures."""
     if not (_RESULT.search(text) or _NEXTEST_SUMMARY.search(text) or "running " in text):
         return None  # not test output (a build that failed before any test ran, a --help…)
-    failed = {m["name"] or m["terse"] for m in map(_FAILED_TEST.match, text.split("\n")) if m}
-    reader = _Reader(failed)
-    for line in text.split("\n"):
-        reader.feed(line)
-    return reader.finish(text)
+    reader = _Reader(_failed_tests(text))
+    # The lines of text.split("\n"), each read alone, except runs of passing lines, read at once.
+    position, passing_run = 0, _PASSING_RUN.match
+    while True:
+        if reader.listing is None and text.startswith("test ", position):
+            run = passing_run(text, position)
+            if run is not None:
+                reader.passing_run(text[position : run.end() - 1], text.count("\n", position, run.end()))
+                position = run.end()
+                continue
+        end = text.find("\n", position)
+        if end < 0:
+            reader.feed(text[position:])
+            return reader.finish(text)
+        reader.feed(text[position:end])
+        position = end + 1
+
+
+def _failed_tests(text: str) -> set[str]:
+    """The names on the lines ``_FAILED_TEST`` matches (each ends in "FAILED"; few do)."""
+    failed = set()
+    at = text.find("FAILED")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        match = _FAILED_TEST.match(text[start:end])
+        if match:
+            failed.add(match["name"] or match["terse"])
+        at = text.find("FAILED", end)
+    return failed
 
 
 def sniff(text: str) -> float:

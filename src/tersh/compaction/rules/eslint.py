@@ -33,10 +33,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     current: str | None = None
     seen_eslint = False
+    messages: dict[str, str] = {}  # a message as printed -> as kept (a log repeats its messages)
     for line in _diag.lines_of(text):
-        entry = _ENTRY.match(line)
+        entry = _ENTRY.match(line) if current is not None else None
         if entry and current is not None:
-            text_part = sys.intern(" ".join(entry["text"].split("  ")).strip())
+            text_part = messages.get(entry["text"]) or messages.setdefault(
+                entry["text"], sys.intern(" ".join(entry["text"].split("  ")).strip())
+            )
             location = f"{entry['line']}:{entry['col']}"
             items.append(_diag.Finding(current, location, text_part, f"{current}:{location} {text_part}"))
             seen_eslint = True

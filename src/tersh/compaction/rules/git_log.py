@@ -10,6 +10,7 @@ graph columns on every kept line.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
@@ -48,6 +49,7 @@ def short_date(value: str) -> str:
     return iso["date"] if iso else value
 
 
+@lru_cache(maxsize=4096)
 def short_person(value: str) -> str:
     """``Name <mail>`` -> ``Name`` (the mail stays when it reads as a path to the verifier)."""
     match = _PERSON.match(value.strip())
@@ -103,8 +105,25 @@ def _split_graph(line: str, graph: bool) -> tuple[str, str]:
     return line[:cut], line[cut:]
 
 
+# Line breaks other than "\n" that ``str.splitlines`` also splits at.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+# The common header, whole: "commit <id>", "Author: …", "Date: …", the blank line after them.
+_HEADER_BLOCK = re.compile(
+    r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+([^\n]*)\n\n"
+)
+# Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
+_MESSAGE_RUN = re.compile(r"(?:    [^\S\n]*\S[^\n]*\n)+")
+
+
 def compact(text: str, inv: Invocation) -> str | None:
     """Fold every commit header to one line and drop blank separators; None for other forms."""
+    if text[:1] == "c" and not any(brk in text for brk in _OTHER_BREAKS):
+        return _compact_plain(text)
+    return _compact_lines(text)
+
+
+def _compact_lines(text: str) -> str | None:
+    """``compact``, one line at a time (any log, any line breaks)."""
     lines = text.splitlines()
     if not lines:
         return None
@@ -141,6 +160,70 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         in_message = in_message and body.startswith("    ")
         kept.append(line if graph else squeeze_stat(line, bars))
+    if current is not None:
+        kept.extend(current.lines())
+    omissions.reformatted = (
+        "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
+    )
+    return omissions.proposal(kept, text)
+
+
+def _compact_plain(text: str) -> str | None:
+    """``compact`` of a log without ``--graph`` whose only line break is "\\n": the common
+    header and runs of message lines are read whole, every other line as ``compact`` reads it."""
+    first = text.split("\n", 1)[0]
+    if not _HEADER.match(first):
+        return None
+    kept: list[str] = []  # an item may hold several lines (joined by "\n", as kept is at the end)
+    omissions = Omissions()
+    bars = Omissions()  # only counts the +/- bars dropped from --stat rows
+    current: _Commit | None = None
+    in_message = False
+    position, size = 0, len(text)
+    header_block, message_run = _HEADER_BLOCK.match, _MESSAGE_RUN.match
+    while position < size:
+        if current is None:
+            block = header_block(text, position) if text.startswith("commit ", position) else None
+            if block is not None:  # folded as _Commit.lines() folds an id, author and date
+                ident, rest, author, date = block.groups()
+                words = (ident + rest.rstrip(), short_date(date), short_person(author))
+                kept.append(" ".join(filter(None, words)))
+                omissions.blank += 1
+                in_message = True
+                position = block.end()
+                continue
+            if text.startswith("\n", position):  # an empty line: blank in a message or a patch
+                omissions.blank += 1
+                position += 1
+                continue
+            run = message_run(text, position) if in_message else None
+            if run is not None:
+                kept.append(text[position : run.end() - 1])
+                position = run.end()
+                continue
+        end = text.find("\n", position)
+        end = size if end < 0 else end
+        line = text[position:end]
+        position = end + 1
+        header = _HEADER.match(line)
+        if header:
+            if current is not None:  # a commit with no message (or a cut log): keep its id
+                kept.extend(current.lines())
+            current = _Commit("", header["id"], header["rest"])
+            continue
+        field = _FIELD.match(line) if current is not None else None
+        if field and current is not None:
+            current.take(field["key"], field["value"])
+            continue
+        if current is not None:
+            kept.extend(current.lines())
+            current, in_message = None, True
+        # Inside a message, white-space-only lines are separators; in a patch, " " is context.
+        if (not line.strip()) if in_message else (not line):
+            omissions.blank += 1
+            continue
+        in_message = in_message and line.startswith("    ")
+        kept.append(squeeze_stat(line, bars))
     if current is not None:
         kept.extend(current.lines())
     omissions.reformatted = (

@@ -60,6 +60,16 @@ _VERBOSE = re.compile(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
     r"(?P<tail>(?:\[[^\]]*\])?(?: ?\(.*?\))?\s*(?:\[\s*\d+%\])?)$"
 )
+# Consecutive -v rows of one file (each ending in "\n") that ``_Reader.progress`` reads with
+# ``_VERBOSE`` (none opens with a character ``_Reader.read`` looks at first), in the common
+# shapes only: "PASSED", "SKIPPED (reason)", "XFAIL (reason)", then padding and "[ 40%]". The
+# greedy rest ends before a row's last status word and ``_VERBOSE``'s lazy one before its
+# first: they agree when a row holds one status word, which ``_Reader.passing_rows`` checks.
+_ROW_BODY = r"[^\n]*(?: PASSED| SKIPPED(?: \([^\n]*\))?| XFAIL(?: \([^\n]*\))?) *(?:\[ *\d+%\])?\n"
+_FILE_ROWS = re.compile(rf"(?![ =_>E])([^\s:]+\.py)::{_ROW_BODY}(?:\1::{_ROW_BODY})*")
+_ROW_STATUSES = ("PASSED", "SKIPPED", "XFAIL")
+# A row's status (its one status word) and all that follows it.
+_STATUS_ON = re.compile(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
 _XDIST_VERBOSE = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
 )
@@ -137,6 +147,31 @@ class _Reader:
         before = len(self.out.kept)
         self.read(line)
         self.last_kept = len(self.out.kept) > before
+
+    @property
+    def plain(self) -> bool:
+        """Whether a -v row read now is one to leave out (not in a header, a traceback, PASSES)."""
+        return self.section not in _TRACEBACK_TITLES and not self.in_header and self.section != "PASSES"
+
+    def passing_rows(self, text: str, start: int, end: int, path: str) -> None:
+        """Read the -v rows of ``path`` that ``_FILE_ROWS`` found in ``text[start:end]`` (each
+        row ending in "\\n") at once, as :meth:`feed` would read them one by one."""
+        rows = text.count("\n", start, end)
+        counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+        if sum(counts) != rows:  # a row holds another status word: read row by row
+            for line in text[start : end - 1].split("\n"):
+                self.feed(line)
+            return
+        self.flush_repeats()
+        if counts[0] == rows:
+            self.counts.add("passed", rows)
+        else:  # the outcomes in the order they first appear
+            seen = [(status, n) for status, n in zip(_ROW_STATUSES, counts, strict=True) if n]
+            for _, status, number in sorted((text.find(s, start, end), s, n) for s, n in seen):
+                self.counts.add(_STATUS_OUTCOMES[status], number)
+        lines = text[start : end - 1]
+        self.out.omit_passing_block(lines, rows, _rests_naming_words(lines, path, rows), path)
+        self.last_kept = False
 
     def read(self, line: str) -> None:
         if self.section in _TRACEBACK_TITLES and self.traceback_line(line):
@@ -320,9 +355,30 @@ def compact(text: str, inv: Invocation) -> str | None:
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
-    for line in text.split("\n"):
-        reader.feed(line)
-    return reader.finish(text)
+    # The lines of text.split("\n"), each read alone, except runs of -v rows, read a file at a time.
+    position, file_rows = 0, _FILE_ROWS.match
+    while True:
+        rows = file_rows(text, position) if reader.plain else None
+        if rows is not None:
+            reader.passing_rows(text, position, rows.end(), rows[1])
+            position = rows.end()
+            continue
+        end = text.find("\n", position)
+        if end < 0:
+            reader.feed(text[position:])
+            return reader.finish(text)
+        reader.feed(text[position:end])
+        position = end + 1
+
+
+def _rests_naming_words(lines: str, path: str, rows: int) -> str:
+    """What ``Output`` scans of the -v rows ``lines`` (of ``path``, one status word each) for
+    the paths and commits they name: their rests (what follows ``path::``, up to the status), or
+    nothing when no rest may name one."""
+    bare = lines.replace(f"\n{path}::", "\n")[len(path) + 2 :]
+    if "SKIPPED" not in lines and "XFAIL" not in lines:
+        return bare  # what follows each rest (" PASSED", spaces, "[ 40%]") names nothing
+    return _STATUS_ON.sub("", bare)
 
 
 def sniff(text: str) -> float:
