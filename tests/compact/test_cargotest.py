@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import cargotest as rule
+from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
 # Minimum share of bytes removed, per fixture (only where the output is noisy).
@@ -126,3 +127,13 @@ def test_corpus_runs_are_read_as_line_by_line() -> None:
     for case in support.corpus_cases("test__cargo"):
         text = support.clean(case.combined)
         assert rule.compact(text, inv) == _line_by_line(text), case.name
+
+
+def test_a_binary_started_as_the_output_ends_is_kept() -> None:
+    running = "     Running unittests src/lib.rs (target/debug/deps/semver-08707e0d390c1b5c)"
+    result = "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s"
+    text = "\n".join(["   Compiling semver v1.0.27 (/home/dev/work/semver)"] * 7 + [result, running])
+    inv = detect.invocation("cargo test", 0)
+    proposal = rule.compact(text, inv)
+    assert proposal is not None and running in proposal
+    assert verify.missing_facts(text, proposal, inv) == []

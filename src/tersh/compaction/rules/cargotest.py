@@ -155,6 +155,7 @@ class _Reader:
     def finish(self, text: str) -> str | None:
         if self.listing is not None:
             self.end_listing("")
+        self.show_binary()  # a binary that started as the output ended: its line stays
         for result, (binaries, at) in self.empty.items():
             if len(binaries) == 1:
                 self.out.kept[at] = f"{binaries[0]}\n{result}"
