@@ -127,7 +127,7 @@ def test_the_plain_path_gives_the_full_paths_answer(
 def test_the_plain_path_leaves_to_the_full_path_what_the_generic_compactor_shortens() -> None:
     assert pipeline.PLAIN_MAX_LINES < generic.MIN_RUN  # fewer lines: generic proposes nothing
     for data, command in (
-        (b"".join(b"%d\n" % i for i in range(1, 101)), "seq 1 100"),
+        (b"".join(b"%d\n" % i for i in range(1, 801)), "seq 1 800"),
         (b"".join(b"ok %d - test number %d\n" % (i, i) for i in range(1, 60)), "./t"),
         (b"".join(b"INFO step %d done\n" % i for i in range(1, 60)), "./t"),
     ):
