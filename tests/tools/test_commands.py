@@ -70,6 +70,27 @@ def test_serve_answers_every_line_in_order(tersh_home: Path) -> None:
     assert answers[8]["id"] is None
 
 
+def test_serve_reads_lines_longer_than_a_read_and_a_last_line_without_newline(
+    tersh_home: Path,
+) -> None:
+    """A request line of megabytes arrives in many reads; the last line needs no newline."""
+    assert run(["enable"], "").returncode == 0
+    long_text = "".join(f"line {i} of a long tool result\n" for i in range(60_000))  # ~1.9 MB
+    requests = [
+        {"id": 1, "tool": "task", "output": long_text},
+        {"id": 2, "type": "ping"},
+        {"id": 3, "tool": "grep", "output": "é ünïcode ✓"},
+    ]
+    lines = "\n".join(json.dumps(r, ensure_ascii=False) for r in requests)  # no final newline
+    done = run(["serve", "--stdio"], lines)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3]
+    assert answers[0]["metadata"]["tersh"]["chars_before"] == len(long_text)
+    assert answers[1] == {"id": 2, "ok": True}
+    assert answers[2]["output"] == "é ünïcode ✓"
+
+
 def test_serve_follows_enable_and_disable_without_restart(tersh_home: Path) -> None:
     proc = subprocess.Popen(
         [*TERSH, "serve", "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True

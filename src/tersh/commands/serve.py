@@ -26,7 +26,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO
 
 from tersh.errors import TershError
 
@@ -40,24 +40,30 @@ class Service:
     """Answers requests; keeps settings and the cache until the settings file changes."""
 
     def __init__(self) -> None:
+        from tersh.settings import SETTINGS_FILE, profile_root
+
+        #: The profile is this process's for its whole life (``TERSH_HOME`` is read once).
+        self._path = os.path.join(profile_root(), SETTINGS_FILE)
         self._stamp: tuple[int, int, int] | None = None
         self._settings: Any = None
         self._cache: Any = None
+        self._limits: Any = None
 
     def settings(self) -> Any:
         """Current settings (reloaded when the file's size, time or inode changes)."""
-        from tersh.settings import load_or_defaults, settings_path
-
         try:
-            info = os.stat(settings_path())
+            info = os.stat(self._path)
             stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
         except OSError:
             stamp = (0, 0, 0)
         if stamp != self._stamp or self._settings is None:
             from tersh.recording.tool_cache import Cache
+            from tersh.settings import load_or_defaults
+            from tersh.tools.budgets import from_settings
 
             self._settings = load_or_defaults()[0]
             self._cache = Cache.from_settings(self._settings)
+            self._limits = from_settings(self._settings)
             self._stamp = stamp
         return self._settings
 
@@ -92,6 +98,7 @@ class Service:
             metadata if isinstance(metadata, dict) else {},
             settings,
             cache=self._cache,
+            limits=self._limits,
         )
         return self._answer(request, result.output, result.changed, result.metrics)
 
@@ -180,36 +187,61 @@ def _within(settings: Any, limits: Any) -> Any:
     return Settings(values)
 
 
-def serve(stdin: TextIO, stdout: TextIO) -> int:
-    """Answer every line of ``stdin`` on ``stdout`` until end of input."""
+def serve(stdin: int, stdout: int) -> int:
+    """Answer every line read from file descriptor ``stdin`` on ``stdout`` until end of input.
+
+    The answers to the lines of one read go out in one write: requests that arrive together
+    (concurrent tool calls) cost one system call, and a lone request is answered at once.
+    """
     service = Service()
-    for line in stdin:
-        if not line.strip():
+    partial: list[bytes] = []  # a line longer than one read, in pieces (joined once)
+    while True:
+        chunk = os.read(stdin, READ_SIZE)
+        if chunk and b"\n" not in chunk:
+            partial.append(chunk)
             continue
-        try:
-            request = json.loads(line)
-        except ValueError as exc:
-            answer: dict[str, Any] = {"id": None, "error": f"not JSON: {exc}"}
-        else:
-            try:
-                answer = service.handle(request)
-            except Exception as exc:  # one bad request never ends the service
-                rid = request.get("id") if isinstance(request, dict) else None
-                answer = {"id": rid, "error": f"{type(exc).__name__}: {exc}"}
-        try:
-            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-            stdout.flush()
-        except (BrokenPipeError, ValueError):
+        lines = b"".join([*partial, chunk]).split(b"\n")
+        partial = [lines.pop()] if chunk else []
+        answers = [answer_line(service, line) for line in lines if line.strip()]
+        if answers and not _write_all(stdout, "".join(answers).encode("utf-8", "replace")):
             return 0
-    return 0
+        if not chunk:
+            return 0
+
+
+#: Bytes asked of stdin per read.
+READ_SIZE = 1 << 16
+
+
+def answer_line(service: Service, line: bytes) -> str:
+    """The JSON line answering one request line (an error answer when it is not a request)."""
+    try:
+        request = json.loads(line.decode("utf-8", "replace"))
+    except ValueError as exc:
+        answer: dict[str, Any] = {"id": None, "error": f"not JSON: {exc}"}
+    else:
+        try:
+            answer = service.handle(request)
+        except Exception as exc:  # one bad request never ends the service
+            rid = request.get("id") if isinstance(request, dict) else None
+            answer = {"id": rid, "error": f"{type(exc).__name__}: {exc}"}
+    return json.dumps(answer, ensure_ascii=False) + "\n"
+
+
+def _write_all(fd: int, data: bytes) -> bool:
+    """Write all of ``data``; False when the reader has gone."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except (BrokenPipeError, OSError):
+        return False
+    return True
 
 
 def main(args: argparse.Namespace, name: str) -> int:
     """Run the JSON-lines service on stdin/stdout."""
     if not args.stdio:
         raise TershError("tersh serve needs --stdio (the only transport)")
-    with (
-        open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False) as stdin,
-        open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False) as stdout,
-    ):
-        return serve(stdin, stdout)
+    sys.stdout.flush()
+    return serve(sys.stdin.fileno(), sys.stdout.fileno())

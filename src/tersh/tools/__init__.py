@@ -23,5 +23,7 @@ def __getattr__(name: str) -> object:
     if name in __all__:
         from tersh.tools import compressor
 
-        return getattr(compressor, name)
+        value = getattr(compressor, name)
+        globals()[name] = value  # later lookups skip this function (serve asks per request)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

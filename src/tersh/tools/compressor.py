@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tersh.recording.tool_cache import Cache
     from tersh.settings import Settings
+    from tersh.tools.budgets import Budgets
 
 
 @dataclass(frozen=True)
@@ -41,18 +42,21 @@ def compress(
     settings: Settings | None = None,
     *,
     cache: Cache | None = None,
+    limits: Budgets | None = None,
     exact_tokens: bool = False,
 ) -> ToolResult:
     """Compress one tool output, or return it unchanged when that is not worth it or unsafe.
 
-    ``cache`` overrides the profile's recovery cache; ``exact_tokens`` adds exact o200k
-    counts to the metrics (slow for large outputs: off on hot paths).
+    ``cache`` overrides the profile's recovery cache; ``limits`` the budgets read from
+    ``settings`` and the environment (a long-lived caller reads them once per settings);
+    ``exact_tokens`` adds exact o200k counts to the metrics (slow for large outputs: off on
+    hot paths).
     """
     started = time.perf_counter()
     host_metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
     try:
         changed_output, changed, metrics = _compress(
-            str(tool or ""), output, host_metadata, settings, cache
+            str(tool or ""), output, host_metadata, settings, cache, limits
         )
     except Exception as exc:  # fail open
         changed_output, changed = output, False
@@ -60,8 +64,7 @@ def compress(
     if exact_tokens and changed:
         metrics.update(_exact_counts(output, changed_output))
     metrics.setdefault("ms", round((time.perf_counter() - started) * 1000, 3))
-    return ToolResult(changed_output if changed else output, changed,
-                      {**host_metadata, "tersh": metrics})
+    return ToolResult(changed_output if changed else output, changed, {**host_metadata, "tersh": metrics})
 
 
 def _compress(
@@ -70,6 +73,7 @@ def _compress(
     metadata: dict[str, Any],
     settings: Settings | None,
     cache: Cache | None,
+    limits: Budgets | None,
 ) -> tuple[Any, bool, dict[str, Any]]:
     from tersh.tools import budgets, engine
 
@@ -77,7 +81,8 @@ def _compress(
         from tersh.settings import load_or_defaults
 
         settings = load_or_defaults()[0]
-    limits = budgets.from_settings(settings)
+    if limits is None:
+        limits = budgets.from_settings(settings)
     if cache is None:
         from tersh.recording.tool_cache import Cache
 
@@ -105,5 +110,4 @@ def _exact_counts(before: Any, after: Any) -> dict[str, int]:
 
         return "\n".join(text for _, text in text_slots(value))
 
-    return {"tokens_before": tokens.count(text_of(before)),
-            "tokens_after": tokens.count(text_of(after))}
+    return {"tokens_before": tokens.count(text_of(before)), "tokens_after": tokens.count(text_of(after))}
