@@ -6,7 +6,9 @@
 ``--- PASS:``/``--- SKIP:`` lines and a bare ``PASS`` before each package result.
 
 Left out: the run/pause/continue markers, ``--- PASS``/``--- SKIP`` lines, bare ``PASS`` lines and
-the ``[no test files]`` lines (their packages are named in the note). Kept as written: every
+the ``[no test files]`` lines (their packages are named in the note). The note names the
+skipped tests when there are at most ``MAX_SKIPPED_NAMED`` of them (a skip is news; hundreds of
+them are a setting, counted). Kept as written: every
 ``--- FAIL``, every logged line (they carry ``file.go:line``), panics with their goroutine
 traces, build errors, and every ``ok``/``FAIL`` package result.
 """
@@ -27,7 +29,9 @@ PROGRAMS = ("go test", "gotestsum")
 SNIFF_HINTS: tuple[str, ...] = ("=== RUN", "ok  \t", "FAIL\t")
 
 _MARKER = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s")
-_PASSED = re.compile(r"^\s*--- (?P<status>PASS|SKIP): \S+ \([\d.]+s\)$")
+_PASSED = re.compile(r"^\s*--- (?P<status>PASS|SKIP): (?P<test>\S+) \([\d.]+s\)$")
+#: Skipped tests named in the note up to this many.
+MAX_SKIPPED_NAMED = 20
 _BARE_PASS = re.compile(r"^PASS$")
 _NO_TEST_FILES = re.compile(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
 _PACKAGE_RESULT = re.compile(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", re.MULTILINE)
@@ -39,7 +43,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     if not (_PACKAGE_RESULT.search(text) or _FAIL_HEADER.search(text) or "=== RUN" in text):
         return None  # not test output (go vet, a build error before tests, go help…)
     out = Output()
-    passed = skipped = untested = 0
+    passed = untested = 0
+    skipped: list[str] = []
     for line in text.split("\n"):
         passing = _PASSED.match(line)
         if passing:
@@ -47,7 +52,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                 passed += 1
                 out.omit(line, passing=True)
             else:
-                skipped += 1
+                skipped.append(passing["test"])
                 out.omit(line)
             continue
         no_tests = _NO_TEST_FILES.match(line)
@@ -60,8 +65,10 @@ def compact(text: str, inv: Invocation) -> str | None:
             continue
         out.keep(line)
     parts = [plural(passed, "passing test")] if passed else []
-    if skipped:
-        parts.append(f"{skipped:,} skipped")
+    if len(skipped) > MAX_SKIPPED_NAMED:
+        parts.append(f"{len(skipped):,} skipped")
+    elif skipped:
+        parts.append(f"{len(skipped):,} skipped ({', '.join(skipped)})")
     if untested:
         parts.append(plural(untested, "package") + " without test files")
     what = " and ".join(parts)
