@@ -63,6 +63,11 @@ class Finding(NamedTuple):
     extra: tuple[str, ...] = ()
 
 
+#: ``make_finding((path, location, text, source_line, extra))``: a :class:`Finding` built from
+#: its five values without the keyword handling of ``Finding(...)`` (a log holds many).
+make_finding = Finding._make
+
+
 class FindingRun:
     """The finding being read and the lines that belong to it, closed into ``items`` in order."""
 
@@ -77,7 +82,7 @@ class FindingRun:
         """Append the current finding (with the lines gathered under it) to ``items``."""
         if self.current is not None:
             finding = self.current
-            self.items.append(finding._replace(extra=tuple(self.extra)) if self.extra else finding)
+            self.items.append(make_finding((*finding[:4], tuple(self.extra))) if self.extra else finding)
             self.extra.clear()
             self.current = None
 
@@ -291,7 +296,7 @@ def line_finding(line: str) -> Finding | None:
         return None
     location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
     # A log repeats its paths and messages on many lines: each finding shares one copy of them.
-    return Finding(sys.intern(match["path"]), location, sys.intern(match["text"]), line)
+    return make_finding((sys.intern(match["path"]), location, sys.intern(match["text"]), line, ()))
 
 
 def _heads_group(path: str, strict: bool) -> bool:

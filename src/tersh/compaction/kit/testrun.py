@@ -142,6 +142,27 @@ def _location_hits(blob: str) -> Iterable[int]:
     yield from _hits(blob, ('File "',))
 
 
+def read_lines(text: str, feed: Callable[[str], None], bulk: Callable[[str, int], int]) -> None:
+    """Give ``feed`` the lines of ``text.split("\\n")`` one at a time, except the runs of lines
+    ``bulk`` reads at once: at the start of each line, ``bulk(text, position)`` returns where the
+    lines it read end (just after their last "\\n", past ``position``), or -1 when it read none.
+
+    A rule's bulk reader must leave the rule as feeding those lines one by one would.
+    """
+    position, find = 0, text.find
+    while True:
+        after = bulk(text, position)
+        if after >= 0:
+            position = after
+            continue
+        end = find("\n", position)
+        if end < 0:
+            feed(text[position:])
+            return
+        feed(text[position:end])
+        position = end + 1
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 

@@ -41,7 +41,9 @@ def compact(text: str, inv: Invocation) -> str | None:
                 entry["text"], sys.intern(" ".join(entry["text"].split("  ")).strip())
             )
             location = f"{entry['line']}:{entry['col']}"
-            items.append(_diag.Finding(current, location, text_part, f"{current}:{location} {text_part}"))
+            items.append(
+                _diag.make_finding((current, location, text_part, f"{current}:{location} {text_part}", ()))
+            )
             seen_eslint = True
             continue
         finding = _diag.line_finding(line) if _UNIX.search(line) else None
