@@ -113,6 +113,11 @@ _HEADER_BLOCK = re.compile(
 )
 # Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
 _MESSAGE_RUN = re.compile(r"(?:    [^\S\n]*\S[^\n]*\n)+")
+# A commit's header block, then the lines of its message (each indented by four spaces and
+# ending in "\n"), then the blank line after it, if there.
+_COMMIT_BLOCK = re.compile(_HEADER_BLOCK.pattern + r"((?:    [^\n]*\n)*)(\n?)")
+# A message line that is only white space (a separator), in a commit's message lines.
+_BLANK_MESSAGE_LINE = re.compile(r"^    [^\S\n]*\n", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -180,15 +185,15 @@ def _compact_plain(text: str) -> str | None:
     current: _Commit | None = None
     in_message = False
     position, size = 0, len(text)
-    header_block, message_run = _HEADER_BLOCK.match, _MESSAGE_RUN.match
+    commit_block, message_run = _COMMIT_BLOCK.match, _MESSAGE_RUN.match
     while position < size:
         if current is None:
-            block = header_block(text, position) if text.startswith("commit ", position) else None
+            block = commit_block(text, position) if text.startswith("commit ", position) else None
             if block is not None:  # folded as _Commit.lines() folds an id, author and date
-                ident, rest, author, date = block.groups()
+                ident, rest, author, date, message, blank = block.groups()
                 words = (ident + rest.rstrip(), short_date(date), short_person(author))
                 kept.append(" ".join(filter(None, words)))
-                omissions.blank += 1
+                omissions.blank += 1 + _read_message(message, kept) + len(blank)
                 in_message = True
                 position = block.end()
                 continue
@@ -230,6 +235,23 @@ def _compact_plain(text: str) -> str | None:
         "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
     )
     return omissions.proposal(kept, text)
+
+
+def _read_message(lines: str, kept: list[str]) -> int:
+    """Keep each run of message ``lines`` (indented by four spaces, each ending in "\\n") that
+    are not blank as one item, as the message runs of ``_compact_plain`` are kept; the number
+    of blank lines between them (left out)."""
+    if not lines:
+        return 0
+    start = blanks = 0
+    for blank in _BLANK_MESSAGE_LINE.finditer(lines):
+        if blank.start() > start:
+            kept.append(lines[start : blank.start() - 1])
+        blanks += 1
+        start = blank.end()
+    if start < len(lines):
+        kept.append(lines[start:-1])
+    return blanks
 
 
 def sniff(text: str) -> float:
