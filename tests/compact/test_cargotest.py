@@ -137,3 +137,42 @@ def test_a_binary_started_as_the_output_ends_is_kept() -> None:
     proposal = rule.compact(text, inv)
     assert proposal is not None and running in proposal
     assert verify.missing_facts(text, proposal, inv) == []
+
+
+# The lines of one test binary, each a shape ``_PASSING_BINARY`` reads or one that breaks it.
+_BINARY_LINES = st.sampled_from(
+    (
+        "     Running unittests src/lib.rs (target/debug/deps/x-0123abcd)",
+        "   Doc-tests x",
+        "\tRunning tests/it.rs (target/debug/deps/it-89ab)",
+        "     Running ",
+        "   Doc-tests x y",
+    )
+)
+_RESULTS = st.sampled_from(
+    (
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+        "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+        "test result: ok. 1 passed; at src/lib.rs:3 ... ok",
+        "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+    )
+)
+_BINARY = st.tuples(
+    _BINARY_LINES,
+    st.sampled_from(("", "x")),
+    st.sampled_from(("running 0 tests", "running 3 tests", "running 1 test")),
+    st.lists(st.sampled_from(_LINES[:4] + _LINES[8:9]), max_size=40),
+    st.sampled_from(("", " ")),
+    _RESULTS,
+    st.sampled_from(((), ("",), ("", ""), ("x",))),
+).map(lambda parts: [parts[0], parts[1], parts[2], *parts[3], parts[4], parts[5], *parts[6]])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(_BINARY, st.lists(st.sampled_from(_LINES), max_size=3)), max_size=12))
+def test_binaries_that_passed_are_read_as_line_by_line(parts: list[list[str]]) -> None:
+    text = "\n".join(line for part in parts for line in part)
+    for ending in ("", "\n"):
+        inv = detect.invocation("cargo test", 101)
+        assert rule.compact(text + ending, inv) == _line_by_line(text + ending)

@@ -23,7 +23,7 @@ from tersh.compaction.rules import (
     shellcheck,
     tsc,
 )
-from tersh.compaction.verify import facts
+from tersh.compaction.verify import facts, renderings
 from tersh.compaction.verify import holds as verify
 from tests import corpus
 from tests.compact import support
@@ -125,3 +125,38 @@ def test_a_group_header_is_a_path_the_verifier_reads_whole(path: str) -> None:
         facts.iter_paths(path)
     ) == [path[2:] if path.startswith("./") else path]
     assert _diag._heads_group(path, strict=True) is expected
+
+
+def _grouped_simply(findings: list[_diag.Finding]) -> list[str]:
+    """``render_grouped`` as first written: one (text, continuation lines) key per message."""
+    files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
+    loose: list[str] = []
+    for finding in findings:
+        if not _diag._heads_group(finding.path, True):
+            loose.extend((finding.source_line, *finding.extra))
+            continue
+        own = f"{finding.path}:{finding.location}:"
+        extra = tuple(line.removeprefix(own).strip() for line in finding.extra)
+        files.setdefault(finding.path, {}).setdefault((finding.text, extra), []).append(finding.location)
+    out: list[str] = []
+    for path, messages in files.items():
+        out.append(renderings.group_header(path, sum(map(len, messages.values()))))
+        for (text, extra), locations in messages.items():
+            out.append(renderings.finding_entry(locations, text))
+            out.extend(map(renderings.finding_continuation, extra))
+    return out + loose
+
+
+_FINDINGS = st.builds(
+    _diag.Finding,
+    st.sampled_from(("src/a.py", "src/b.py", "a b.py", "lib/c.ts")),
+    st.sampled_from(("1", "2:3", "10:1")),
+    st.sampled_from(("E1 bad", "W2 odd", "E1 bad ")),
+    st.just("src/a.py:1: E1 bad"),
+    st.lists(st.sampled_from(("  note: here", "src/a.py:1:  more", "x")), max_size=2).map(tuple),
+)
+
+
+@given(st.lists(_FINDINGS, max_size=30))
+def test_grouping_matches_the_simple_grouping(findings: list[_diag.Finding]) -> None:
+    assert _diag.render_grouped(findings) == _grouped_simply(findings)

@@ -134,3 +134,21 @@ def test_whole_header_and_message_reading_is_line_by_line_reading(pieces: list[s
     text = _LOG_PIECES[0] + "".join(pieces) + end
     assert rule._compact_plain(text) == rule._compact_lines(text)
     assert rule.compact(text, detect.invocation("git log", 0)) == rule._compact_lines(text)
+
+
+# Message lines a commit's whole-block reading splits at (white space only, of several kinds, no
+# line break but "\n": other texts are read line by line), and message-like lines it must not take.
+_MESSAGE_PIECES = (
+    "    \u2003\n",
+    "    \t\u00a0\n",
+    "     x\u2003\n",
+    "   three spaces\n",
+    "    last line without a break",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LOG_PIECES[:6] + _MESSAGE_PIECES + _LOG_PIECES[8:10]), max_size=40))
+def test_commit_blocks_with_odd_message_lines_are_read_line_by_line(pieces: list[str]) -> None:
+    text = _LOG_PIECES[0] + "".join(pieces)
+    assert rule._compact_plain(text) == rule._compact_lines(text)

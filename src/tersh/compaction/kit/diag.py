@@ -63,6 +63,11 @@ class Finding(NamedTuple):
     extra: tuple[str, ...] = ()
 
 
+#: ``make_finding((path, location, text, source_line, extra))``: a :class:`Finding` built from
+#: its five values without the keyword handling of ``Finding(...)`` (a log holds many).
+make_finding = Finding._make
+
+
 class FindingRun:
     """The finding being read and the lines that belong to it, closed into ``items`` in order."""
 
@@ -77,7 +82,7 @@ class FindingRun:
         """Append the current finding (with the lines gathered under it) to ``items``."""
         if self.current is not None:
             finding = self.current
-            self.items.append(finding._replace(extra=tuple(self.extra)) if self.extra else finding)
+            self.items.append(make_finding((*finding[:4], tuple(self.extra))) if self.extra else finding)
             self.extra.clear()
             self.current = None
 
@@ -170,38 +175,43 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
     A finding whose path cannot head a group (the verifier must read the header back as a path
     when ``strict_paths``) keeps its own lines, after the groups.
     """
-    files: dict[str, dict[tuple[str, tuple[str, ...]], list[str]]] = {}
-    counts: dict[str, int] = {}
+    # a message without continuation lines is keyed by its text alone, else by (text, lines)
+    files: dict[str, dict[str | tuple[str, tuple[str, ...]], list[str]]] = {}
     loose: list[str] = []
     path_ok: dict[str, bool] = {}
+    last_path: str | None = None
+    messages: dict[str | tuple[str, tuple[str, ...]], list[str]] = {}
     for path, location, text, source_line, found_extra in findings:
-        ok = path_ok.get(path)
-        if ok is None:
-            ok = path_ok[path] = _heads_group(path, strict_paths)
-        if not ok:
-            loose.append(source_line)
-            loose.extend(found_extra)
-            continue
-        extra: tuple[str, ...] = ()
+        if path != last_path:  # a log lists a file's findings together: look its group up once
+            ok = path_ok.get(path)
+            if ok is None:
+                ok = path_ok[path] = _heads_group(path, strict_paths)
+            if ok:
+                messages = files.setdefault(path, {})
+                last_path = path
+            else:
+                last_path = None
+                loose.append(source_line)
+                loose.extend(found_extra)
+                continue
+        key: str | tuple[str, tuple[str, ...]] = text
         if found_extra:
             own = f"{path}:{location}:"
-            extra = tuple(line.removeprefix(own).strip() for line in found_extra)
-        messages = files.get(path)
-        if messages is None:
-            messages = files[path] = {}
-            counts[path] = 0
-        locations = messages.get((text, extra))
+            key = (text, tuple(line.removeprefix(own).strip() for line in found_extra))
+        locations = messages.get(key)
         if locations is None:
-            messages[(text, extra)] = [location]
+            messages[key] = [location]
         else:
             locations.append(location)
-        counts[path] += 1
     out: list[str] = []
     for path, messages in files.items():
-        out.append(group_header(path, counts[path]))
-        for (text, extra), locations in messages.items():
-            out.append(finding_entry(locations, text))
-            out.extend(map(finding_continuation, extra))
+        out.append(group_header(path, sum(map(len, messages.values()))))
+        for key, locations in messages.items():
+            if isinstance(key, str):
+                out.append(finding_entry(locations, key))
+            else:
+                out.append(finding_entry(locations, key[0]))
+                out.extend(map(finding_continuation, key[1]))
     out.extend(loose)
     return out
 
@@ -291,7 +301,7 @@ def line_finding(line: str) -> Finding | None:
         return None
     location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
     # A log repeats its paths and messages on many lines: each finding shares one copy of them.
-    return Finding(sys.intern(match["path"]), location, sys.intern(match["text"]), line)
+    return make_finding((sys.intern(match["path"]), location, sys.intern(match["text"]), line, ()))
 
 
 def _heads_group(path: str, strict: bool) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from tersh.compaction.kit.core import MARK, carries_fact, finish
 from tersh.compaction.verify import holds as verify
@@ -142,6 +142,34 @@ def _location_hits(blob: str) -> Iterable[int]:
     yield from _hits(blob, ('File "',))
 
 
+def read_lines(text: str, feed: Callable[[str], None], bulk: Callable[[str, int], int]) -> None:
+    """Give ``feed`` the lines of ``text.split("\\n")`` one at a time, except the runs of lines
+    ``bulk`` reads at once: at the start of each line, ``bulk(text, position)`` returns where the
+    lines it read end (just after their last "\\n", past ``position``), or -1 when it read none.
+
+    A rule's bulk reader must leave the rule as feeding those lines one by one would.
+    """
+    position, find = 0, text.find
+    while True:
+        after = bulk(text, position)
+        if after >= 0:
+            position = after
+            continue
+        end = find("\n", position)
+        if end < 0:
+            feed(text[position:])
+            return
+        feed(text[position:end])
+        position = end + 1
+
+
+def _lines_hit(lines: list[str], hits: Callable[[str], Iterable[int]]) -> set[int]:
+    """The indices of the ``lines`` in which ``hits`` finds an offset (all read joined by "\\n")."""
+    blob = "\n".join(lines)
+    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    return {bisect_right(starts, at) - 1 for at in hits(blob)}
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 
@@ -248,27 +276,26 @@ class Output:
     def _rescued(self) -> set[tuple[int, int]]:
         """The dropped lines the verifier protects as a whole, as (entry, offset in the entry)."""
         dropped, blocks = self._dropped, self._blocks
-        candidates = {(entry, at) for entry, offsets in self._block_suspects.items() for at in offsets}
+        suspects = {(entry, at) for entry, offsets in self._block_suspects.items() for at in offsets}
+        rescued = {key for key in suspects if carries_fact(self._line_at(*key))}
         singles = [index for index in range(len(dropped)) if index not in blocks] if blocks else None
         lines = dropped if singles is None else [dropped[index] for index in singles]
-        blob = "\n".join(lines)
-        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
-
-        def entry_of(at: int) -> tuple[int, int]:
-            index = bisect_right(starts, at) - 1
-            return (index if singles is None else singles[index]), 0
-
-        candidates.update(entry_of(at) for at in _hits(blob, _FAILING_MARKS))
-        candidates.update(entry_of(at) for at in _location_hits(blob))
+        # What a line's scans find depends on that line alone: each distinct line is read once,
+        # and every entry holding a protected one comes back.
+        distinct = list(dict.fromkeys(lines))
+        hit = _lines_hit(distinct, lambda blob: chain(_hits(blob, _FAILING_MARKS), _location_hits(blob)))
+        protected = {line for line in map(distinct.__getitem__, hit) if carries_fact(line)}
+        if protected:
+            entries = range(len(dropped)) if singles is None else singles
+            rescued.update((at, 0) for at, line in zip(entries, lines, strict=True) if line in protected)
         if self._plain:
-            plain = [dropped[i] for i in self._plain]
-            plain_starts = list(accumulate(map((1).__add__, map(len, plain)), initial=0))
-            lowered = "\n".join(plain).lower()
-            candidates.update(
-                (self._plain[bisect_right(plain_starts, at) - 1], 0)
-                for at in _hits(lowered, verify.SEVERITY_WORDS)
-            )
-        return {key for key in candidates if carries_fact(self._line_at(*key))}
+            plain = list(dict.fromkeys(map(dropped.__getitem__, self._plain)))
+            lowered = [line.lower() for line in plain]
+            hit = _lines_hit(lowered, lambda blob: _hits(blob, verify.SEVERITY_WORDS))
+            protected = {line for line in map(plain.__getitem__, hit) if carries_fact(line)}
+            if protected:
+                rescued.update((entry, 0) for entry in self._plain if dropped[entry] in protected)
+        return rescued
 
     def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
@@ -276,13 +303,13 @@ class Output:
         start = 0
         for entry in sorted(self._block_words):
             if entry > start:
-                found.read("\n".join(self._scan[start:entry]))
+                found.read("\n".join(dict.fromkeys(self._scan[start:entry])))  # a line's words once
             block = self._block_words[entry]
             for mine, theirs in ((found.slash, block.slash), (found.dot, block.dot), (found.hex, block.hex)):
                 mine.update(theirs)
             start = entry + 1
         if start < len(self._scan):
-            found.read("\n".join(self._scan[start:]))
+            found.read("\n".join(dict.fromkeys(self._scan[start:])))
         for token in found.paths():
             for word in verify.iter_paths(token):
                 self.words[word] = None

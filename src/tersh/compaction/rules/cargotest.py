@@ -20,7 +20,7 @@ import re
 
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "cargotest"
 CATEGORY = "tests"
@@ -34,6 +34,14 @@ _PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
 MIN_BLOCK = 32
 # Consecutive lines that _PASSING matches as passing ("… ok"), each ending in "\n".
 _PASSING_RUN = re.compile(r"(?:test [^\n]+ \.\.\. ok\n)+")
+# A binary whose tests all passed, in libtest's usual lines (each ending in "\n"): its Running or
+# Doc-tests line, a blank line, "running N tests", the passing lines (_PASSING_RUN), a blank line,
+# its "test result: ok." line and the blank line after it. Each line is one ``_Reader.feed`` reads
+# with the branch ``_Reader.passing_binary`` takes for it.
+_PASSING_BINARY = re.compile(
+    r"([ \t]+(?:Running [^\n]+|Doc-tests [^\s]+))\n\n(running \d+ tests?)\n"
+    r"((?:test [^\n]+ \.\.\. ok\n)*)\n(test result: ok\. [^\n]*)\n\n?"
+)
 _FAILED_TEST = re.compile(
     r"^(?:test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED|(?P<terse>.+?) --- FAILED)$"
 )
@@ -73,6 +81,30 @@ class _Reader:
             self.out.omit_run(lines.split("\n"))
         else:
             self.out.omit_passing_block(lines, count, lines)
+
+    def passing_binaries(self, text: str, position: int) -> int:
+        """Read the binaries whose tests all passed (``_PASSING_BINARY``) from ``position`` on, as
+        :meth:`feed` would read their lines one by one (outside a ``failures:`` list); where
+        they end (``position`` when none is there)."""
+        out, match, empty_result = self.out, _PASSING_BINARY.match, _EMPTY_RESULT.match
+        while (section := match(text, position)) is not None:
+            binary, running, tests, result = section.groups()
+            if " ... " in result:  # the result may read as a test line: feed decides
+                return position
+            self.show_binary()
+            self.binary, self.shown = binary, False  # the blank lines up to the result stay out
+            out.omit(running)
+            if tests:
+                self.passing_run(tests[:-1], tests.count("\n"))
+            if empty_result(result):
+                self.group_empty(result)
+            else:  # what feed does with a "test result: " line
+                out.kept.append(binary)
+                out.kept.append(result)
+                self.shown, self.binary = True, None
+            # the blank line after the result: feed drops it (no binary is left)
+            position = section.end()
+        return position
 
     def feed(self, line: str) -> None:
         """Read one line."""
@@ -183,21 +215,25 @@ def compact(text: str, inv: Invocation) -> str | None:
     if not (_RESULT.search(text) or _NEXTEST_SUMMARY.search(text) or "running " in text):
         return None  # not test output (a build that failed before any test ran, a --help…)
     reader = _Reader(_failed_tests(text))
-    # The lines of text.split("\n"), each read alone, except runs of passing lines, read at once.
-    position, passing_run = 0, _PASSING_RUN.match
-    while True:
-        if reader.listing is None and text.startswith("test ", position):
+    passing_run = _PASSING_RUN.match
+
+    def bulk(text: str, position: int) -> int:
+        """Read a run of passing lines, or a binary whose tests all passed, at ``position``."""
+        if reader.listing is not None:
+            return -1
+        if text.startswith("test ", position):
             run = passing_run(text, position)
-            if run is not None:
-                reader.passing_run(text[position : run.end() - 1], text.count("\n", position, run.end()))
-                position = run.end()
-                continue
-        end = text.find("\n", position)
-        if end < 0:
-            reader.feed(text[position:])
-            return reader.finish(text)
-        reader.feed(text[position:end])
-        position = end + 1
+            if run is None:
+                return -1
+            reader.passing_run(text[position : run.end() - 1], text.count("\n", position, run.end()))
+            return run.end()
+        if text.startswith(" ", position):
+            after = reader.passing_binaries(text, position)
+            return after if after > position else -1
+        return -1
+
+    read_lines(text, reader.feed, bulk)
+    return reader.finish(text)
 
 
 def _failed_tests(text: str) -> set[str]:

@@ -34,14 +34,18 @@ def compact(text: str, inv: Invocation) -> str | None:
     current: str | None = None
     seen_eslint = False
     messages: dict[str, str] = {}  # a message as printed -> as kept (a log repeats its messages)
+    entry_match, make_finding = _ENTRY.match, _diag.make_finding
     for line in _diag.lines_of(text):
-        entry = _ENTRY.match(line) if current is not None else None
+        entry = entry_match(line) if current is not None else None
         if entry and current is not None:
-            text_part = messages.get(entry["text"]) or messages.setdefault(
-                entry["text"], sys.intern(" ".join(entry["text"].split("  ")).strip())
+            line_no, col, printed = entry.groups()
+            text_part = messages.get(printed)
+            if text_part is None:
+                text_part = messages[printed] = sys.intern(" ".join(printed.split("  ")).strip())
+            location = f"{line_no}:{col}"
+            items.append(
+                make_finding((current, location, text_part, f"{current}:{location} {text_part}", ()))
             )
-            location = f"{entry['line']}:{entry['col']}"
-            items.append(_diag.Finding(current, location, text_part, f"{current}:{location} {text_part}"))
             seen_eslint = True
             continue
         finding = _diag.line_finding(line) if _UNIX.search(line) else None

@@ -113,6 +113,17 @@ _HEADER_BLOCK = re.compile(
 )
 # Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
 _MESSAGE_RUN = re.compile(r"(?:    [^\S\n]*\S[^\n]*\n)+")
+# A commit's header block, then the lines of its message (each indented by four spaces and
+# ending in "\n"), then the blank line after it, if there.
+# The date in the default format is read by parts (as ``short_date`` reads it), any other whole.
+_COMMIT_BLOCK = re.compile(
+    r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
+    r"([A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
+    r"((?:    [^\n]*\n)*)(\n?)"
+)
+# A message line that is only white space (a separator) with the "\n" before it, up to its own
+# "\n" (literal-led: found at C speed in "\n" + a commit's message lines).
+_BLANK_MESSAGE_LINE = re.compile(r"\n    [^\S\n]*(?=\n)")
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -180,17 +191,13 @@ def _compact_plain(text: str) -> str | None:
     current: _Commit | None = None
     in_message = False
     position, size = 0, len(text)
-    header_block, message_run = _HEADER_BLOCK.match, _MESSAGE_RUN.match
+    commit_block, message_run = _COMMIT_BLOCK.match, _MESSAGE_RUN.match
     while position < size:
         if current is None:
-            block = header_block(text, position) if text.startswith("commit ", position) else None
-            if block is not None:  # folded as _Commit.lines() folds an id, author and date
-                ident, rest, author, date = block.groups()
-                words = (ident + rest.rstrip(), short_date(date), short_person(author))
-                kept.append(" ".join(filter(None, words)))
-                omissions.blank += 1
+            block = commit_block(text, position) if text.startswith("commit ", position) else None
+            if block is not None:
+                position = _read_commits(text, block, kept, omissions)
                 in_message = True
-                position = block.end()
                 continue
             if text.startswith("\n", position):  # an empty line: blank in a message or a patch
                 omissions.blank += 1
@@ -230,6 +237,41 @@ def _compact_plain(text: str) -> str | None:
         "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
     )
     return omissions.proposal(kept, text)
+
+
+def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: Omissions) -> int:
+    """Read the commit ``block`` (a ``_COMMIT_BLOCK`` match) and those right after it as
+    ``_compact_plain`` reads their lines (each header folded as ``_Commit.lines()`` folds an id,
+    author and date; each run of message lines that are not blank kept as one item); where the
+    last one ends."""
+    match, split_message, months = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _MONTHS
+    blanks = 0
+    found: re.Match[str] | None = block
+    while found is not None:
+        ident, rest, author, date, month, day, year, message, blank = found.groups()
+        # the default date ("Fri May 8 15:01:59 2026 -0300") read by parts, as short_date reads it
+        date = f"{year}-{months[month]}-{int(day):02d}" if month in months else short_date(date)
+        person = short_person(author)
+        head = ident + rest.rstrip()
+        parts = (head, date, person)
+        kept.append(f"{head} {date} {person}" if date and person else " ".join(filter(None, parts)))
+        blanks += 1 + len(blank)  # the blank line under the header, the one after the message
+        if message:
+            # "\n" + message, cut at its blank lines: each run of other lines after its "\n",
+            # the last one also before its own
+            runs = split_message("\n" + message)
+            if len(runs) == 1:
+                kept.append(message[:-1])
+            else:
+                blanks += len(runs) - 1
+                last = runs.pop()[1:-1]
+                kept.extend(run[1:] for run in runs if run)
+                if last:
+                    kept.append(last)
+        position = found.end()
+        found = match(text, position)
+    omissions.blank += blanks
+    return position
 
 
 def sniff(text: str) -> float:

@@ -118,7 +118,9 @@ def _finding(line: str) -> _diag.Finding | None:
         ranged = _END_RANGE.match(stripped)
         if ranged is not None:
             location = f"{ranged['line']}:{ranged['col']}"
-            return _diag.Finding(sys.intern(ranged["path"]), location, sys.intern(ranged["text"]), line)
+            return _diag.make_finding(
+                (sys.intern(ranged["path"]), location, sys.intern(ranged["text"]), line, ())
+            )
     if finding is None or not _SEVERITY_TEXT.match(finding.text):
         return None
     return finding._replace(source_line=line)

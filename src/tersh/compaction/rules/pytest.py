@@ -20,7 +20,7 @@ import re
 
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, carries_fact, plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "pytest"
 CATEGORY = "tests"
@@ -355,20 +355,18 @@ def compact(text: str, inv: Invocation) -> str | None:
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
-    # The lines of text.split("\n"), each read alone, except runs of -v rows, read a file at a time.
-    position, file_rows = 0, _FILE_ROWS.match
-    while True:
+    file_rows = _FILE_ROWS.match
+
+    def bulk(text: str, position: int) -> int:
+        """Read the -v rows of one file at ``position`` at once (outside headers, tracebacks, PASSES)."""
         rows = file_rows(text, position) if reader.plain else None
-        if rows is not None:
-            reader.passing_rows(text, position, rows.end(), rows[1])
-            position = rows.end()
-            continue
-        end = text.find("\n", position)
-        if end < 0:
-            reader.feed(text[position:])
-            return reader.finish(text)
-        reader.feed(text[position:end])
-        position = end + 1
+        if rows is None:
+            return -1
+        reader.passing_rows(text, position, rows.end(), rows[1])
+        return rows.end()
+
+    read_lines(text, reader.feed, bulk)
+    return reader.finish(text)
 
 
 def _rests_naming_words(lines: str, path: str, rows: int) -> str:

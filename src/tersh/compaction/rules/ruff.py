@@ -75,7 +75,9 @@ def compact(text: str, inv: Invocation) -> str | None:
         entry = _GROUP_ENTRY.match(line) if group is not None else None
         if entry and group is not None:
             run.close()
-            run.current = _diag.Finding(group, f"{entry['line']}:{entry['col']}", entry["text"], line)
+            run.current = _diag.make_finding(
+                (group, f"{entry['line']}:{entry['col']}", entry["text"], line, ())
+            )
             index += 1
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -84,7 +86,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             run.close()
             location = f"{arrow['line']}:{arrow['col']}"
             concise = f"{arrow['path']}:{location}: {line}"
-            run.current = _diag.Finding(arrow["path"], location, line, concise)
+            run.current = _diag.make_finding((arrow["path"], location, line, concise, ()))
             index += 2
             continue
         finding = _diag.line_finding(line)

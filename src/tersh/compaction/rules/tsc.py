@@ -45,7 +45,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             run.close()
             location = f"{match['line']}:{match['col']}"
             path, message = sys.intern(match["path"]), sys.intern(match["text"])
-            run.current, recognised = _diag.Finding(path, location, message, line), True
+            run.current, recognised = _diag.make_finding((path, location, message, line, ())), True
             continue
         if not line.strip():
             continue
