@@ -18,7 +18,7 @@ no fact goes; the verifier checks that, and the exit code, before the text is us
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
     iter_commits,
@@ -27,6 +27,12 @@ from tersh.compaction.verify.facts import (
     may_be_quoted_source,
     quoted_source,
 )
+
+TYPE_CHECKING = False  # no typing import at run time
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterable, Iterator, MutableSequence
+    from typing import AnyStr
 
 NAME = "generic"
 CATEGORY = "other"
@@ -76,21 +82,182 @@ def sniff(text: str) -> float:
     return 0.0
 
 
-def _protected(lines: list[str]) -> list[bool]:
-    """Which lines carry a diagnostic or a location (the verifier's first facts)."""
+# Every literal a chatter line holds (each _CHATTER pattern matches only where one of these
+# stands): the lines without one are not read by the patterns.
+_CHATTER_MARKS = lazy(
+    "INFO|DEBUG|TRACE|VERBOSE|FINE|info|debug|trace|Resolv|Download|Fetch|Progress|Receiving|Counting"
+    "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|ok|[\u2713\u2714\u221a]|%"
+)
+_WIDE = lazy("[^\x00-\x7f]")
+# What each line ``_frame_lines`` reads holds: a bar, or a digit (or a character that may be one)
+# first on its line (found after the line break before it).
+_FRAME_BARS = lazy("[|\u2502]")
+_DIGIT_FIRST = lazy("\n[^\x00-/:-\x7f]")
+#: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
+_FRAME_CODE = len(_CHATTER) + 1
+_PROTECTED = _FRAME_CODE + 1
+_CODE_KINDS = (None, *(kind for kind, _ in _CHATTER), _FRAME)
+
+
+def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) -> list[int]:
+    """Indexes of the lines of ``text`` (split at ``\n``; the first is line ``first``) where
+    ``pattern`` matches, in order (each line searched once, from where the match before left
+    off: no call per line)."""
+    found: list[int] = []
+    newline = "\n" if isinstance(text, str) else b"\n"
+    search, count, find = pattern.search, text.count, text.find
+    index, last = first, 0
+    match = search(text)
+    while match is not None:
+        start = match.start()
+        index += count(newline, last, start)
+        found.append(index)
+        last = find(newline, start)
+        if last < 0:
+            break
+        match = search(text, last + 1)
+    return found
+
+
+#: Long texts are read this many characters at a time (whole lines), so that the working
+#: copies the scans make stay small whatever the size of the output.
+CHUNK_CHARS = 1 << 20
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """``(index of its first line, chunk)`` for pieces of whole lines of ``text``, the line
+    break between two pieces in neither."""
+    start = first = 0
+    size = len(text)
+    while True:
+        end = text.find("\n", start + CHUNK_CHARS)
+        if end < 0:
+            yield first, text[start:] if start else text
+            return
+        chunk = text[start:end]
+        yield first, chunk
+        first += chunk.count("\n") + 1
+        start = end + 1
+        if start > size:
+            return
+
+
+def _wide_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line of ``text`` that holds a character past ASCII."""
+    spans: list[tuple[int, int]] = []
+    search, rfind, find = _WIDE.search, text.rfind, text.find
+    match = search(text)
+    while match is not None:
+        start = rfind("\n", 0, match.start()) + 1
+        end = find("\n", start)
+        if end < 0:
+            spans.append((start, len(text)))
+            break
+        spans.append((start, end))
+        match = search(text, end + 1)
+    return spans
+
+
+def _fact_flags(text: str) -> bytearray:
+    """1 for each line of ``text`` that carries a diagnostic or a location (the verifier's
+    first facts), else 0.
+
+    ``fact_lines`` reads each line on its own, so its lines may be read in two texts: the lines
+    that are ASCII (the others made empty, so that indexes stay) and the others. Its fast
+    paths hold for ASCII text only; one wide character anywhere sends a whole text to the slow ones.
+    """
     from tersh.compaction.verify.scan import fact_lines  # bulk scan: no preview import
 
-    flags = [False] * len(lines)
-    for index in fact_lines("\n".join(lines)):
-        flags[index] = True
+    flags = bytearray(text.count("\n") + 1)
+    for first, chunk in _chunks(text):
+        if chunk.isascii():
+            for index in fact_lines(chunk):
+                flags[first + index] = 1
+            continue
+        spans = _wide_spans(chunk)
+        pieces: list[str] = []
+        last = 0
+        for start, end in spans:
+            pieces.append(chunk[last:start])
+            last = end
+        pieces.append(chunk[last:])
+        for index in fact_lines("".join(pieces)):
+            flags[first + index] = 1
+        wide_lines = _lines_of(chunk, [start for start, _ in spans])
+        for index in fact_lines("\n".join([chunk[start:end] for start, end in spans])):
+            flags[first + wide_lines[index]] = 1
     return flags
 
 
-def _has_fact_line(text: str) -> bool:
-    """Whether some line of ``text`` carries a diagnostic or a location (no split into lines)."""
+def _lines_of(text: str, starts: list[int]) -> list[int]:
+    """The line index of each of ``starts`` (sorted offsets)."""
+    found: list[int] = []
+    index = last = 0
+    count = text.count
+    for start in starts:
+        index += count("\n", last, start)
+        last = start
+        found.append(index)
+    return found
+
+
+def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
+    """What the compactor needs to know of each line, one byte a line: _PROTECTED for a line
+    that carries a diagnostic or a location (a code frame's quoted source aside), _FRAME_CODE
+    for a frame line that names nothing, the chatter kind (1 + its index in _CHATTER), else 0.
+
+    Found in bulk: the lines that could be frames (a bar, a digit first) and chatter (a mark of
+    _CHATTER_MARKS) are found by searches over the whole text; only those are read one by one.
+    ``_line_codes`` is the same one line at a time (tests hold the two equal).
+    """
+    codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
+    protected = _Protected(codes)
+    # in "\n" + text, a break before a digit stands on the line before the digit's: its index in text
+    candidates = {*_lines_holding(_FRAME_BARS, text), *_lines_holding(_DIGIT_FIRST, "\n" + text)}
+    frames = _frame_lines(lines, protected, sorted(candidates))
+    for index in frames:
+        codes[index] = _FRAME_CODE
+    for index in _lines_holding(_CHATTER_MARKS, text):
+        if not codes[index]:
+            codes[index] = _chatter_code(lines[index])
+    return codes
+
+
+_FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
+
+
+class _Protected:
+    """``protected[index]`` read and cleared on a code array (``_frame_lines`` unprotects)."""
+
+    __slots__ = ("codes",)
+
+    def __init__(self, codes: bytearray) -> None:
+        self.codes = codes
+
+    def __setitem__(self, index: int, value: bool) -> None:
+        self.codes[index] = _PROTECTED if value else 0
+
+
+def _line_codes(lines: list[str]) -> bytearray:
+    """``_codes``, one line at a time with the per-line definitions (what the tests compare)."""
     from tersh.compaction.verify.scan import fact_lines
 
-    return bool(fact_lines(text))
+    protected = [bool(fact_lines(line)) for line in lines]
+    frames = _frame_lines(lines, protected, range(len(lines)))
+    codes = bytearray(len(lines))
+    for index, line in enumerate(lines):
+        if protected[index]:
+            codes[index] = _PROTECTED
+        elif index in frames:
+            codes[index] = _FRAME_CODE
+        else:
+            codes[index] = _chatter_code(line)
+    return codes
+
+
+def _chatter_code(line: str) -> int:
+    kind = _chatter_kind(line)
+    return 0 if kind is None else 1 + [name for name, _ in _CHATTER].index(kind)
 
 
 def _values(lines: list[str]) -> list[str]:
@@ -138,20 +305,114 @@ def _finding(line: str) -> bool:
 LONG_LINE = 4096
 
 
+#: Lines masked at a time (``_Masks``): the masks of a window of lines are held, not of all.
+MASK_WINDOW = 2048
+
+
+class _MaskSpansLines(Exception):
+    """A mask ran over a line break (it never does: the masks match no line break)."""
+
+
+# _MASK for a line without "/" (its URL and path forms need one), one character consumed first so
+# that the search skips what no form starts with; with no hex-id run either (seven hex digits in
+# a row), the hex-id form goes too, and the search stops at digits only. Each form keeps its
+# place in _MASK's order; tests hold the three equal to _MASK on the lines they are used for.
+_UNITS = "(?:ms|us|\u00b5s|ns|s|m|h|%|[kKMGT]i?B)?"
+_HEX_PREFIX = "(?<=0)(?<!\\w0)x[0-9a-fA-F]++\\b"
+_NUMBER_REST = "(?<=\\d)\\d*+(?:[.,:/-]\\d++)*+" + _UNITS
+_MASK_NO_SLASH = lazy(
+    f"[\\da-f](?:{_HEX_PREFIX}|(?<=[0-9a-f])(?<!\\w[0-9a-f])[0-9a-f]{{6,39}}\\b|{_NUMBER_REST})"
+)
+_MASK_DIGITS = lazy(f"\\d(?:{_HEX_PREFIX}|{_NUMBER_REST})")
+_MASK_FORMS = (_MASK_DIGITS, _MASK_NO_SLASH, _MASK)
+# Bytes as "x" when a hex digit, line breaks as they are, the others as " " (a run of seven "x"
+# is a hex-id run).
+_HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 else 32 for c in range(256))
+_SLASH = lazy("/")
+_HEX_RUN = lazy_bytes(b"x{7}")
+
+
+def _mask_forms(text: str, total: int) -> bytearray:
+    """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
+    a line with a hex-id run, else 0."""
+    forms = bytearray(total)
+    for first, chunk in _chunks(text):
+        marks = chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
+        for index in _lines_holding(_HEX_RUN, marks, first):
+            forms[index] = 1
+    for index in _lines_holding(_SLASH, text):
+        forms[index] = 2
+    return forms
+
+
+class _Masks:
+    """``masks[index]``: line ``index`` with its variable fields masked, computed a window of
+    lines at a time where the compactor asks (never for the runs of chatter it skips; a
+    protected line's mask is never read: it is left empty). The window before stays too: the
+    compactor reads ahead of the line it stands on, then goes back to it."""
+
+    __slots__ = ("before", "codes", "forms", "lines", "low", "low_before", "window")
+
+    def __init__(self, lines: list[str], codes: bytearray, forms: bytearray) -> None:
+        self.lines, self.codes, self.forms = lines, codes, forms
+        self.low = self.low_before = 0
+        self.window: list[str] = []
+        self.before: list[str] = []
+
+    def __getitem__(self, index: int) -> str:
+        offset = index - self.low
+        if 0 <= offset < len(self.window):
+            return self.window[offset]
+        offset = index - self.low_before
+        if 0 <= offset < len(self.before):
+            return self.before[offset]
+        self.before, self.low_before = self.window, self.low
+        self.window, self.low = self._masked(index), index
+        return self.window[0]
+
+    def _masked(self, index: int) -> list[str]:
+        part = self.lines[index : index + MASK_WINDOW]
+        codes = self.codes[index : index + MASK_WINDOW]
+        forms = self.forms[index : index + MASK_WINDOW]
+        groups: tuple[list[str], list[str], list[str]] = ([], [], [])
+        for line, code, form in zip(part, codes, forms, strict=True):
+            if code != _PROTECTED:
+                groups[form].append(line)
+        masked = []
+        for group, pattern in zip(groups, _MASK_FORMS, strict=True):
+            done = pattern.sub("#", "\n".join(group)).split("\n") if group else []
+            if len(done) != len(group):
+                raise _MaskSpansLines
+            masked.append(iter(done))
+        return [
+            "" if code == _PROTECTED else next(masked[form]) for code, form in zip(codes, forms, strict=True)
+        ]
+
+
+# A byte of the codes that is not the given one (a run of one code ends there).
+_OTHER_CODE = [lazy_bytes(f"[^\\x{code:02x}]".encode()) for code in range(_PROTECTED + 1)]
+
+
 def compact(text: str, inv: Invocation) -> str | None:
     """Collapse chatter and same-shape runs, group findings by file; None when nothing goes."""
-    if text.count("\n") >= FLOOD_LINES and not _has_fact_line(text):
+    total = text.count("\n") + 1
+    if total < MIN_RUN:
+        return None
+    flags = _fact_flags(text)
+    if total > FLOOD_LINES and 1 not in flags:
         return None  # a flood with no fact: the preview's filler allowance shows it for less
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
-    if len(lines) < MIN_RUN:
+    try:
+        return _compacted(text, lines, _codes(text, lines, flags))
+    except _MaskSpansLines:  # a mask never spans lines; if it did, do nothing
         return None
-    protected = _protected(lines)
-    frames = _frame_lines(lines, protected)
-    masks = _MASK.sub("#", text).split("\n")
-    if len(masks) != len(lines):  # a mask never spans lines; if it did, do nothing
-        return None
+
+
+def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
+    masks = _Masks(lines, codes, _mask_forms(text, len(lines)))
+    findings: dict[int, bool] = {}
     out: list[str] = []
     chatter: dict[str, list[str]] = {}
     places: dict[str, int] = {}
@@ -160,9 +421,10 @@ def compact(text: str, inv: Invocation) -> str | None:
     total = len(lines)
     while index < total:
         line = lines[index]
-        if protected[index]:
+        code = codes[index]
+        if code == _PROTECTED:
             end = index
-            while end < total and protected[end] and _finding(lines[end]):
+            while end < total and codes[end] == _PROTECTED and _finding_at(lines, end, findings):
                 end += 1
             if end - index >= MIN_RUN:
                 out.extend(_grouped(lines[index:end]))
@@ -171,29 +433,32 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.append(line)
             index += 1
             continue
-        kind = _FRAME if index in frames else _chatter_kind(line)
-        if kind is not None:
+        if code:
+            kind = _CODE_KINDS[code]
+            assert kind is not None
+            other = _OTHER_CODE[code].search(codes, index)
+            end = total if other is None else other.start()
             if kind not in chatter:
                 places[kind] = len(out)  # the note stands where the first such line stood
-            chatter.setdefault(kind, []).append(line)
-            omitted += 1
-            index += 1
+            chatter.setdefault(kind, []).extend(lines[index:end])
+            omitted += end - index
+            index = end
             continue
         end = index + 1
-        while end < total and not protected[end] and masks[end] == masks[index]:
+        while end < total and codes[end] != _PROTECTED and masks[end] == masks[index]:
             end += 1
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
             out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
             omitted += end - index - 1
             index = end
             continue
-        members, between = _shape_run(lines, masks, protected, frames, index)
+        members, between = _shape_run(lines, masks, codes, index)
         if len(members) >= MIN_RUN and masks[index].strip():
             hidden = [lines[member] for member in members[1:-1]]
             note = _note(len(hidden), "lines of the same shape", hidden)
             if note is not None:
                 for inner in between:  # chatter between the run's lines is counted as chatter
-                    inner_kind = _FRAME if inner in frames else _chatter_kind(lines[inner])
+                    inner_kind = _CODE_KINDS[codes[inner]]
                     assert inner_kind is not None
                     places.setdefault(inner_kind, len(out))
                     chatter.setdefault(inner_kind, []).append(lines[inner])
@@ -214,9 +479,15 @@ def compact(text: str, inv: Invocation) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
-def _shape_run(
-    lines: list[str], masks: list[str], protected: list[bool], frames: set[int], index: int
-) -> tuple[list[int], list[int]]:
+def _finding_at(lines: list[str], index: int, known: dict[int, bool]) -> bool:
+    """``_finding(lines[index])``, each line read once."""
+    found = known.get(index)
+    if found is None:
+        found = known[index] = _finding(lines[index])
+    return found
+
+
+def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
     """The lines of the shape of line ``index`` that follow it with only chatter between (a log
     line under each, as java.util.logging writes them), and the chatter lines between them."""
     members: list[int] = [index]
@@ -224,12 +495,12 @@ def _shape_run(
     pending: list[int] = []
     shape = masks[index]
     other = index + 1
-    while other < len(lines) and not protected[other]:
+    while other < len(lines) and codes[other] != _PROTECTED:
         if masks[other] == shape:
             members.append(other)
             between += pending
             pending = []
-        elif other in frames or _chatter_kind(lines[other]) is not None:
+        elif codes[other]:
             pending.append(other)
         else:
             break
@@ -237,11 +508,15 @@ def _shape_run(
     return members, between
 
 
-def _frame_lines(lines: list[str], protected: list[bool]) -> set[int]:
+def _frame_lines(
+    lines: list[str], protected: MutableSequence[bool] | _Protected, candidates: Iterable[int]
+) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
-    quoted code (unprotected where only its words looked like a report) and bare markers."""
+    quoted code (unprotected where only its words looked like a report) and bare markers, among
+    the lines ``candidates`` (in order; every line with a bar or a digit first among them)."""
     found: set[int] = set()
-    for index, line in enumerate(lines):
+    for index in candidates:
+        line = lines[index]
         if "|" not in line and "│" not in line and not line[:1].isdigit():
             continue
         if _FRAME_MARKERS.match(line):
