@@ -84,15 +84,18 @@ def sniff(text: str) -> float:
 
 # Every literal a chatter line holds (each _CHATTER pattern matches only where one of these
 # stands): the lines without one are not read by the patterns.
+# The ones that start with a lower-case letter are found with str.find (a regex stops at every
+# such letter of the text).
 _CHATTER_MARKS = lazy(
-    "INFO|DEBUG|TRACE|VERBOSE|FINE|info|debug|trace|Resolv|Download|Fetch|Progress|Receiving|Counting"
-    "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|ok|[\u2713\u2714\u221a]|%"
+    "INFO|DEBUG|TRACE|VERBOSE|FINE|Resolv|Download|Fetch|Progress|Receiving|Counting"
+    "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|\u2713|\u2714|\u221a|%"
 )
+_LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
 _WIDE = lazy("[^\x00-\x7f]")
 # What each line ``_frame_lines`` reads holds: a bar, or a digit (or a character that may be one)
 # first on its line (found after the line break before it).
 _FRAME_BARS = lazy("[|\u2502]")
-_DIGIT_FIRST = lazy("\n[^\x00-/:-\x7f]")
+_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")  # with no bar: "12 x", "12 + x"
 #: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
 _FRAME_CODE = len(_CHATTER) + 1
 _PROTECTED = _FRAME_CODE + 1
@@ -116,6 +119,22 @@ def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) ->
         if last < 0:
             break
         match = search(text, last + 1)
+    return found
+
+
+def _lines_with(literal: str, text: str) -> list[int]:
+    """``_lines_holding`` for a literal, found with ``str.find``."""
+    found: list[int] = []
+    count, find = text.count, text.find
+    index = last = 0
+    start = find(literal)
+    while start >= 0:
+        index += count("\n", last, start)
+        found.append(index)
+        last = find("\n", start)
+        if last < 0:
+            break
+        start = find(literal, last + 1)
     return found
 
 
@@ -217,7 +236,10 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     frames = _frame_lines(lines, protected, sorted(candidates))
     for index in frames:
         codes[index] = _FRAME_CODE
-    for index in _lines_holding(_CHATTER_MARKS, text):
+    marked = set(_lines_holding(_CHATTER_MARKS, text))
+    for mark in _LOWER_CHATTER_MARKS:
+        marked.update(_lines_with(mark, text))
+    for index in sorted(marked):
         if not codes[index]:
             codes[index] = _chatter_code(lines[index])
     return codes
@@ -329,7 +351,7 @@ _MASK_FORMS = (_MASK_DIGITS, _MASK_NO_SLASH, _MASK)
 # is a hex-id run).
 _HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 else 32 for c in range(256))
 _SLASH = lazy("/")
-_HEX_RUN = lazy_bytes(b"x{7}")
+_HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
 
 
 def _mask_forms(text: str, total: int) -> bytearray:
