@@ -21,6 +21,12 @@ from __future__ import annotations
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
+    _FRAME_ELISION,
+    _FRAME_GUTTER,
+    _FRAME_SOURCE,
+    _TSC_MARKERS,
+    _TSC_SOURCE,
+    FRAME_REACH,
     iter_commits,
     iter_locations,
     iter_paths,
@@ -31,7 +37,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterable, Iterator, MutableSequence
+    from collections.abc import Callable, Iterable, Iterator, MutableSequence
     from typing import AnyStr
 
 NAME = "generic"
@@ -233,7 +239,7 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     protected = _Protected(codes)
     # in "\n" + text, a break before a digit stands on the line before the digit's: its index in text
     candidates = {*_lines_holding(_FRAME_BARS, text), *_lines_holding(_DIGIT_FIRST, "\n" + text)}
-    frames = _frame_lines(lines, protected, sorted(candidates))
+    frames = _frame_lines(lines, protected, sorted(candidates), _FrameWalk(len(lines)).quoted)
     for index in frames:
         codes[index] = _FRAME_CODE
     marked = set(_lines_holding(_CHATTER_MARKS, text))
@@ -327,14 +333,6 @@ def _finding(line: str) -> bool:
 LONG_LINE = 4096
 
 
-#: Lines masked at a time (``_Masks``): the masks of a window of lines are held, not of all.
-MASK_WINDOW = 2048
-
-
-class _MaskSpansLines(Exception):
-    """A mask ran over a line break (it never does: the masks match no line break)."""
-
-
 # _MASK for a line without "/" (its URL and path forms need one), one character consumed first so
 # that the search skips what no form starts with; with no hex-id run either (seven hex digits in
 # a row), the hex-id form goes too, and the search stops at digits only. Each form keeps its
@@ -356,7 +354,7 @@ _HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
 
 def _mask_forms(text: str, total: int) -> bytearray:
     """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
-    a line with a hex-id run, else 0."""
+    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII."""
     forms = bytearray(total)
     for first, chunk in _chunks(text):
         marks = chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
@@ -364,51 +362,62 @@ def _mask_forms(text: str, total: int) -> bytearray:
             forms[index] = 1
     for index in _lines_holding(_SLASH, text):
         forms[index] = 2
+    for index in _lines_holding(_WIDE, text):
+        forms[index] |= 4
     return forms
 
 
+# What a mask may replace on an ASCII line with no "/" (and "#", what it writes): the bytes that
+# are left of such a line (its skeleton) are left of its mask too, so two such lines whose
+# skeletons differ have different masks, and neither needs masking to tell.
+_FIELD_BYTES = b"0123456789abcdefABCDEFx.,:/-%#msunhkKMGTiB"
+# On any line a mask keeps every space, tab and other ASCII blank: the skeleton of any line.
+_NOT_BLANK = bytes(c for c in range(256) if c not in b" \t\r\x0b\x0c\n")
+#: Lines whose skeletons are held at a time (the window before stays too).
+SKELETON_WINDOW = 4096
+
+
 class _Masks:
-    """``masks[index]``: line ``index`` with its variable fields masked, computed a window of
-    lines at a time where the compactor asks (never for the runs of chatter it skips; a
-    protected line's mask is never read: it is left empty). The window before stays too: the
-    compactor reads ahead of the line it stands on, then goes back to it."""
+    """Whether two lines have the same shape (the same mask), masking a line only when the
+    skeletons of the two (see _FIELD_BYTES) do not tell them apart. The skeletons are made a
+    window of lines at a time, in bulk; the masks made are kept for the lines near the one
+    the compactor stands on."""
 
-    __slots__ = ("before", "codes", "forms", "lines", "low", "low_before", "window")
+    __slots__ = ("cache", "forms", "lines", "windows")
 
-    def __init__(self, lines: list[str], codes: bytearray, forms: bytearray) -> None:
-        self.lines, self.codes, self.forms = lines, codes, forms
-        self.low = self.low_before = 0
-        self.window: list[str] = []
-        self.before: list[str] = []
+    def __init__(self, lines: list[str], forms: bytearray) -> None:
+        self.lines, self.forms = lines, forms
+        self.windows: list[tuple[int, list[bytes], list[bytes]]] = []
+        self.cache: dict[int, str] = {}
 
-    def __getitem__(self, index: int) -> str:
-        offset = index - self.low
-        if 0 <= offset < len(self.window):
-            return self.window[offset]
-        offset = index - self.low_before
-        if 0 <= offset < len(self.before):
-            return self.before[offset]
-        self.before, self.low_before = self.window, self.low
-        self.window, self.low = self._masked(index), index
-        return self.window[0]
+    def mask(self, index: int) -> str:
+        """Line ``index`` with its variable fields masked."""
+        found = self.cache.get(index)
+        if found is None:
+            if len(self.cache) >= SKELETON_WINDOW:
+                self.cache.clear()
+            found = self.cache[index] = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
+        return found
 
-    def _masked(self, index: int) -> list[str]:
-        part = self.lines[index : index + MASK_WINDOW]
-        codes = self.codes[index : index + MASK_WINDOW]
-        forms = self.forms[index : index + MASK_WINDOW]
-        groups: tuple[list[str], list[str], list[str]] = ([], [], [])
-        for line, code, form in zip(part, codes, forms, strict=True):
-            if code != _PROTECTED:
-                groups[form].append(line)
-        masked = []
-        for group, pattern in zip(groups, _MASK_FORMS, strict=True):
-            done = pattern.sub("#", "\n".join(group)).split("\n") if group else []
-            if len(done) != len(group):
-                raise _MaskSpansLines
-            masked.append(iter(done))
-        return [
-            "" if code == _PROTECTED else next(masked[form]) for code, form in zip(codes, forms, strict=True)
-        ]
+    def same(self, one: int, other: int) -> bool:
+        """Whether lines ``one`` and ``other`` have the same mask."""
+        weak = self.forms[one] >= 2 or self.forms[other] >= 2  # a "/" or a wide character
+        if self._skeleton(one, weak) != self._skeleton(other, weak):
+            return False
+        return self.mask(one) == self.mask(other)
+
+    def _skeleton(self, index: int, weak: bool) -> bytes:
+        for low, strong, blanks in self.windows:
+            if 0 <= index - low < len(strong):
+                return (blanks if weak else strong)[index - low]
+        part = "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
+        window = (
+            index,
+            part.translate(None, _FIELD_BYTES).split(b"\n"),
+            part.translate(None, _NOT_BLANK).split(b"\n"),
+        )
+        self.windows = [window, *self.windows[:1]]
+        return (window[2] if weak else window[1])[0]
 
 
 # A byte of the codes that is not the given one (a run of one code ends there).
@@ -426,14 +435,46 @@ def compact(text: str, inv: Invocation) -> str | None:
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
-    try:
-        return _compacted(text, lines, _codes(text, lines, flags))
-    except _MaskSpansLines:  # a mask never spans lines; if it did, do nothing
-        return None
+    return _compacted(text, lines, _codes(text, lines, flags))
+
+
+def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearray:
+    """1 for each plain line that starts no run: the line after it is protected, or plain with
+    another skeleton (so another mask), or there is none; else 0. Made a window at a time."""
+    total = len(lines)
+    lone = bytearray(total)
+    for low in range(0, total, SKELETON_WINDOW):
+        high = min(total, low + SKELETON_WINDOW)
+        part = "\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass")
+        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
+        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
+        if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
+            strong.append(b"\xff")
+            blanks.append(b"\xff")
+        last = b"" if high < total else bytes([_PROTECTED])  # after the last line: as if protected
+        next_codes, next_forms = (
+            codes[low + 1 : high + 1] + last,
+            forms[low + 1 : high + 1] + bytes(len(last)),
+        )
+        same_strong = map(bytes.__eq__, strong, strong[1:])
+        same_blanks = map(bytes.__eq__, blanks, blanks[1:])
+        pairs = zip(
+            codes[low:high], next_codes, same_strong, same_blanks, forms[low:high], next_forms, strict=True
+        )
+        lone[low:high] = bytes(
+            code == 0 and (after == _PROTECTED or (after == 0 and not (blank and (same or a >= 2 or b >= 2))))
+            for code, after, same, blank, a, b in pairs
+        )
+    return lone
+
+
+_NOT_LONE = lazy_bytes(b"[^\x01]")
 
 
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
-    masks = _Masks(lines, codes, _mask_forms(text, len(lines)))
+    forms = _mask_forms(text, len(lines))
+    masks = _Masks(lines, forms)
+    lone = _lone_lines(lines, codes, forms)
     findings: dict[int, bool] = {}
     out: list[str] = []
     chatter: dict[str, list[str]] = {}
@@ -466,8 +507,14 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
             omitted += end - index
             index = end
             continue
+        if lone[index]:  # no run starts at these lines: as they are
+            other = _NOT_LONE.search(lone, index)
+            end = total if other is None else other.start()
+            out.extend(lines[index:end])
+            index = end
+            continue
         end = index + 1
-        while end < total and codes[end] != _PROTECTED and masks[end] == masks[index]:
+        while end < total and codes[end] != _PROTECTED and masks.same(end, index):
             end += 1
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
             out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
@@ -475,7 +522,7 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
             index = end
             continue
         members, between = _shape_run(lines, masks, codes, index)
-        if len(members) >= MIN_RUN and masks[index].strip():
+        if len(members) >= MIN_RUN and masks.mask(index).strip():
             hidden = [lines[member] for member in members[1:-1]]
             note = _note(len(hidden), "lines of the same shape", hidden)
             if note is not None:
@@ -515,10 +562,9 @@ def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) ->
     members: list[int] = [index]
     between: list[int] = []
     pending: list[int] = []
-    shape = masks[index]
     other = index + 1
     while other < len(lines) and codes[other] != _PROTECTED:
-        if masks[other] == shape:
+        if masks.same(other, index):
             members.append(other)
             between += pending
             pending = []
@@ -531,11 +577,15 @@ def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) ->
 
 
 def _frame_lines(
-    lines: list[str], protected: MutableSequence[bool] | _Protected, candidates: Iterable[int]
+    lines: list[str],
+    protected: MutableSequence[bool] | _Protected,
+    candidates: Iterable[int],
+    quoted: Callable[[list[str], int], bool] = quoted_source,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
-    the lines ``candidates`` (in order; every line with a bar or a digit first among them)."""
+    the lines ``candidates`` (in order; every line with a bar or a digit first among them).
+    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``)."""
     found: set[int] = set()
     for index in candidates:
         line = lines[index]
@@ -543,10 +593,55 @@ def _frame_lines(
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted_source(lines, index) and not _names_something(line):
+        elif may_be_quoted_source(line) and quoted(lines, index) and not _names_something(line):
             found.add(index)
             protected[index] = False
     return found
+
+
+# What _FrameWalk knows of a line: read, a frame's gutter, its quoted source, an elision.
+_READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
+
+
+class _FrameWalk:
+    """``facts.quoted_source`` with what it reads of each line read once: the lines of a frame
+    are walked from each of its source lines, each line matched against three patterns then."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, total: int) -> None:
+        self.kinds = bytearray(total)
+
+    def _kind(self, lines: list[str], index: int) -> int:
+        kind = self.kinds[index]
+        if not kind:
+            line = lines[index]
+            kind = _READ | (_GUTTER if _FRAME_GUTTER.match(line) else 0)
+            kind |= (_SOURCE if _FRAME_SOURCE.match(line) else 0) | (
+                _ELISION if _FRAME_ELISION.match(line) else 0
+            )
+            self.kinds[index] = kind
+        return kind
+
+    def quoted(self, lines: list[str], index: int) -> bool:
+        """``quoted_source(lines, index)``."""
+        if self._kind(lines, index) & _SOURCE:
+            for step in (-1, 1):
+                other = index + step
+                for _ in range(FRAME_REACH):
+                    if not 0 <= other < len(lines):
+                        break
+                    near = self._kind(lines, other)
+                    if near & _GUTTER:
+                        return True
+                    if not near & (_SOURCE | _ELISION):
+                        break
+                    other += step
+        number = _TSC_SOURCE.match(lines[index])
+        if number is None or index + 1 >= len(lines):
+            return False
+        markers = _TSC_MARKERS.match(lines[index + 1])
+        return markers is not None and len(markers[1]) > len(number[1])
 
 
 def _names_something(line: str) -> bool:
