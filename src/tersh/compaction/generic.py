@@ -108,11 +108,10 @@ _PROTECTED = _FRAME_CODE + 1
 _CODE_KINDS = (None, *(kind for kind, _ in _CHATTER), _FRAME)
 
 
-def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) -> list[int]:
+def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) -> Iterator[int]:
     """Indexes of the lines of ``text`` (split at ``\n``; the first is line ``first``) where
     ``pattern`` matches, in order (each line searched once, from where the match before left
     off: no call per line)."""
-    found: list[int] = []
     newline = "\n" if isinstance(text, str) else b"\n"
     search, count, find = pattern.search, text.count, text.find
     index, last = first, 0
@@ -120,28 +119,25 @@ def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) ->
     while match is not None:
         start = match.start()
         index += count(newline, last, start)
-        found.append(index)
+        yield index
         last = find(newline, start)
         if last < 0:
-            break
+            return
         match = search(text, last + 1)
-    return found
 
 
-def _lines_with(literal: str, text: str) -> list[int]:
+def _lines_with(literal: str, text: str) -> Iterator[int]:
     """``_lines_holding`` for a literal, found with ``str.find``."""
-    found: list[int] = []
     count, find = text.count, text.find
     index = last = 0
     start = find(literal)
     while start >= 0:
         index += count("\n", last, start)
-        found.append(index)
+        yield index
         last = find("\n", start)
         if last < 0:
-            break
+            return
         start = find(literal, last + 1)
-    return found
 
 
 #: Long texts are read this many characters at a time (whole lines), so that the working
@@ -237,18 +233,34 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
     protected = _Protected(codes)
-    # in "\n" + text, a break before a digit stands on the line before the digit's: its index in text
-    candidates = {*_lines_holding(_FRAME_BARS, text), *_lines_holding(_DIGIT_FIRST, "\n" + text)}
-    frames = _frame_lines(lines, protected, sorted(candidates), _FrameWalk(len(lines)).quoted)
+    marks = bytearray(len(lines))
+    for index in _lines_holding(_FRAME_BARS, text):
+        marks[index] = 1
+    if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
+        marks[0] = 1
+    for index in _lines_holding(_DIGIT_FIRST, text):
+        marks[index + 1] = 1  # the break before the digit ends the line before
+    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted)
     for index in frames:
         codes[index] = _FRAME_CODE
-    marked = set(_lines_holding(_CHATTER_MARKS, text))
+    marks[:] = bytes(len(lines))
+    for index in _lines_holding(_CHATTER_MARKS, text):
+        marks[index] = 1
     for mark in _LOWER_CHATTER_MARKS:
-        marked.update(_lines_with(mark, text))
-    for index in sorted(marked):
+        for index in _lines_with(mark, text):
+            marks[index] = 1
+    for index in _marked(marks):
         if not codes[index]:
             codes[index] = _chatter_code(lines[index])
     return codes
+
+
+def _marked(marks: bytearray) -> Iterator[int]:
+    """The indexes of ``marks`` that hold 1, in order."""
+    index = marks.find(1)
+    while index >= 0:
+        yield index
+        index = marks.find(1, index + 1)
 
 
 _FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
@@ -475,7 +487,7 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     forms = _mask_forms(text, len(lines))
     masks = _Masks(lines, forms)
     lone = _lone_lines(lines, codes, forms)
-    findings: dict[int, bool] = {}
+    findings = bytearray(len(lines))  # _finding of a line: 0 not read yet, 1 no, 2 yes
     out: list[str] = []
     chatter: dict[str, list[str]] = {}
     places: dict[str, int] = {}
@@ -548,12 +560,12 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
-def _finding_at(lines: list[str], index: int, known: dict[int, bool]) -> bool:
+def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
     """``_finding(lines[index])``, each line read once."""
-    found = known.get(index)
-    if found is None:
-        found = known[index] = _finding(lines[index])
-    return found
+    found = known[index]
+    if not found:
+        found = known[index] = 2 if _finding(lines[index]) else 1
+    return found == 2
 
 
 def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
