@@ -14,6 +14,15 @@ verifier reads back). Of the other lines it collapses:
 
 Whatever a collapsed line names — paths, commit ids — is listed in the note that counts it, so
 no fact goes; the verifier checks that, and the exit code, before the text is used.
+
+The lines are classified in bulk (``_codes``): searches over the whole text find the lines that
+may be facts, frames or chatter, and only those are read one by one; two lines are compared by
+byte skeletons made a window at a time before either is masked (``_Masks``), and stretches of
+chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
+text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
+line it keeps or counts) and, at a time, one chunk
+of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``); tests hold each
+bulk answer equal to the per-line definition it stands for.
 """
 
 from __future__ import annotations
@@ -301,13 +310,14 @@ def _chatter_code(line: str) -> int:
 
 
 def _values(lines: list[str]) -> list[str]:
-    """The distinct paths and commit ids the lines name, in order (read as one text: no path
-    or commit id spans a line break)."""
-    text = "\n".join(lines)
+    """The distinct paths and commit ids the lines name, in order (the paths first), read a
+    slice of lines at a time as one text (no path or commit id spans a line break)."""
     found: dict[str, None] = {}
-    if "/" in text or "." in text:
-        found.update(dict.fromkeys(iter_paths(text)))
-    found.update(dict.fromkeys(iter_commits(text)))
+    slices = range(0, len(lines), SKELETON_WINDOW)  # read a slice at a time: no copy of all of them
+    for start in slices:
+        found.update(dict.fromkeys(iter_paths("\n".join(lines[start : start + SKELETON_WINDOW]))))
+    for start in slices:
+        found.update(dict.fromkeys(iter_commits("\n".join(lines[start : start + SKELETON_WINDOW]))))
     return list(found)
 
 
