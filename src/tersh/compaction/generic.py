@@ -14,19 +14,40 @@ verifier reads back). Of the other lines it collapses:
 
 Whatever a collapsed line names — paths, commit ids — is listed in the note that counts it, so
 no fact goes; the verifier checks that, and the exit code, before the text is used.
+
+The lines are classified in bulk (``_codes``): searches over the whole text find the lines that
+may be facts, frames or chatter, and only those are read one by one; two lines are compared by
+byte skeletons made a window at a time before either is masked (``_Masks``), and stretches of
+chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
+text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
+line it keeps or counts) and, at a time, one chunk
+of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``); tests hold each
+bulk answer equal to the per-line definition it stands for.
 """
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
+    _FRAME_ELISION,
+    _FRAME_GUTTER,
+    _FRAME_SOURCE,
+    _TSC_MARKERS,
+    _TSC_SOURCE,
+    FRAME_REACH,
     iter_commits,
     iter_locations,
     iter_paths,
     may_be_quoted_source,
     quoted_source,
 )
+
+TYPE_CHECKING = False  # no typing import at run time
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Iterable, Iterator, MutableSequence
+    from typing import AnyStr
 
 NAME = "generic"
 CATEGORY = "other"
@@ -76,31 +97,227 @@ def sniff(text: str) -> float:
     return 0.0
 
 
-def _protected(lines: list[str]) -> list[bool]:
-    """Which lines carry a diagnostic or a location (the verifier's first facts)."""
+# Every literal a chatter line holds (each _CHATTER pattern matches only where one of these
+# stands): the lines without one are not read by the patterns.
+# The ones that start with a lower-case letter are found with str.find (a regex stops at every
+# such letter of the text).
+_CHATTER_MARKS = lazy(
+    "INFO|DEBUG|TRACE|VERBOSE|FINE|Resolv|Download|Fetch|Progress|Receiving|Counting"
+    "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|\u2713|\u2714|\u221a|%"
+)
+_LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
+_WIDE = lazy("[^\x00-\x7f]")
+# What each line ``_frame_lines`` reads holds: a bar, or a digit (or a character that may be one)
+# first on its line (found after the line break before it).
+_FRAME_BARS = lazy("[|\u2502]")
+_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")  # with no bar: "12 x", "12 + x"
+#: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
+_FRAME_CODE = len(_CHATTER) + 1
+_PROTECTED = _FRAME_CODE + 1
+_CODE_KINDS = (None, *(kind for kind, _ in _CHATTER), _FRAME)
+
+
+def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) -> Iterator[int]:
+    """Indexes of the lines of ``text`` (split at ``\n``; the first is line ``first``) where
+    ``pattern`` matches, in order (each line searched once, from where the match before left
+    off: no call per line)."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    search, count, find = pattern.search, text.count, text.find
+    index, last = first, 0
+    match = search(text)
+    while match is not None:
+        start = match.start()
+        index += count(newline, last, start)
+        yield index
+        last = find(newline, start)
+        if last < 0:
+            return
+        match = search(text, last + 1)
+
+
+def _lines_with(literal: str, text: str) -> Iterator[int]:
+    """``_lines_holding`` for a literal, found with ``str.find``."""
+    count, find = text.count, text.find
+    index = last = 0
+    start = find(literal)
+    while start >= 0:
+        index += count("\n", last, start)
+        yield index
+        last = find("\n", start)
+        if last < 0:
+            return
+        start = find(literal, last + 1)
+
+
+#: Long texts are read this many characters at a time (whole lines), so that the working
+#: copies the scans make stay small whatever the size of the output.
+CHUNK_CHARS = 1 << 20
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """``(index of its first line, chunk)`` for pieces of whole lines of ``text``, the line
+    break between two pieces in neither."""
+    start = first = 0
+    size = len(text)
+    while True:
+        end = text.find("\n", start + CHUNK_CHARS)
+        if end < 0:
+            yield first, text[start:] if start else text
+            return
+        chunk = text[start:end]
+        yield first, chunk
+        first += chunk.count("\n") + 1
+        start = end + 1
+        if start > size:
+            return
+
+
+def _wide_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line of ``text`` that holds a character past ASCII."""
+    spans: list[tuple[int, int]] = []
+    search, rfind, find = _WIDE.search, text.rfind, text.find
+    match = search(text)
+    while match is not None:
+        start = rfind("\n", 0, match.start()) + 1
+        end = find("\n", start)
+        if end < 0:
+            spans.append((start, len(text)))
+            break
+        spans.append((start, end))
+        match = search(text, end + 1)
+    return spans
+
+
+def _fact_flags(text: str) -> bytearray:
+    """1 for each line of ``text`` that carries a diagnostic or a location (the verifier's
+    first facts), else 0.
+
+    ``fact_lines`` reads each line on its own, so its lines may be read in two texts: the lines
+    that are ASCII (the others made empty, so that indexes stay) and the others. Its fast
+    paths hold for ASCII text only; one wide character anywhere sends a whole text to the slow ones.
+    """
     from tersh.compaction.verify.scan import fact_lines  # bulk scan: no preview import
 
-    flags = [False] * len(lines)
-    for index in fact_lines("\n".join(lines)):
-        flags[index] = True
+    flags = bytearray(text.count("\n") + 1)
+    for first, chunk in _chunks(text):
+        if chunk.isascii():
+            for index in fact_lines(chunk):
+                flags[first + index] = 1
+            continue
+        spans = _wide_spans(chunk)
+        pieces: list[str] = []
+        last = 0
+        for start, end in spans:
+            pieces.append(chunk[last:start])
+            last = end
+        pieces.append(chunk[last:])
+        for index in fact_lines("".join(pieces)):
+            flags[first + index] = 1
+        wide_lines = _lines_of(chunk, [start for start, _ in spans])
+        for index in fact_lines("\n".join([chunk[start:end] for start, end in spans])):
+            flags[first + wide_lines[index]] = 1
     return flags
 
 
-def _has_fact_line(text: str) -> bool:
-    """Whether some line of ``text`` carries a diagnostic or a location (no split into lines)."""
+def _lines_of(text: str, starts: list[int]) -> list[int]:
+    """The line index of each of ``starts`` (sorted offsets)."""
+    found: list[int] = []
+    index = last = 0
+    count = text.count
+    for start in starts:
+        index += count("\n", last, start)
+        last = start
+        found.append(index)
+    return found
+
+
+def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
+    """What the compactor needs to know of each line, one byte a line: _PROTECTED for a line
+    that carries a diagnostic or a location (a code frame's quoted source aside), _FRAME_CODE
+    for a frame line that names nothing, the chatter kind (1 + its index in _CHATTER), else 0.
+
+    Found in bulk: the lines that could be frames (a bar, a digit first) and chatter (a mark of
+    _CHATTER_MARKS) are found by searches over the whole text; only those are read one by one.
+    ``_line_codes`` is the same one line at a time (tests hold the two equal).
+    """
+    codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
+    protected = _Protected(codes)
+    marks = bytearray(len(lines))
+    for index in _lines_holding(_FRAME_BARS, text):
+        marks[index] = 1
+    if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
+        marks[0] = 1
+    for index in _lines_holding(_DIGIT_FIRST, text):
+        marks[index + 1] = 1  # the break before the digit ends the line before
+    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted)
+    for index in frames:
+        codes[index] = _FRAME_CODE
+    marks[:] = bytes(len(lines))
+    for index in _lines_holding(_CHATTER_MARKS, text):
+        marks[index] = 1
+    for mark in _LOWER_CHATTER_MARKS:
+        for index in _lines_with(mark, text):
+            marks[index] = 1
+    for index in _marked(marks):
+        if not codes[index]:
+            codes[index] = _chatter_code(lines[index])
+    return codes
+
+
+def _marked(marks: bytearray) -> Iterator[int]:
+    """The indexes of ``marks`` that hold 1, in order."""
+    index = marks.find(1)
+    while index >= 0:
+        yield index
+        index = marks.find(1, index + 1)
+
+
+_FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
+
+
+class _Protected:
+    """``protected[index]`` read and cleared on a code array (``_frame_lines`` unprotects)."""
+
+    __slots__ = ("codes",)
+
+    def __init__(self, codes: bytearray) -> None:
+        self.codes = codes
+
+    def __setitem__(self, index: int, value: bool) -> None:
+        self.codes[index] = _PROTECTED if value else 0
+
+
+def _line_codes(lines: list[str]) -> bytearray:
+    """``_codes``, one line at a time with the per-line definitions (what the tests compare)."""
     from tersh.compaction.verify.scan import fact_lines
 
-    return bool(fact_lines(text))
+    protected = [bool(fact_lines(line)) for line in lines]
+    frames = _frame_lines(lines, protected, range(len(lines)))
+    codes = bytearray(len(lines))
+    for index, line in enumerate(lines):
+        if protected[index]:
+            codes[index] = _PROTECTED
+        elif index in frames:
+            codes[index] = _FRAME_CODE
+        else:
+            codes[index] = _chatter_code(line)
+    return codes
+
+
+def _chatter_code(line: str) -> int:
+    kind = _chatter_kind(line)
+    return 0 if kind is None else 1 + [name for name, _ in _CHATTER].index(kind)
 
 
 def _values(lines: list[str]) -> list[str]:
-    """The distinct paths and commit ids the lines name, in order (read as one text: no path
-    or commit id spans a line break)."""
-    text = "\n".join(lines)
+    """The distinct paths and commit ids the lines name, in order (the paths first), read a
+    slice of lines at a time as one text (no path or commit id spans a line break)."""
     found: dict[str, None] = {}
-    if "/" in text or "." in text:
-        found.update(dict.fromkeys(iter_paths(text)))
-    found.update(dict.fromkeys(iter_commits(text)))
+    slices = range(0, len(lines), SKELETON_WINDOW)  # read a slice at a time: no copy of all of them
+    for start in slices:
+        found.update(dict.fromkeys(iter_paths("\n".join(lines[start : start + SKELETON_WINDOW]))))
+    for start in slices:
+        found.update(dict.fromkeys(iter_commits("\n".join(lines[start : start + SKELETON_WINDOW]))))
     return list(found)
 
 
@@ -138,20 +355,149 @@ def _finding(line: str) -> bool:
 LONG_LINE = 4096
 
 
+# _MASK for a line without "/" (its URL and path forms need one), one character consumed first so
+# that the search skips what no form starts with; with no hex-id run either (seven hex digits in
+# a row), the hex-id form goes too, and the search stops at digits only. Each form keeps its
+# place in _MASK's order; tests hold the three equal to _MASK on the lines they are used for.
+_UNITS = "(?:ms|us|\u00b5s|ns|s|m|h|%|[kKMGT]i?B)?"
+_HEX_PREFIX = "(?<=0)(?<!\\w0)x[0-9a-fA-F]++\\b"
+_NUMBER_REST = "(?<=\\d)\\d*+(?:[.,:/-]\\d++)*+" + _UNITS
+_MASK_NO_SLASH = lazy(
+    f"[\\da-f](?:{_HEX_PREFIX}|(?<=[0-9a-f])(?<!\\w[0-9a-f])[0-9a-f]{{6,39}}\\b|{_NUMBER_REST})"
+)
+_MASK_DIGITS = lazy(f"\\d(?:{_HEX_PREFIX}|{_NUMBER_REST})")
+_MASK_FORMS = (_MASK_DIGITS, _MASK_NO_SLASH, _MASK)
+# Bytes as "x" when a hex digit, line breaks as they are, the others as " " (a run of seven "x"
+# is a hex-id run).
+_HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 else 32 for c in range(256))
+_SLASH = lazy("/")
+_HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
+
+
+def _mask_forms(text: str, total: int) -> bytearray:
+    """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
+    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII."""
+    forms = bytearray(total)
+    for first, chunk in _chunks(text):
+        marks = chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
+        for index in _lines_holding(_HEX_RUN, marks, first):
+            forms[index] = 1
+    for index in _lines_holding(_SLASH, text):
+        forms[index] = 2
+    for index in _lines_holding(_WIDE, text):
+        forms[index] |= 4
+    return forms
+
+
+# What a mask may replace on an ASCII line with no "/" (and "#", what it writes): the bytes that
+# are left of such a line (its skeleton) are left of its mask too, so two such lines whose
+# skeletons differ have different masks, and neither needs masking to tell.
+_FIELD_BYTES = b"0123456789abcdefABCDEFx.,:/-%#msunhkKMGTiB"
+# On any line a mask keeps every space, tab and other ASCII blank: the skeleton of any line.
+_NOT_BLANK = bytes(c for c in range(256) if c not in b" \t\r\x0b\x0c\n")
+#: Lines whose skeletons are held at a time (the window before stays too).
+SKELETON_WINDOW = 4096
+
+
+class _Masks:
+    """Whether two lines have the same shape (the same mask), masking a line only when the
+    skeletons of the two (see _FIELD_BYTES) do not tell them apart. The skeletons are made a
+    window of lines at a time, in bulk; the masks made are kept for the lines near the one
+    the compactor stands on."""
+
+    __slots__ = ("cache", "forms", "lines", "windows")
+
+    def __init__(self, lines: list[str], forms: bytearray) -> None:
+        self.lines, self.forms = lines, forms
+        self.windows: list[tuple[int, list[bytes], list[bytes]]] = []
+        self.cache: dict[int, str] = {}
+
+    def mask(self, index: int) -> str:
+        """Line ``index`` with its variable fields masked."""
+        found = self.cache.get(index)
+        if found is None:
+            if len(self.cache) >= SKELETON_WINDOW:
+                self.cache.clear()
+            found = self.cache[index] = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
+        return found
+
+    def same(self, one: int, other: int) -> bool:
+        """Whether lines ``one`` and ``other`` have the same mask."""
+        weak = self.forms[one] >= 2 or self.forms[other] >= 2  # a "/" or a wide character
+        if self._skeleton(one, weak) != self._skeleton(other, weak):
+            return False
+        return self.mask(one) == self.mask(other)
+
+    def _skeleton(self, index: int, weak: bool) -> bytes:
+        for low, strong, blanks in self.windows:
+            if 0 <= index - low < len(strong):
+                return (blanks if weak else strong)[index - low]
+        part = "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
+        window = (
+            index,
+            part.translate(None, _FIELD_BYTES).split(b"\n"),
+            part.translate(None, _NOT_BLANK).split(b"\n"),
+        )
+        self.windows = [window, *self.windows[:1]]
+        return (window[2] if weak else window[1])[0]
+
+
+# A byte of the codes that is not the given one (a run of one code ends there).
+_OTHER_CODE = [lazy_bytes(f"[^\\x{code:02x}]".encode()) for code in range(_PROTECTED + 1)]
+
+
 def compact(text: str, inv: Invocation) -> str | None:
     """Collapse chatter and same-shape runs, group findings by file; None when nothing goes."""
-    if text.count("\n") >= FLOOD_LINES and not _has_fact_line(text):
+    total = text.count("\n") + 1
+    if total < MIN_RUN:
+        return None
+    flags = _fact_flags(text)
+    if total > FLOOD_LINES and 1 not in flags:
         return None  # a flood with no fact: the preview's filler allowance shows it for less
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
-    if len(lines) < MIN_RUN:
-        return None
-    protected = _protected(lines)
-    frames = _frame_lines(lines, protected)
-    masks = _MASK.sub("#", text).split("\n")
-    if len(masks) != len(lines):  # a mask never spans lines; if it did, do nothing
-        return None
+    return _compacted(text, lines, _codes(text, lines, flags))
+
+
+def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearray:
+    """1 for each plain line that starts no run: the line after it is protected, or plain with
+    another skeleton (so another mask), or there is none; else 0. Made a window at a time."""
+    total = len(lines)
+    lone = bytearray(total)
+    for low in range(0, total, SKELETON_WINDOW):
+        high = min(total, low + SKELETON_WINDOW)
+        part = "\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass")
+        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
+        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
+        if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
+            strong.append(b"\xff")
+            blanks.append(b"\xff")
+        last = b"" if high < total else bytes([_PROTECTED])  # after the last line: as if protected
+        next_codes, next_forms = (
+            codes[low + 1 : high + 1] + last,
+            forms[low + 1 : high + 1] + bytes(len(last)),
+        )
+        same_strong = map(bytes.__eq__, strong, strong[1:])
+        same_blanks = map(bytes.__eq__, blanks, blanks[1:])
+        pairs = zip(
+            codes[low:high], next_codes, same_strong, same_blanks, forms[low:high], next_forms, strict=True
+        )
+        lone[low:high] = bytes(
+            code == 0 and (after == _PROTECTED or (after == 0 and not (blank and (same or a >= 2 or b >= 2))))
+            for code, after, same, blank, a, b in pairs
+        )
+    return lone
+
+
+_NOT_LONE = lazy_bytes(b"[^\x01]")
+
+
+def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
+    forms = _mask_forms(text, len(lines))
+    masks = _Masks(lines, forms)
+    lone = _lone_lines(lines, codes, forms)
+    findings = bytearray(len(lines))  # _finding of a line: 0 not read yet, 1 no, 2 yes
     out: list[str] = []
     chatter: dict[str, list[str]] = {}
     places: dict[str, int] = {}
@@ -160,9 +506,10 @@ def compact(text: str, inv: Invocation) -> str | None:
     total = len(lines)
     while index < total:
         line = lines[index]
-        if protected[index]:
+        code = codes[index]
+        if code == _PROTECTED:
             end = index
-            while end < total and protected[end] and _finding(lines[end]):
+            while end < total and codes[end] == _PROTECTED and _finding_at(lines, end, findings):
                 end += 1
             if end - index >= MIN_RUN:
                 out.extend(_grouped(lines[index:end]))
@@ -171,29 +518,38 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.append(line)
             index += 1
             continue
-        kind = _FRAME if index in frames else _chatter_kind(line)
-        if kind is not None:
+        if code:
+            kind = _CODE_KINDS[code]
+            assert kind is not None
+            other = _OTHER_CODE[code].search(codes, index)
+            end = total if other is None else other.start()
             if kind not in chatter:
                 places[kind] = len(out)  # the note stands where the first such line stood
-            chatter.setdefault(kind, []).append(line)
-            omitted += 1
-            index += 1
+            chatter.setdefault(kind, []).extend(lines[index:end])
+            omitted += end - index
+            index = end
+            continue
+        if lone[index]:  # no run starts at these lines: as they are
+            other = _NOT_LONE.search(lone, index)
+            end = total if other is None else other.start()
+            out.extend(lines[index:end])
+            index = end
             continue
         end = index + 1
-        while end < total and not protected[end] and masks[end] == masks[index]:
+        while end < total and codes[end] != _PROTECTED and masks.same(end, index):
             end += 1
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
             out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
             omitted += end - index - 1
             index = end
             continue
-        members, between = _shape_run(lines, masks, protected, frames, index)
-        if len(members) >= MIN_RUN and masks[index].strip():
+        members, between = _shape_run(lines, masks, codes, index)
+        if len(members) >= MIN_RUN and masks.mask(index).strip():
             hidden = [lines[member] for member in members[1:-1]]
             note = _note(len(hidden), "lines of the same shape", hidden)
             if note is not None:
                 for inner in between:  # chatter between the run's lines is counted as chatter
-                    inner_kind = _FRAME if inner in frames else _chatter_kind(lines[inner])
+                    inner_kind = _CODE_KINDS[codes[inner]]
                     assert inner_kind is not None
                     places.setdefault(inner_kind, len(out))
                     chatter.setdefault(inner_kind, []).append(lines[inner])
@@ -214,22 +570,27 @@ def compact(text: str, inv: Invocation) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
-def _shape_run(
-    lines: list[str], masks: list[str], protected: list[bool], frames: set[int], index: int
-) -> tuple[list[int], list[int]]:
+def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
+    """``_finding(lines[index])``, each line read once."""
+    found = known[index]
+    if not found:
+        found = known[index] = 2 if _finding(lines[index]) else 1
+    return found == 2
+
+
+def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
     """The lines of the shape of line ``index`` that follow it with only chatter between (a log
     line under each, as java.util.logging writes them), and the chatter lines between them."""
     members: list[int] = [index]
     between: list[int] = []
     pending: list[int] = []
-    shape = masks[index]
     other = index + 1
-    while other < len(lines) and not protected[other]:
-        if masks[other] == shape:
+    while other < len(lines) and codes[other] != _PROTECTED:
+        if masks.same(other, index):
             members.append(other)
             between += pending
             pending = []
-        elif other in frames or _chatter_kind(lines[other]) is not None:
+        elif codes[other]:
             pending.append(other)
         else:
             break
@@ -237,19 +598,72 @@ def _shape_run(
     return members, between
 
 
-def _frame_lines(lines: list[str], protected: list[bool]) -> set[int]:
+def _frame_lines(
+    lines: list[str],
+    protected: MutableSequence[bool] | _Protected,
+    candidates: Iterable[int],
+    quoted: Callable[[list[str], int], bool] = quoted_source,
+) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
-    quoted code (unprotected where only its words looked like a report) and bare markers."""
+    quoted code (unprotected where only its words looked like a report) and bare markers, among
+    the lines ``candidates`` (in order; every line with a bar or a digit first among them).
+    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``)."""
     found: set[int] = set()
-    for index, line in enumerate(lines):
+    for index in candidates:
+        line = lines[index]
         if "|" not in line and "│" not in line and not line[:1].isdigit():
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted_source(lines, index) and not _names_something(line):
+        elif may_be_quoted_source(line) and quoted(lines, index) and not _names_something(line):
             found.add(index)
             protected[index] = False
     return found
+
+
+# What _FrameWalk knows of a line: read, a frame's gutter, its quoted source, an elision.
+_READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
+
+
+class _FrameWalk:
+    """``facts.quoted_source`` with what it reads of each line read once: the lines of a frame
+    are walked from each of its source lines, each line matched against three patterns then."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, total: int) -> None:
+        self.kinds = bytearray(total)
+
+    def _kind(self, lines: list[str], index: int) -> int:
+        kind = self.kinds[index]
+        if not kind:
+            line = lines[index]
+            kind = _READ | (_GUTTER if _FRAME_GUTTER.match(line) else 0)
+            kind |= (_SOURCE if _FRAME_SOURCE.match(line) else 0) | (
+                _ELISION if _FRAME_ELISION.match(line) else 0
+            )
+            self.kinds[index] = kind
+        return kind
+
+    def quoted(self, lines: list[str], index: int) -> bool:
+        """``quoted_source(lines, index)``."""
+        if self._kind(lines, index) & _SOURCE:
+            for step in (-1, 1):
+                other = index + step
+                for _ in range(FRAME_REACH):
+                    if not 0 <= other < len(lines):
+                        break
+                    near = self._kind(lines, other)
+                    if near & _GUTTER:
+                        return True
+                    if not near & (_SOURCE | _ELISION):
+                        break
+                    other += step
+        number = _TSC_SOURCE.match(lines[index])
+        if number is None or index + 1 >= len(lines):
+            return False
+        markers = _TSC_MARKERS.match(lines[index + 1])
+        return markers is not None and len(markers[1]) > len(number[1])
 
 
 def _names_something(line: str) -> bool:

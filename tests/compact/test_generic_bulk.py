@@ -1,0 +1,115 @@
+"""The generic compactor's bulk classification, held equal to its per-line definitions.
+
+``generic._codes`` finds the protected, frame and chatter lines of a whole text with searches
+and reads only the lines they mark; ``generic._line_codes`` reads every line with the per-line
+functions. The masks of a line come from one of three patterns chosen by what the line holds;
+each must mask the line as ``_MASK`` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tersh.compaction import generic
+from tersh.compaction.verify.facts import quoted_source
+
+GENERIC = Path(__file__).parent / "fixtures" / "generic"
+# Lines of real no-rule outputs (frames, findings, chatter, hex ids, wide characters).
+_REAL = sorted(
+    {
+        line
+        for case in GENERIC.iterdir()
+        if case.is_dir()
+        for line in (case / "combined").read_text().split("\n")
+    }
+)
+_PIECES = [
+    "INFO", "info", "ok", "PASSED", " PASS ", "\u2713", "%", "42%", "####", "  |", "  \u2502 ", "  ^^^",
+    "12 ", "  3 \u2502 x", "7 + ", "src/a.py", ":12:3", "(4,5)", 'File "x.py", line 3', "error", "Warning",
+    "deadbeef", "0x1f", "1a2b3c4d5e", "http://h/x", "10:11:12", "1.5ms", "\u0663", "\u00b2", "\t", " ",
+    "-", "/", "Downloading", "[info]", "ERROR", "..."," ok",
+]  # fmt: skip
+_LINE = st.one_of(
+    st.sampled_from(_REAL),
+    st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
+    st.text(alphabet=st.characters(blacklist_characters="\n"), max_size=30),
+)
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_bulk_codes_are_the_per_line_codes(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    forms = generic._mask_forms(text, len(lines))
+    for line, form in zip(lines, forms, strict=True):
+        assert form & 3 == (
+            2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0
+        )
+        assert form & 4 == (4 if not line.isascii() else 0)
+        assert generic._MASK_FORMS[form & 3].sub("#", line) == generic._MASK.sub("#", line)
+
+
+def _hex_run(line: str, start: int) -> bool:
+    return len(line) - start >= 7 and all(c in "0123456789abcdef" for c in line[start : start + 7])
+
+
+def test_chunked_reading_finds_the_facts_of_every_chunk(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    lines = [f"step {i} \u2502 ok" if i % 3 else f"src/m{i}.py:{i}:1: error E{i}" for i in range(300)]
+    text = "\n".join(lines)
+    whole = generic._fact_flags(text)
+    monkeypatch.setattr(generic, "CHUNK_CHARS", 64)
+    assert generic._fact_flags(text) == whole
+    assert generic._mask_forms(text, len(lines)) == bytearray(2 if "/" in line else 4 for line in lines)
+    assert whole == bytearray(0 if i % 3 else 1 for i in range(300))
+
+
+_FRAME_PIECES = [
+    "  12 \u2502 x",
+    "   |",
+    "   | ^^^",
+    "  ...",
+    "12 x",
+    "   ~~~",
+    "  4 4 \u2502",
+    "   - y",
+    "7 + z",
+    "plain",
+]
+_FRAME_LINE = st.one_of(st.sampled_from(_FRAME_PIECES), _LINE)
+
+
+@given(st.lists(_FRAME_LINE, min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_the_frame_walk_answers_as_quoted_source(lines: list[str]) -> None:
+    walk = generic._FrameWalk(len(lines))
+    assert [walk.quoted(lines, i) for i in range(len(lines))] == [
+        quoted_source(lines, i) for i in range(len(lines))
+    ]
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_skeletons_tell_apart_only_lines_of_other_shapes(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    masks = generic._Masks(lines, forms)
+    lone = generic._lone_lines(lines, codes, forms)
+    masked = [generic._MASK.sub("#", line) for line in lines]
+    for i in range(len(lines)):
+        if i + 1 < len(lines):
+            assert masks.same(i, i + 1) == (masked[i] == masked[i + 1])
+        if lone[i]:
+            assert codes[i] == 0
+            if i + 1 < len(lines) and codes[i + 1] != generic._PROTECTED:
+                assert codes[i + 1] == 0 and masked[i] != masked[i + 1]
