@@ -18,7 +18,8 @@ among millions that report something or name a location. Lines are what
 from __future__ import annotations
 
 from collections import deque
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import or_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
@@ -70,10 +71,12 @@ _URL_MARK = lazy("://")
 _COLON_DIGIT = lazy(r":\d")
 # Every ASCII character as "x" when a commit id may hold it, else as a space.
 # ASCII as "x" (a lower-case hex digit), "w" (another word character of _COMMIT's fences) or " ".
-_HEX_MARKS = str.maketrans({
-    chr(c): "x" if chr(c) in "0123456789abcdef" else "w" if chr(c).isalnum() or chr(c) == "_" else " "
-    for c in range(128)
-})
+_HEX_MARKS = str.maketrans(
+    {
+        chr(c): "x" if chr(c) in "0123456789abcdef" else "w" if chr(c).isalnum() or chr(c) == "_" else " "
+        for c in range(128)
+    }
+)
 _SEVEN_HEX = "x" * 7
 _LONG_HEX = "x" * 41
 _HEX_RUN = lazy("x{7,}")
@@ -599,22 +602,50 @@ def _blanked_chunks(
     """The chunks of ``source`` with every line in ``held`` or ``rebuilt`` (spaces and tabs around
     it aside), or in ``entries`` once white space is collapsed, made empty: the line numbers
     stay, the facts of those lines go. A line a code frame may be made of stays (whether the
-    lines around it are quoted code depends on it)."""
+    lines around it are quoted code depends on it).
+
+    Each chunk's distinct lines are matched against the sets once (set intersections), and only
+    the lines to blank are read one by one."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
         stripped = list(map(str.strip, lines, repeat(" \t")))
-        flags = list(map(held.__contains__, stripped))
+        distinct = set(stripped)
+        drop = distinct.intersection(held)
         if rebuilt:
-            flags = [flag or line in rebuilt for line, flag in zip(stripped, flags, strict=True)]
+            drop.update(distinct.intersection(rebuilt))
+        flags = list(map(drop.__contains__, stripped)) if drop else None
         if entries:
-            pairs = zip(lines, flags, strict=True)
-            flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
-        if any(flags):
-            pairs = zip(lines, flags, strict=True)
-            flags = [flag and not in_frame_shape(line) for line, flag in pairs]
-            yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
-        else:
+            normal = list(_normalized(lines))
+            entry_drop = entries.intersection(normal)
+            if entry_drop:
+                entry_flags = map(entry_drop.__contains__, normal)
+                flags = list(map(or_, flags, entry_flags)) if flags else list(entry_flags)
+        if not flags or not any(flags):
             yield chunk
+            continue
+        shaped: dict[str, bool] = {}
+        for index in compress(range(len(lines)), flags):
+            line = lines[index]
+            if not _may_frame(line, shaped):
+                lines[index] = ""
+        yield "\n".join(lines)
+
+
+# What a line that ``in_frame_shape`` accepts starts with, after its white space (or a digit).
+_FRAME_HEADS = frozenset(">|\u2502-.~")
+
+
+def _may_frame(line: str, seen: dict[str, bool]) -> bool:
+    """``in_frame_shape(line)``, answered without a regex for a line whose first character past
+    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line, and
+    once per distinct line otherwise."""
+    head = line.lstrip()[:1]
+    if not head or not (head in _FRAME_HEADS or head.isdecimal()):
+        return False
+    shape = seen.get(line)
+    if shape is None:
+        shape = seen[line] = in_frame_shape(line)
+    return shape
 
 
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
@@ -656,11 +687,18 @@ def _located(chunk: str) -> list[tuple[int, int]]:
 
 
 # ASCII as "a" (a letter), "0" (another character of a path), ":" (itself) or " " (the rest).
-_PATH_LETTER_MARKS = str.maketrans({
-    chr(c): "a" if chr(c).isalpha() else "0" if chr(c).isalnum() or chr(c) in "_.@+~/-" else
-    ":" if chr(c) == ":" else " "
-    for c in range(128)
-})
+_PATH_LETTER_MARKS = str.maketrans(
+    {
+        chr(c): "a"
+        if chr(c).isalpha()
+        else "0"
+        if chr(c).isalnum() or chr(c) in "_.@+~/-"
+        else ":"
+        if chr(c) == ":"
+        else " "
+        for c in range(128)
+    }
+)
 # In those marks read backwards: a digit (or another path character), a colon, then path
 # characters up to a letter (a literal comes first: a fast search, where the letter-first form
 # is tried at every letter).
