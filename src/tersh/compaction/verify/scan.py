@@ -86,6 +86,7 @@ _PAREN_LOCATION_MARK = lazy(r"\w\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
+_ALL_OTHER_BREAKS = _ASCII_OTHER_BREAKS + "\x85\u2028\u2029"
 
 #: Large texts are read this many characters at a time (whole lines), so that the verifier's
 #: working copies stay small whatever the size of the output.
@@ -127,9 +128,8 @@ def _severe_line_starts(chunk: str) -> list[int] | None:
 
 def _has_other_breaks(text: str) -> bool:
     """Whether ``text`` holds a line break other than ``\n`` (literal finds on ASCII text)."""
-    if text.isascii():
-        return any(char in text for char in _ASCII_OTHER_BREAKS)
-    return _OTHER_BREAKS.search(text) is not None
+    breaks = _ASCII_OTHER_BREAKS if text.isascii() else _ALL_OTHER_BREAKS
+    return any(char in text for char in breaks)
 
 
 def _chunks(text: str) -> Iterator[str]:
@@ -604,48 +604,34 @@ def _blanked_chunks(
     stay, the facts of those lines go. A line a code frame may be made of stays (whether the
     lines around it are quoted code depends on it).
 
-    Each chunk's distinct lines are matched against the sets once (set intersections), and only
-    the lines to blank are read one by one."""
+    Each chunk's distinct lines are matched against the sets once; a line is blanked by one dict
+    lookup (no call per line)."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
-        stripped = list(map(str.strip, lines, repeat(" \t")))
-        distinct = set(stripped)
-        drop = distinct.intersection(held)
+        # whether a line is blanked depends on its text alone: each distinct one is judged once
+        distinct = list(set(lines))
+        stripped = list(map(str.strip, distinct, repeat(" \t")))
+        flags = list(map(held.__contains__, stripped))
         if rebuilt:
-            drop.update(distinct.intersection(rebuilt))
-        flags = list(map(drop.__contains__, stripped)) if drop else None
+            flags = list(map(or_, flags, map(rebuilt.__contains__, stripped)))
         if entries:
-            normal = list(_normalized(lines))
-            entry_drop = entries.intersection(normal)
-            if entry_drop:
-                entry_flags = map(entry_drop.__contains__, normal)
-                flags = list(map(or_, flags, entry_flags)) if flags else list(entry_flags)
-        if not flags or not any(flags):
+            flags = list(map(or_, flags, map(entries.__contains__, _normalized(distinct))))
+        blank = [line for line in compress(distinct, flags) if not _may_frame(line)]
+        if blank:
+            yield "\n".join(map(dict.fromkeys(blank, "").get, lines, lines))
+        else:
             yield chunk
-            continue
-        shaped: dict[str, bool] = {}
-        for index in compress(range(len(lines)), flags):
-            line = lines[index]
-            if not _may_frame(line, shaped):
-                lines[index] = ""
-        yield "\n".join(lines)
 
 
 # What a line that ``in_frame_shape`` accepts starts with, after its white space (or a digit).
 _FRAME_HEADS = frozenset(">|\u2502-.~")
 
 
-def _may_frame(line: str, seen: dict[str, bool]) -> bool:
+def _may_frame(line: str) -> bool:
     """``in_frame_shape(line)``, answered without a regex for a line whose first character past
-    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line, and
-    once per distinct line otherwise."""
+    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line."""
     head = line.lstrip()[:1]
-    if not head or not (head in _FRAME_HEADS or head.isdecimal()):
-        return False
-    shape = seen.get(line)
-    if shape is None:
-        shape = seen[line] = in_frame_shape(line)
-    return shape
+    return bool(head) and (head in _FRAME_HEADS or head.isdecimal()) and in_frame_shape(line)
 
 
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
