@@ -241,9 +241,7 @@ _SUCCESS_CLAIM = lazy(
     r"|\bsucce(?:ss|ssful|ssfully|eded)\b|\bbuild ok\b",
     re.IGNORECASE,
 )
-_FAILURE_CLAIM = lazy(
-    r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE
-)
+_FAILURE_CLAIM = lazy(r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE)
 
 
 # Every claim match holds one of these, lower-cased (see _SEVERITY_STEMS).
@@ -290,7 +288,7 @@ def _normalized_lines(text: str) -> set[str]:
     """``{normalize(line) for line in text.splitlines()}``, built a chunk at a time."""
     lines: set[str] = set()  # may hold "" for a line that is not there: no caller asks for ""
     for chunk in _chunks(text):
-        lines.update(_normalized(chunk.split("\n")))
+        lines.update(_normalized(set(chunk.split("\n"))))  # each distinct line once
     return lines
 
 

@@ -104,6 +104,10 @@ def listing_entries(names: list[str]) -> str:
 _GROUP_HEADER = lazy(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
 _ENTRY_LOCATION = lazy(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
+# Every _ENTRY_LOCATION match in a row from the start of an entry, as one match.
+_ENTRY_LOCATIONS = lazy(r"(?:\s*\d+(?::\d+)?(?=\s|$))*")
+# One place among them: its line and, when it has one, ``:`` and its column.
+_PLACE = lazy(r"(\d+)(:\d+)?")
 # How a finding entry of a grouped proposal starts ("  12:4 …").
 _PATH_WORD_ONLY = lazy(rf"{_PATH_CHARS}+")
 _PAREN_PATH_ONLY = lazy(rf"{_PATH_CHARS}+\.\w+")
@@ -213,19 +217,18 @@ def _read_entry(
     message``), and, white space collapsed, ``line:col message`` (a linter's own grouped entry),
     the message alone and ``--> header:line:col`` (the heading and arrow of ruff's full form).
     """
-    end = 0
-    match = _ENTRY_LOCATION.match
-    places: list[tuple[str, str | None]] = []
-    while located := match(raw, end):
-        row, col = located.group("line", "col")
-        locations.add(f"{header}:{row}")
-        if col:
-            locations.add(f"{header}:{row}:{col}")
-        places.append((row, col))
-        end = located.end()
+    run = _ENTRY_LOCATIONS.match(raw)
+    end = run.end() if run else 0
+    # (row, ":col" or "") of each place, and "row[:col]" as the entry writes it
+    places = _PLACE.findall(raw, 0, end)
     message = raw[end:]
     flat = " ".join(message.split())
     lines.add(flat.strip(_TRIM))
+    if places:
+        at = header + ":"
+        locations.update([at + row for row, _ in places])
+        located = [row + col for row, col in places if col]
+        locations.update([at + place for place in located])
     # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
     if not places or not flat or flat[0].isdigit() or _holds_location(flat):
         return
@@ -235,17 +238,19 @@ def _read_entry(
     tool_lines, entries = rebuilt
     if "message" in forms:
         entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
-    for row, col in places:
-        place = f"{row}:{col}" if col else row
-        if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
-            if "entry" in forms:
-                entries.add(f"{place} {flat}")
-            if "arrow" in forms:  # the arrow under ruff's and rustc's headings
-                entries.add(f"--> {header}:{place}")
-        if "colon" in forms:
-            tool_lines.add(f"{header}:{place}: {message}")
-        if "paren" in forms and col:
-            tool_lines.add(f"{header}({row},{col}): {message}")
+    # (a bare line number would stay in the line's message: only line:col reads as a place)
+    if "entry" in forms:
+        tail = " " + flat
+        entries.update([place + tail for place in located])
+    if "arrow" in forms:  # the arrow under ruff's and rustc's headings
+        entries.update(["--> " + at + place for place in located])
+    if "colon" in forms:
+        tail = ": " + message
+        tool_lines.update([at + row + col + tail for row, col in places])
+    if "paren" in forms:
+        tail = "): " + message
+        lead = header + "("
+        tool_lines.update([lead + row + "," + col[1:] + tail for row, col in places if col])
 
 
 def _holds_location(text: str) -> bool:
