@@ -80,7 +80,9 @@ _EXT_END = lazy(rf"\.{_EXT}$")
 _LOCATION_COLON = lazy(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}++):(?P<line>\d++)(?::(?P<col>\d++))?(?![\d\w])"
 )
-_LOCATION_PAREN = lazy(rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)")
+_LOCATION_PAREN = lazy(
+    rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)"
+)
 _LOCATION_PYTHON = lazy(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
 _URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _COMMIT = lazy(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")

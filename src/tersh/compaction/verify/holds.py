@@ -241,7 +241,9 @@ _SUCCESS_CLAIM = lazy(
     r"|\bsucce(?:ss|ssful|ssfully|eded)\b|\bbuild ok\b",
     re.IGNORECASE,
 )
-_FAILURE_CLAIM = lazy(r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE)
+_FAILURE_CLAIM = lazy(
+    r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE
+)
 
 
 # Every claim match holds one of these, lower-cased (see _SEVERITY_STEMS).
