@@ -21,7 +21,6 @@ from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import _EXT as _EXT
 from tersh.compaction.verify.facts import _PATH as _PATH
 from tersh.compaction.verify.facts import (
-    _PATH_CANDIDATE,
     _SEVERITY,
     Fact,
     _listing,
@@ -59,6 +58,7 @@ from tersh.compaction.verify.scan import (
     _line_starts_of,
     _location_triples,
     _normalized,
+    _path_word_set,
     _severity_line_starts,
     _stem_line_starts,
     _without_urls,
@@ -157,7 +157,7 @@ def _path_set(proposal: str) -> set[str]:
     for chunk in _chunks(proposal):
         urlfree = _without_urls(chunk)
         if "/" in urlfree or "." in urlfree:
-            words = set(_PATH_CANDIDATE.findall(urlfree))
+            words = _path_word_set(urlfree)
             found.update(path for path in map(_word_path, words) if path is not None)
     return found
 
@@ -215,7 +215,15 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
         if "group_held" not in index._parts:
             index.rebuild = _source_forms(source)
         skip = (*skip, index.part("group_held"), index.part("group_entries"))
-    facts = _Facts(source, inv, skip)
+    # first only whether each fact is there (cheaper); where the missing ones are, when some are
+    missing = _unkept(_Facts(source, inv, skip, placed=False), index)
+    if missing:
+        missing = _unkept(_Facts(source, inv, skip), index)
+    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing]
+
+
+def _unkept(facts: _Facts, index: _Index) -> list[tuple[int, str, str]]:
+    """(sort key, kind, text) of the first facts (at most MAX_REPORTED) ``index`` lacks."""
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
@@ -232,7 +240,7 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
                 if lost >= MAX_REPORTED:
                     break
     missing.sort()
-    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing[:MAX_REPORTED]]
+    return missing[:MAX_REPORTED]
 
 
 _SUCCESS_CLAIM = lazy(

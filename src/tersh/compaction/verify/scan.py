@@ -18,7 +18,7 @@ among millions that report something or name a location. Lines are what
 from __future__ import annotations
 
 from collections import deque
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, chain, compress, filterfalse, islice, repeat
 from operator import or_
 
 from tersh._startup.lazyre import lazy
@@ -124,6 +124,64 @@ def _severe_line_starts(chunk: str) -> list[int] | None:
                     starts.add(line_start)
             position = find(head, position + len(head))
     return sorted(starts)
+
+
+# ASCII: a character of a path word as itself, ``:`` as itself, any other as a space.
+_PATH_WORD_MARKS = str.maketrans(
+    {chr(c): chr(c) if chr(c).isalnum() or chr(c) in "_.@+~/-:" else " " for c in range(128)}
+)
+
+
+def _path_words(text: str) -> list[str]:
+    """``_PATH_CANDIDATE.findall(text)``: every word that may be a path, in order.
+
+    On ASCII text each run of path characters (a word of ``text`` once every other character
+    but ``:`` is a space, split at ``:``) is found whole when it holds a ``/`` or a ``.`` and
+    no ``:`` comes right before it; after a ``:`` the pattern's look-behind lets a word start
+    only after a ``+`` or ``~`` (the path characters it does not refuse), see
+    ``_after_colon``. So the words come from one ``translate`` and one ``split``, not from a
+    regex tried at every character."""
+    if not text.isascii():
+        return _PATH_CANDIDATE.findall(text)
+    words: list[str] = []
+    add = words.append
+    for token in text.translate(_PATH_WORD_MARKS).split():
+        if ":" in token:
+            first, *rest = token.split(":")
+            if "/" in first or "." in first:
+                add(first)
+            for piece in rest:
+                if "/" in piece or "." in piece:
+                    word = _after_colon(piece)
+                    if word:
+                        add(word)
+        elif "/" in token or "." in token:
+            add(token)
+    return words
+
+
+def _path_word_set(text: str) -> set[str]:
+    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
+    others by the pattern (no word runs past the end of its line)."""
+    if text.isascii():
+        return set(_path_words(text))
+    lines = text.split("\n")
+    found = set(_path_words("\n".join(filter(str.isascii, lines))))
+    found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
+    return found
+
+
+def _after_colon(run: str) -> str:
+    """The path word ``_PATH_CANDIDATE`` finds in a run of path characters right after a ``:``
+    (it may not start the run): from the first ``+`` or ``~`` after which the run still holds
+    a ``/`` or a ``.``, or '' when there is none."""
+    for index in range(1, len(run)):
+        if run[index - 1] in "+~":
+            rest = run[index:]
+            if "/" in rest or "." in rest:
+                return rest
+            return ""
+    return ""
 
 
 def _has_other_breaks(text: str) -> bool:
@@ -306,8 +364,15 @@ def _iter_text_locations(
 class _Facts:
     """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
 
-    def __init__(self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = ()) -> None:
-        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``)."""
+    def __init__(
+        self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = (), placed: bool = True
+    ) -> None:
+        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``).
+
+        Without ``placed``, a path is only known to be there: its sort key is the first line of
+        its chunk (enough to ask whether a proposal keeps every fact, not to say where one is).
+        """
+        self.placed = placed
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
         self.read(_blanked_chunks(source, *skip) if skip else _chunks(source), inv)
         if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
@@ -463,6 +528,12 @@ class _Facts:
         if "/" not in urlfree and "." not in urlfree:
             return
         found = self.by_kind["path"]
+        if not self.placed:  # each distinct word judged once, no place counted
+            key = _key(first_line, _RANK["path"], base)
+            for path in map(_word_path, _path_word_set(urlfree)):
+                if path is not None and path not in found:
+                    found[path] = key
+            return
         parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
         paths = list(map(_word_path, parts[1::2]))
         # each path once, at its first word (a dict keeps the last value given: read backwards)
