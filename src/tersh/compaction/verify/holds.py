@@ -68,7 +68,7 @@ from tersh.compaction.verify.scan import extract_facts as extract_facts
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8
@@ -128,23 +128,31 @@ class _Index:
         return any(text in self.part(name) for name in _PARTS.get(kind, _LINE_PARTS)) or (text in self.flat)
 
 
+def _distinct_lines(proposal: str) -> Iterator[str]:
+    """The chunks of ``proposal``, each line once (first one first). The parts below are sets
+    of what each line holds, and no fact of theirs runs past the end of its line: a line that
+    repeats adds nothing, so it is not read again."""
+    for chunk in _chunks(proposal):
+        yield "\n".join(dict.fromkeys(chunk.split("\n")))
+
+
 def _plain_lines(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(_normalized(chunk.split("\n")))
     return found
 
 
 def _bare_line_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(_bare_lines(chunk))
     return found
 
 
 def _location_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         for path, row, col in _location_triples(_without_urls(chunk)):
             found.add(f"{path}:{row}")
             if col:
@@ -154,7 +162,7 @@ def _location_set(proposal: str) -> set[str]:
 
 def _path_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         urlfree = _without_urls(chunk)
         if "/" in urlfree or "." in urlfree:
             words = _path_word_set(urlfree)
@@ -164,7 +172,7 @@ def _path_set(proposal: str) -> set[str]:
 
 def _commit_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(match.group() for match in _commit_matches(chunk))
     return found
 
@@ -172,7 +180,7 @@ def _commit_set(proposal: str) -> set[str]:
 def _held_lines(proposal: str) -> set[str]:
     """Every line of the proposal, stripped of spaces and tabs around it."""
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(map(str.strip, chunk.split("\n"), repeat(" \t")))
     return found
 
