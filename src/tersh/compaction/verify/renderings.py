@@ -219,16 +219,17 @@ def _read_entry(
     """
     run = _ENTRY_LOCATIONS.match(raw)
     end = run.end() if run else 0
-    # (row, ":col" or "") of each place, and "row[:col]" as the entry writes it
+    # (row, ":col" or "") of each place
     places = _PLACE.findall(raw, 0, end)
     message = raw[end:]
     flat = " ".join(message.split())
     lines.add(flat.strip(_TRIM))
-    if places:
-        at = header + ":"
-        locations.update([at + row for row, _ in places])
-        located = [row + col for row, col in places if col]
-        locations.update([at + place for place in located])
+    at = header + ":"
+    add = locations.add
+    for row, col in places:
+        add(at + row)
+        if col:
+            add(at + row + col)
     # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
     if not places or not flat or flat[0].isdigit() or _holds_location(flat):
         return
@@ -238,19 +239,18 @@ def _read_entry(
     tool_lines, entries = rebuilt
     if "message" in forms:
         entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
-    # (a bare line number would stay in the line's message: only line:col reads as a place)
-    if "entry" in forms:
-        tail = " " + flat
-        entries.update([place + tail for place in located])
-    if "arrow" in forms:  # the arrow under ruff's and rustc's headings
-        entries.update(["--> " + at + place for place in located])
-    if "colon" in forms:
-        tail = ": " + message
-        tool_lines.update([at + row + col + tail for row, col in places])
-    if "paren" in forms:
-        tail = "): " + message
-        lead = header + "("
-        tool_lines.update([lead + row + "," + col[1:] + tail for row, col in places if col])
+    entry, arrow, colon, paren = (form in forms for form in ("entry", "arrow", "colon", "paren"))
+    flat_tail, colon_tail, paren_head, paren_tail = " " + flat, ": " + message, header + "(", "): " + message
+    for row, col in places:
+        if colon:
+            tool_lines.add(at + row + col + colon_tail)
+        if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
+            if entry:
+                entries.add(row + col + flat_tail)
+            if arrow:  # the arrow under ruff's and rustc's headings
+                entries.add("--> " + at + row + col)
+            if paren:
+                tool_lines.add(paren_head + row + "," + col[1:] + paren_tail)
 
 
 def _holds_location(text: str) -> bool:
