@@ -121,3 +121,23 @@ def test_byte_offsets_are_the_lines_the_decoded_text_judges(lines: list[bytes]) 
             offsets.append(position)
         position += len(line) + 1
     assert verify_scan.fact_line_offsets(data) == offsets
+
+
+# Path words: runs of path characters with and without "/" or ".", after ":" and after "+"/"~"
+# (where the pattern's look-behind lets a word start inside a run), non-ASCII letters and marks.
+_PATH_PIECES = ["a", "Z9", "_", ".", "/", ":", "+", "~", "-", "@", " ", "\n", "\t", "(", ",", "é", "│"]
+_PATH_TEXT = st.lists(st.sampled_from(_PATH_PIECES) | st.text(max_size=3), max_size=40).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_PATH_TEXT)
+def test_path_words_are_the_pattern_s_words(text: str) -> None:
+    assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
+    if text.isascii():
+        assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+
+
+def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
+    for case in corpus.cases():
+        for chunk in verify_scan._chunks(case.combined):
+            assert verify_scan._path_word_set(chunk) == set(facts._PATH_CANDIDATE.findall(chunk))

@@ -21,7 +21,6 @@ from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import _EXT as _EXT
 from tersh.compaction.verify.facts import _PATH as _PATH
 from tersh.compaction.verify.facts import (
-    _PATH_CANDIDATE,
     _SEVERITY,
     Fact,
     _listing,
@@ -59,6 +58,7 @@ from tersh.compaction.verify.scan import (
     _line_starts_of,
     _location_triples,
     _normalized,
+    _path_word_set,
     _severity_line_starts,
     _stem_line_starts,
     _without_urls,
@@ -68,7 +68,7 @@ from tersh.compaction.verify.scan import extract_facts as extract_facts
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
 MAX_REPORTED = 8
@@ -128,23 +128,31 @@ class _Index:
         return any(text in self.part(name) for name in _PARTS.get(kind, _LINE_PARTS)) or (text in self.flat)
 
 
+def _distinct_lines(proposal: str) -> Iterator[str]:
+    """The chunks of ``proposal``, each line once (first one first). The parts below are sets
+    of what each line holds, and no fact of theirs runs past the end of its line: a line that
+    repeats adds nothing, so it is not read again."""
+    for chunk in _chunks(proposal):
+        yield "\n".join(dict.fromkeys(chunk.split("\n")))
+
+
 def _plain_lines(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(_normalized(chunk.split("\n")))
     return found
 
 
 def _bare_line_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(_bare_lines(chunk))
     return found
 
 
 def _location_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         for path, row, col in _location_triples(_without_urls(chunk)):
             found.add(f"{path}:{row}")
             if col:
@@ -154,17 +162,17 @@ def _location_set(proposal: str) -> set[str]:
 
 def _path_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         urlfree = _without_urls(chunk)
         if "/" in urlfree or "." in urlfree:
-            words = set(_PATH_CANDIDATE.findall(urlfree))
+            words = _path_word_set(urlfree)
             found.update(path for path in map(_word_path, words) if path is not None)
     return found
 
 
 def _commit_set(proposal: str) -> set[str]:
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(match.group() for match in _commit_matches(chunk))
     return found
 
@@ -172,7 +180,7 @@ def _commit_set(proposal: str) -> set[str]:
 def _held_lines(proposal: str) -> set[str]:
     """Every line of the proposal, stripped of spaces and tabs around it."""
     found: set[str] = set()
-    for chunk in _chunks(proposal):
+    for chunk in _distinct_lines(proposal):
         found.update(map(str.strip, chunk.split("\n"), repeat(" \t")))
     return found
 
@@ -215,7 +223,15 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
         if "group_held" not in index._parts:
             index.rebuild = _source_forms(source)
         skip = (*skip, index.part("group_held"), index.part("group_entries"))
-    facts = _Facts(source, inv, skip)
+    # first only whether each fact is there (cheaper); where the missing ones are, when some are
+    missing = _unkept(_Facts(source, inv, skip, placed=False), index)
+    if missing:
+        missing = _unkept(_Facts(source, inv, skip), index)
+    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing]
+
+
+def _unkept(facts: _Facts, index: _Index) -> list[tuple[int, str, str]]:
+    """(sort key, kind, text) of the first facts (at most MAX_REPORTED) ``index`` lacks."""
     missing: list[tuple[int, str, str]] = []
     for kind, found in facts.by_kind.items():
         unsure = list(found)
@@ -232,7 +248,7 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
                 if lost >= MAX_REPORTED:
                     break
     missing.sort()
-    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing[:MAX_REPORTED]]
+    return missing[:MAX_REPORTED]
 
 
 _SUCCESS_CLAIM = lazy(
@@ -290,7 +306,7 @@ def _normalized_lines(text: str) -> set[str]:
     """``{normalize(line) for line in text.splitlines()}``, built a chunk at a time."""
     lines: set[str] = set()  # may hold "" for a line that is not there: no caller asks for ""
     for chunk in _chunks(text):
-        lines.update(_normalized(chunk.split("\n")))
+        lines.update(_normalized(set(chunk.split("\n"))))  # each distinct line once
     return lines
 
 

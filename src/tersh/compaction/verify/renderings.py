@@ -104,6 +104,10 @@ def listing_entries(names: list[str]) -> str:
 _GROUP_HEADER = lazy(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
 _ENTRY_LOCATION = lazy(r"\s*(?P<line>\d+)(?::(?P<col>\d+))?(?=\s|$)")
+# Every _ENTRY_LOCATION match in a row from the start of an entry, as one match.
+_ENTRY_LOCATIONS = lazy(r"(?:\s*\d+(?::\d+)?(?=\s|$))*")
+# One place among them: its line and, when it has one, ``:`` and its column.
+_PLACE = lazy(r"(\d+)(:\d+)?")
 # How a finding entry of a grouped proposal starts ("  12:4 …").
 _PATH_WORD_ONLY = lazy(rf"{_PATH_CHARS}+")
 _PAREN_PATH_ONLY = lazy(rf"{_PATH_CHARS}+\.\w+")
@@ -213,19 +217,19 @@ def _read_entry(
     message``), and, white space collapsed, ``line:col message`` (a linter's own grouped entry),
     the message alone and ``--> header:line:col`` (the heading and arrow of ruff's full form).
     """
-    end = 0
-    match = _ENTRY_LOCATION.match
-    places: list[tuple[str, str | None]] = []
-    while located := match(raw, end):
-        row, col = located.group("line", "col")
-        locations.add(f"{header}:{row}")
-        if col:
-            locations.add(f"{header}:{row}:{col}")
-        places.append((row, col))
-        end = located.end()
+    run = _ENTRY_LOCATIONS.match(raw)
+    end = run.end() if run else 0
+    # (row, ":col" or "") of each place
+    places = _PLACE.findall(raw, 0, end)
     message = raw[end:]
     flat = " ".join(message.split())
     lines.add(flat.strip(_TRIM))
+    at = header + ":"
+    add = locations.add
+    for row, col in places:
+        add(at + row)
+        if col:
+            add(at + row + col)
     # (white space never makes or breaks a location mark, but 'File "' may only show in ``flat``)
     if not places or not flat or flat[0].isdigit() or _holds_location(flat):
         return
@@ -235,17 +239,18 @@ def _read_entry(
     tool_lines, entries = rebuilt
     if "message" in forms:
         entries.add(flat)  # the message alone (ruff's full form heads a finding with it)
+    entry, arrow, colon, paren = (form in forms for form in ("entry", "arrow", "colon", "paren"))
+    flat_tail, colon_tail, paren_head, paren_tail = " " + flat, ": " + message, header + "(", "): " + message
     for row, col in places:
-        place = f"{row}:{col}" if col else row
+        if colon:
+            tool_lines.add(at + row + col + colon_tail)
         if col:  # (a bare line number would stay in the line's message: only line:col reads as a place)
-            if "entry" in forms:
-                entries.add(f"{place} {flat}")
-            if "arrow" in forms:  # the arrow under ruff's and rustc's headings
-                entries.add(f"--> {header}:{place}")
-        if "colon" in forms:
-            tool_lines.add(f"{header}:{place}: {message}")
-        if "paren" in forms and col:
-            tool_lines.add(f"{header}({row},{col}): {message}")
+            if entry:
+                entries.add(row + col + flat_tail)
+            if arrow:  # the arrow under ruff's and rustc's headings
+                entries.add("--> " + at + row + col)
+            if paren:
+                tool_lines.add(paren_head + row + "," + col[1:] + paren_tail)
 
 
 def _holds_location(text: str) -> bool:

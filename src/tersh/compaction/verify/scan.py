@@ -18,7 +18,8 @@ among millions that report something or name a location. Lines are what
 from __future__ import annotations
 
 from collections import deque
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, compress, filterfalse, islice, repeat
+from operator import or_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.ansi import strip_ansi
@@ -70,10 +71,12 @@ _URL_MARK = lazy("://")
 _COLON_DIGIT = lazy(r":\d")
 # Every ASCII character as "x" when a commit id may hold it, else as a space.
 # ASCII as "x" (a lower-case hex digit), "w" (another word character of _COMMIT's fences) or " ".
-_HEX_MARKS = str.maketrans({
-    chr(c): "x" if chr(c) in "0123456789abcdef" else "w" if chr(c).isalnum() or chr(c) == "_" else " "
-    for c in range(128)
-})
+_HEX_MARKS = str.maketrans(
+    {
+        chr(c): "x" if chr(c) in "0123456789abcdef" else "w" if chr(c).isalnum() or chr(c) == "_" else " "
+        for c in range(128)
+    }
+)
 _SEVEN_HEX = "x" * 7
 _LONG_HEX = "x" * 41
 _HEX_RUN = lazy("x{7,}")
@@ -83,6 +86,7 @@ _PAREN_LOCATION_MARK = lazy(r"\w\(\d")
 # Every character str.splitlines() breaks a line at, besides "\n" ("\r\n" counts once).
 _OTHER_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
+_ALL_OTHER_BREAKS = _ASCII_OTHER_BREAKS + "\x85\u2028\u2029"
 
 #: Large texts are read this many characters at a time (whole lines), so that the verifier's
 #: working copies stay small whatever the size of the output.
@@ -122,11 +126,68 @@ def _severe_line_starts(chunk: str) -> list[int] | None:
     return sorted(starts)
 
 
+# ASCII: a character of a path word as itself, ``:`` as itself, any other as a space.
+_PATH_WORD_MARKS = str.maketrans(
+    {chr(c): chr(c) if chr(c).isalnum() or chr(c) in "_.@+~/-:" else " " for c in range(128)}
+)
+
+
+def _path_words(text: str) -> list[str]:
+    """``_PATH_CANDIDATE.findall(text)``: every word that may be a path, in order.
+
+    On ASCII text each run of path characters (a word of ``text`` once every other character
+    but ``:`` is a space, split at ``:``) is found whole when it holds a ``/`` or a ``.`` and
+    no ``:`` comes right before it; after a ``:`` the pattern's look-behind lets a word start
+    only after a ``+`` or ``~`` (the path characters it does not refuse), see
+    ``_after_colon``. So the words come from one ``translate`` and one ``split``, not from a
+    regex tried at every character."""
+    if not text.isascii():
+        return _PATH_CANDIDATE.findall(text)
+    words: list[str] = []
+    add = words.append
+    for token in text.translate(_PATH_WORD_MARKS).split():
+        if ":" in token:
+            first, *rest = token.split(":")
+            if "/" in first or "." in first:
+                add(first)
+            for piece in rest:
+                if "/" in piece or "." in piece:
+                    word = _after_colon(piece)
+                    if word:
+                        add(word)
+        elif "/" in token or "." in token:
+            add(token)
+    return words
+
+
+def _path_word_set(text: str) -> set[str]:
+    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
+    others by the pattern (no word runs past the end of its line)."""
+    if text.isascii():
+        return set(_path_words(text))
+    lines = text.split("\n")
+    found = set(_path_words("\n".join(filter(str.isascii, lines))))
+    found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
+    return found
+
+
+def _after_colon(run: str) -> str:
+    """The path word ``_PATH_CANDIDATE`` finds in a run of path characters right after a ``:``
+    (it may not start the run): from the first ``+`` or ``~`` after which the run still holds
+    a ``/`` or a ``.``, or '' when there is none."""
+    for index in range(1, len(run)):
+        if run[index - 1] in "+~":
+            rest = run[index:]
+            if "/" in rest or "." in rest:
+                return rest
+            return ""
+    return ""
+
+
 def _has_other_breaks(text: str) -> bool:
     """Whether ``text`` holds a line break other than ``\n`` (literal finds on ASCII text)."""
-    if text.isascii():
-        return any(char in text for char in _ASCII_OTHER_BREAKS)
-    return _OTHER_BREAKS.search(text) is not None
+    breaks = _ASCII_OTHER_BREAKS if text.isascii() else _ALL_OTHER_BREAKS
+    return any(char in text for char in breaks)
 
 
 def _chunks(text: str) -> Iterator[str]:
@@ -303,8 +364,15 @@ def _iter_text_locations(
 class _Facts:
     """Every protected fact of a text by kind: fact text -> sort key of its first sighting."""
 
-    def __init__(self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = ()) -> None:
-        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``)."""
+    def __init__(
+        self, source: str, inv: Invocation | None, skip: tuple[set[str], ...] = (), placed: bool = True
+    ) -> None:
+        """Read ``source``, all of it or only its lines not skipped (see ``_blanked_chunks``).
+
+        Without ``placed``, a path is only known to be there: its sort key is the first line of
+        its chunk (enough to ask whether a proposal keeps every fact, not to say where one is).
+        """
+        self.placed = placed
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
         self.read(_blanked_chunks(source, *skip) if skip else _chunks(source), inv)
         if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
@@ -460,6 +528,12 @@ class _Facts:
         if "/" not in urlfree and "." not in urlfree:
             return
         found = self.by_kind["path"]
+        if not self.placed:  # each distinct word judged once, no place counted
+            key = _key(first_line, _RANK["path"], base)
+            for path in map(_word_path, _path_word_set(urlfree)):
+                if path is not None and path not in found:
+                    found[path] = key
+            return
         parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
         paths = list(map(_word_path, parts[1::2]))
         # each path once, at its first word (a dict keeps the last value given: read backwards)
@@ -599,22 +673,36 @@ def _blanked_chunks(
     """The chunks of ``source`` with every line in ``held`` or ``rebuilt`` (spaces and tabs around
     it aside), or in ``entries`` once white space is collapsed, made empty: the line numbers
     stay, the facts of those lines go. A line a code frame may be made of stays (whether the
-    lines around it are quoted code depends on it)."""
+    lines around it are quoted code depends on it).
+
+    Each chunk's distinct lines are matched against the sets once; a line is blanked by one dict
+    lookup (no call per line)."""
     for chunk in _chunks(source):
         lines = chunk.split("\n")
-        stripped = list(map(str.strip, lines, repeat(" \t")))
+        # whether a line is blanked depends on its text alone: each distinct one is judged once
+        distinct = list(set(lines))
+        stripped = list(map(str.strip, distinct, repeat(" \t")))
         flags = list(map(held.__contains__, stripped))
         if rebuilt:
-            flags = [flag or line in rebuilt for line, flag in zip(stripped, flags, strict=True)]
+            flags = list(map(or_, flags, map(rebuilt.__contains__, stripped)))
         if entries:
-            pairs = zip(lines, flags, strict=True)
-            flags = [flag or " ".join(line.split()) in entries for line, flag in pairs]
-        if any(flags):
-            pairs = zip(lines, flags, strict=True)
-            flags = [flag and not in_frame_shape(line) for line, flag in pairs]
-            yield "\n".join(["" if flag else line for line, flag in zip(lines, flags, strict=True)])
+            flags = list(map(or_, flags, map(entries.__contains__, _normalized(distinct))))
+        blank = [line for line in compress(distinct, flags) if not _may_frame(line)]
+        if blank:
+            yield "\n".join(map(dict.fromkeys(blank, "").get, lines, lines))
         else:
             yield chunk
+
+
+# What a line that ``in_frame_shape`` accepts starts with, after its white space (or a digit).
+_FRAME_HEADS = frozenset(">|\u2502-.~")
+
+
+def _may_frame(line: str) -> bool:
+    """``in_frame_shape(line)``, answered without a regex for a line whose first character past
+    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line."""
+    head = line.lstrip()[:1]
+    return bool(head) and (head in _FRAME_HEADS or head.isdecimal()) and in_frame_shape(line)
 
 
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
@@ -656,11 +744,18 @@ def _located(chunk: str) -> list[tuple[int, int]]:
 
 
 # ASCII as "a" (a letter), "0" (another character of a path), ":" (itself) or " " (the rest).
-_PATH_LETTER_MARKS = str.maketrans({
-    chr(c): "a" if chr(c).isalpha() else "0" if chr(c).isalnum() or chr(c) in "_.@+~/-" else
-    ":" if chr(c) == ":" else " "
-    for c in range(128)
-})
+_PATH_LETTER_MARKS = str.maketrans(
+    {
+        chr(c): "a"
+        if chr(c).isalpha()
+        else "0"
+        if chr(c).isalnum() or chr(c) in "_.@+~/-"
+        else ":"
+        if chr(c) == ":"
+        else " "
+        for c in range(128)
+    }
+)
 # In those marks read backwards: a digit (or another path character), a colon, then path
 # characters up to a letter (a literal comes first: a fast search, where the letter-first form
 # is tried at every letter).
