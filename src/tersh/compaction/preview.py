@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.verify.facts import (
     SEVERITY_WORDS,
@@ -632,7 +632,7 @@ def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str,
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
-        yield from _from_grep(_grep_output(started[0], cleaned), _grep_output(started[1], cleaned))
+        yield from _from_grep(_grep_matches(started[0], cleaned), _grep_output(started[1], cleaned))
     finally:
         for process in started:
             process.stop()
@@ -640,7 +640,11 @@ def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str,
 
 def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     """(number, text) of each line grep prints; a break between context groups as (-1, "")."""
-    for raw in process.output:
+    return _grep_lines(process.output, cleaned)
+
+
+def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+    for raw in raws:
         if raw == b"--\n":
             yield -1, ""
             continue
@@ -649,6 +653,39 @@ def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
             continue
         text = decode(raw[digits + 1 :].rstrip(b"\n")[:GIANT_LINE])
         yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
+
+
+_GREP_NUMBER = lazy_bytes(rb"^(\d+):", re.MULTILINE)
+
+
+def _grep_matches(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line grep prints without context (``number:text``), read,
+    decoded and cleaned a block of lines at a time."""
+    carry = b""
+    while data := process.output.read(SCAN_CHUNK):
+        data = carry + data
+        cut = data.rfind(b"\n") + 1
+        body, carry = data[:cut], data[cut:]
+        if body:
+            yield from _grep_block(body, cleaned)
+    if carry:
+        yield from _grep_block(carry + b"\n", cleaned)
+
+
+def _grep_block(body: bytes, cleaned: bool) -> Iterator[tuple[int, str]]:
+    """(number, text) of whole lines of grep's output: numbers and texts split by one search
+    each, the texts decoded and cleaned as one (what _grep_output gives, line by line)."""
+    numbers = _GREP_NUMBER.findall(body)
+    raws = _GREP_NUMBER.sub(b"", body).split(b"\n")
+    raws.pop()
+    if len(raws) != len(numbers):  # a line without its number (grep printed no other)
+        yield from _grep_lines(body.splitlines(keepends=True), cleaned)
+        return
+    if max(map(len, raws)) > GIANT_LINE:
+        raws = [raw[:GIANT_LINE] for raw in raws]
+    text = decode(b"\n".join(raws))
+    lines = (clean(text) if cleaned else text).split("\n")
+    yield from zip([int(number) - 1 for number in numbers], lines, strict=True)
 
 
 def _from_grep(facts: Iterator[tuple[int, str]], around: Iterator[tuple[int, str]]
@@ -688,6 +725,10 @@ class _Scan:
         # it is known under which file they stand.
         entries: dict[int, tuple[str, list[tuple[str, str, str]]]] | None = (
             {} if isinstance(source, _Text) else None)
+        # Fact lines come in order, and so do shape lines (in one or two streams): once the lines
+        # offered fill the room, no later line of the same stream is among the earliest.
+        facts_cost = shapes_cost = 0
+        last_shape = -1
         for kind, number, line in found if found is not None else _python_candidates(source):
             if kind == "candidate":
                 locations = fact_locations(line)
@@ -696,13 +737,20 @@ class _Scan:
                     if code is not None:
                         self.digest.count_code(code[1])
                     continue
-                facts.add(number, line)
+                if facts_cost <= max_bytes:
+                    facts.add(number, line)
+                    facts_cost += min(len(line), line_cap) + 1
                 if entries is not None and _GROUP_ENTRY.match(line):
                     entries[number] = (line, locations)
                 else:
                     self.digest.add(line, locations)
             else:
-                shapes.add(number, line)
+                if number < last_shape:  # the next stream of shape lines
+                    shapes_cost = 0
+                last_shape = number
+                if shapes_cost <= max_bytes:
+                    shapes.add(number, line)
+                    shapes_cost += min(len(line), line_cap) + 1
                 grouped = grouped or (line.endswith(")") and _GROUP_HEAD.fullmatch(line) is not None)
         #: Lines of grouped findings the index counts; they are not offered as fact lines (the
         #: rule that grouped them kept the facts; the preview shows them as it can).
