@@ -772,6 +772,9 @@ def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str
         yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
 
 
+#: grep's output is read this many bytes at a time (each block is held about six times over, as
+#: bytes, lines and texts, so it is smaller than SCAN_CHUNK).
+GREP_BLOCK = 1 << 20
 # The number grep writes before a line (":" after a matching line, "-" after a context line),
 # or the "--" line between two groups of context, which stands for no number.
 _GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", re.MULTILINE)
@@ -781,7 +784,7 @@ def _grep_matches(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     """What :func:`_grep_output` yields, grep's output read, decoded and cleaned a block of
     lines at a time."""
     carry = b""
-    while data := process.output.read(SCAN_CHUNK):
+    while data := process.output.read(GREP_BLOCK):
         data = carry + data
         cut = data.rfind(b"\n") + 1
         body, carry = data[:cut], data[cut:]
