@@ -118,16 +118,15 @@ def test_the_python_and_grep_scans_find_the_same_lines(tmp_path: Path) -> None:
     assert sorted(set(in_memory)) == found
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.one_of(
-            st.sampled_from([line for f in FRAGMENTS for line in f] + FILLER),
-            st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=80),
-        ),
-        max_size=40,
-    )
+#: Lines of real outputs and any text.
+REAL_OR_ANY_LINE = (
+    st.sampled_from([line for f in FRAGMENTS for line in f] + FILLER),
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=80),
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(*REAL_OR_ANY_LINE), max_size=40))
 def test_the_bulk_candidate_search_misses_no_fact_line(lines: list[str]) -> None:
     chunk = "".join(f"{line}\n" for line in lines)
     starts = set(preview.candidate_starts(chunk))
@@ -190,3 +189,48 @@ def test_the_index_of_a_full_format_ruff_output_counts_every_code() -> None:
     for found in RUFF_FINDINGS:
         expected[found["code"]] = expected.get(found["code"], 0) + copies
     assert {code: counts.get(code, 0) for code in expected} == expected
+
+
+def _digit_variants(line: str, seed: int) -> list[str]:
+    """``line`` with its ASCII digits changed (same shape of line, other numbers)."""
+    return [re.sub("[0-9]", lambda m, k=k: str((int(m[0]) + seed + k) % 10), line) for k in range(3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            *REAL_OR_ANY_LINE,
+            st.text(st.sampled_from("aZ09 :./()[]-_\"'FILEoknt×✗"), max_size=60),
+        ),
+        max_size=30,
+    ),
+    st.integers(0, 9),
+)
+def test_lines_of_one_shape_are_read_as_each_one_alone(lines: list[str], seed: int) -> None:
+    # The scan reads a line's facts once per shape (digits aside) and finds them on each line of
+    # that shape at the same places: what it counts must be what reading each line alone counts.
+    varied = [variant for line in lines for variant in _digit_variants(line, seed)]
+    alone, by_shape = preview.Digest(), preview.Digest()
+    reader = preview.LineReader()
+    for line in varied:
+        locations = preview.fact_locations(line)
+        read = reader.read(line)
+        if read is None:
+            continue
+        assert read.fact == (locations is not None), line
+        if locations is None:
+            head = re.match(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S", line)
+            assert (line[read.head] if read.head else None) == (head[1] if head else None)
+            continue
+        assert preview.read_locations(line, read) == locations, line
+        alone.add(line, locations)
+        by_shape.add_read(line, read, preview.read_locations(line, read))
+
+    def state(digest: preview.Digest) -> dict[str, object]:  # dicts in their order
+        return {
+            name: list(value.items()) if isinstance(value, dict) else value
+            for name, value in vars(digest).items()
+        }
+
+    assert state(by_shape) == state(alone)

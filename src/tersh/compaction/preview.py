@@ -22,9 +22,13 @@ import os
 import re
 import sys
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.verify.facts import (
+    _LOCATION_COLON,
+    _LOCATION_PAREN,
+    _LOCATION_PYTHON,
+    _PATH_CANDIDATE,
     SEVERITY_WORDS,
     is_diagnostic,
     iter_commits,
@@ -103,6 +107,8 @@ _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses k
 # A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
 # then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
 _CODE_HEAD = lazy(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
+#: How far from its line's end a line's end code may start (Digest.add reads no further back).
+_END_CODE_REACH = 120
 _CODE_HEAD_MARK = lazy(r"\n[A-Z]{1,4}\d{3,5} ")
 _FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
 _FAILING_TEST = lazy(
@@ -253,7 +259,108 @@ def _add_marked_lines(chunk: str, marks: tuple[str, ...], shape: re.Pattern[str]
             position = chunk.find(mark, position + 1)
 
 
+# --- candidate lines read by their shape -----------------------------------------------------
+
+#: Every ASCII digit as "0": no pattern that reads a fact line tells one digit from another (each
+#: reads ``\d``, ``\w`` or ``[a-z0-9]``, never a given digit), so lines that differ only in
+#: their digits (line numbers, counts, folder numbers) are read alike, at the same places.
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+#: At most this many shapes of line are remembered (then the memory starts again).
+_READS_KEPT = 1 << 14
+
+Span = tuple[int, int]
+
+
+class LineRead(NamedTuple):
+    """Where the facts of a candidate line are, as places on the line (so that every line of the
+    same shape reuses it): what fact_locations and Digest.add read on it."""
+
+    fact: bool
+    locations: tuple[tuple[Span, Span, Span], ...]  # path (normalised), line, column ((-1, -1): none)
+    paths: tuple[slice, ...]  # what iter_paths finds
+    codes: tuple[slice, ...]  # the rule codes Digest.add counts, the end code last
+    failing: slice | None
+    summary: bool
+    head: slice | None  # the code a line that is no fact line opens with
+
+
+def _path_start(start: int, path: str) -> int:
+    return start + 2 if path.startswith("./") else start
+
+
+def read_line(line: str) -> LineRead | None:
+    """Where the facts of ``line`` are (None for a line with a URL: its reading depends on the
+    text the URLs leave, read as it comes)."""
+    if "://" in line:
+        return None
+    from tersh.compaction.verify.facts import _colon_location_path, _word_path
+
+    locations: list[tuple[Span, Span, Span]] = []
+    forms = (('File "', _LOCATION_PYTHON), ("(", _LOCATION_PAREN), (":", _LOCATION_COLON))
+    for mark, form in forms:
+        if mark not in line:
+            continue
+        for found in form.finditer(line):
+            path = found["path"]
+            if form is _LOCATION_COLON and _colon_location_path(path) is None:
+                continue
+            start, end = found.span("path")
+            col = found.span("col") if "col" in form.groupindex else (-1, -1)
+            locations.append(((_path_start(start, path), end), found.span("line"), col))
+    if not locations and not is_diagnostic(line):
+        head = _CODE_HEAD.match(line)
+        return LineRead(False, (), (), (), None, False, slice(*head.span(1)) if head else None)
+    paths: list[slice] = []
+    if "/" in line or "." in line:
+        for found in _PATH_CANDIDATE.finditer(line):
+            word = found[0]
+            if _word_path(word) is not None:
+                path = word.rstrip(".")
+                paths.append(slice(_path_start(found.start(), path), found.start() + len(path)))
+    codes = [slice(*found.span()) for found in _CODE.finditer(line)]
+    ending = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
+    if ending:
+        codes.append(slice(*next(ending.span(group) for group in (1, 2, 3) if ending.group(group))))
+    failing = _FAILING_TEST.search(line) if _may_fail(line) else None
+    failed = None
+    if failing:
+        failed = slice(*next(failing.span(g) for g in range(1, 4) if failing.group(g)))
+    return LineRead(True, tuple(locations), tuple(paths), tuple(codes), failed,
+                    _SUMMARY.search(line) is not None, None)
+
+
+class LineReader:
+    """Reads candidate lines, each shape of line once (see _DIGITS_AS_ZERO)."""
+
+    def __init__(self) -> None:
+        self.reads: dict[str, LineRead | None] = {}
+
+    def read(self, line: str) -> LineRead | None:
+        """Where the facts of ``line`` are (None: read the line as it comes)."""
+        shape = line.translate(_DIGITS_AS_ZERO)
+        found = self.reads.get(shape, self)
+        if found is self:
+            if len(self.reads) >= _READS_KEPT:
+                self.reads.clear()
+            found = self.reads[shape] = read_line(line)
+        return found  # type: ignore[return-value]
+
+
+def read_locations(line: str, read: LineRead) -> list[tuple[str, str, str]]:
+    """The locations of ``line`` (what iter_locations finds) from where they are."""
+    return [(line[path[0]:path[1]], line[row[0]:row[1]], line[col[0]:col[1]] if col[0] >= 0 else "")
+            for path, row, col in read.locations]
+
+
 # --- the index ------------------------------------------------------------------------------
+
+
+def _may_fail(line: str) -> bool:
+    """Whether ``line`` holds one of _FAILING_WORDS (every _FAILING_TEST match holds one)."""
+    return (
+        "FAIL" in line or "ERROR" in line or "not ok" in line or "\u2717" in line
+        or "\u2715" in line or "\u00d7" in line or "\u2716" in line
+    )  # fmt: skip
 
 
 class Digest:
@@ -277,11 +384,28 @@ class Digest:
     def add(self, line: str, locations: list[tuple[str, str, str]], weight: int = 1) -> None:
         """Count the facts of one fact line (``locations``: what iter_locations finds on it, or
         where a grouped entry's findings are); a grouped entry stands for ``weight`` findings."""
-        self.lines += 1
-        seen: set[str] = set()
         places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
         if "/" in line or "." in line:
             places += [(path, path) for path in iter_paths(line)]
+        codes = _CODE.findall(line)
+        end = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
+        if end:
+            codes.append(next(group for group in end.groups() if group))
+        failing = _FAILING_TEST.search(line) if _may_fail(line) else None
+        test = next(group for group in failing.groups() if group) if failing else None
+        self._count(line, places, codes, test, _SUMMARY.search(line) is not None, weight)
+
+    def add_read(self, line: str, read: LineRead, locations: list[tuple[str, str, str]]) -> None:
+        """:meth:`add` for a fact line whose reading is known (see :class:`LineRead`)."""
+        places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
+        places += [(path, path) for path in map(line.__getitem__, read.paths)]
+        failing = line[read.failing] if read.failing is not None else None
+        self._count(line, places, list(map(line.__getitem__, read.codes)), failing, read.summary, 1)
+
+    def _count(self, line: str, places: list[tuple[str, str]], codes: list[str], failing: str | None,
+               summary: bool, weight: int) -> None:
+        self.lines += 1
+        seen: set[str] = set()
         for path, first in places:
             if path in seen:
                 continue
@@ -293,24 +417,17 @@ class Digest:
             elif self._room(self.files):
                 self.files[path] = weight
                 self.firsts[path] = first
-        codes = _CODE.findall(line)
-        end = _END_CODE.search(line, max(0, len(line) - 120))
-        if end:
-            codes.append(next(group for group in end.groups() if group))
         for code in codes:
             if code in self.codes:
                 self.codes[code] += weight
             elif self._room(self.codes):
                 self.codes[code] = weight
-        failing = _FAILING_TEST.search(line) if any(w in line for w in _FAILING_WORDS) else None
-        if failing:
-            test = next(group for group in failing.groups() if group)
-            if test not in self.failing and self._room(self.failing):
-                self.failing[test] = None
-        if _SUMMARY.search(line):
-            summary = " ".join(line.split())[:200]
-            if summary not in self.summaries and self._room(self.summaries):
-                self.summaries[summary] = None
+        if failing is not None and failing not in self.failing and self._room(self.failing):
+            self.failing[failing] = None
+        if summary:
+            text = " ".join(line.split())[:200]
+            if text not in self.summaries and self._room(self.summaries):
+                self.summaries[text] = None
 
     def count_code(self, code: str) -> None:
         """Count the code a line opens with when the line is no fact line itself."""
@@ -632,7 +749,7 @@ def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str,
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
-        yield from _from_grep(_grep_output(started[0], cleaned), _grep_output(started[1], cleaned))
+        yield from _from_grep(_grep_matches(started[0], cleaned), _grep_matches(started[1], cleaned))
     finally:
         for process in started:
             process.stop()
@@ -640,7 +757,11 @@ def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str,
 
 def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     """(number, text) of each line grep prints; a break between context groups as (-1, "")."""
-    for raw in process.output:
+    return _grep_lines(process.output, cleaned)
+
+
+def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+    for raw in raws:
         if raw == b"--\n":
             yield -1, ""
             continue
@@ -649,6 +770,44 @@ def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
             continue
         text = decode(raw[digits + 1 :].rstrip(b"\n")[:GIANT_LINE])
         yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
+
+
+#: grep's output is read this many bytes at a time (each block is held about six times over, as
+#: bytes, lines and texts, so it is smaller than SCAN_CHUNK).
+GREP_BLOCK = 1 << 20
+# The number grep writes before a line (":" after a matching line, "-" after a context line),
+# or the "--" line between two groups of context, which stands for no number.
+_GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", re.MULTILINE)
+
+
+def _grep_matches(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
+    """What :func:`_grep_output` yields, grep's output read, decoded and cleaned a block of
+    lines at a time."""
+    carry = b""
+    while data := process.output.read(GREP_BLOCK):
+        data = carry + data
+        cut = data.rfind(b"\n") + 1
+        body, carry = data[:cut], data[cut:]
+        if body:
+            yield from _grep_block(body, cleaned)
+    if carry:
+        yield from _grep_block(carry + b"\n", cleaned)
+
+
+def _grep_block(body: bytes, cleaned: bool) -> Iterator[tuple[int, str]]:
+    """(number, text) of whole lines of grep's output: numbers and texts split by one search
+    each, the texts decoded and cleaned as one (what _grep_output gives, line by line)."""
+    numbers = _GREP_NUMBER.findall(body)
+    raws = _GREP_NUMBER.sub(b"", body).split(b"\n")
+    raws.pop()
+    if len(raws) != len(numbers):  # a line without its number (grep printed no other)
+        yield from _grep_lines(body.splitlines(keepends=True), cleaned)
+        return
+    if max(map(len, raws)) > GIANT_LINE:
+        raws = [raw[:GIANT_LINE] for raw in raws]
+    text = decode(b"\n".join(raws))
+    lines = (clean(text) if cleaned else text).split("\n")
+    yield from zip([int(number) - 1 if number else -1 for number in numbers], lines, strict=True)
 
 
 def _from_grep(facts: Iterator[tuple[int, str]], around: Iterator[tuple[int, str]]
@@ -688,21 +847,43 @@ class _Scan:
         # it is known under which file they stand.
         entries: dict[int, tuple[str, list[tuple[str, str, str]]]] | None = (
             {} if isinstance(source, _Text) else None)
+        # Fact lines come in order, and so do shape lines (in one or two streams): once the lines
+        # offered fill the room, no later line of the same stream is among the earliest.
+        facts_cost = shapes_cost = 0
+        reader = LineReader()
+        last_shape = -1
         for kind, number, line in found if found is not None else _python_candidates(source):
             if kind == "candidate":
-                locations = fact_locations(line)
+                read = reader.read(line)
+                if read is None:
+                    locations = fact_locations(line)
+                elif read.fact:
+                    locations = read_locations(line, read)
+                else:
+                    locations = None
                 if locations is None:
-                    code = _CODE_HEAD.match(line)
-                    if code is not None:
+                    code = _CODE_HEAD.match(line) if read is None else read.head
+                    if isinstance(code, slice):
+                        self.digest.count_code(line[code])
+                    elif code is not None:
                         self.digest.count_code(code[1])
                     continue
-                facts.add(number, line)
+                if facts_cost <= max_bytes:
+                    facts.add(number, line)
+                    facts_cost += min(len(line), line_cap) + 1
                 if entries is not None and _GROUP_ENTRY.match(line):
                     entries[number] = (line, locations)
+                elif read is not None:
+                    self.digest.add_read(line, read, locations)
                 else:
                     self.digest.add(line, locations)
             else:
-                shapes.add(number, line)
+                if number < last_shape:  # the next stream of shape lines
+                    shapes_cost = 0
+                last_shape = number
+                if shapes_cost <= max_bytes:
+                    shapes.add(number, line)
+                    shapes_cost += min(len(line), line_cap) + 1
                 grouped = grouped or (line.endswith(")") and _GROUP_HEAD.fullmatch(line) is not None)
         #: Lines of grouped findings the index counts; they are not offered as fact lines (the
         #: rule that grouped them kept the facts; the preview shows them as it can).
