@@ -78,6 +78,9 @@ def entry() -> None:
     those paths registers exit handlers or keeps buffers elsewhere. Every other command exits
     normally.
     """
+    from tersh._startup import fastimport
+
+    fastimport.install()  # tersh's own modules by the short path (what the path finder finds)
     _entered.append(True)
     code = main()
     if _fast_exit:
