@@ -3,7 +3,8 @@
 Usage: python bench/bench_run.py [--big-gib 1.0] [--rounds 21] [--startup-only] [--against SRC]
 Prints medians and ratios measured side by side in one run.
 
-Start-up: the whole process of `tersh run` (enabled profile: capture, index, ledger, status) on
+Start-up: the whole process of `tersh run` (the console script; with --against, this checkout's
+bin/tersh on each tree's sources) (enabled profile: capture, index, ledger, status) on
 `true`, `echo hello`, `ls /usr/bin` and `git status` in a real repository against `python -c
 pass` on the same interpreter (and `git status` against itself plus `python -c pass`), runs
 interleaved. Sources are
@@ -72,16 +73,19 @@ def _git_repo() -> Path:
 
 
 def _medians(commands: dict[str, list[str]], rounds: int, env: dict[str, str],
-             cwd: Path) -> tuple[dict[str, float], dict[str, float]]:
-    """Median wall and CPU milliseconds of each command, runs interleaved (3 warm-ups each)."""
-    for argv in commands.values():  # warm-up: page cache, first capture folder, ledger file
+             cwd: Path, extra_env: dict[str, dict[str, str]] | None = None,
+             ) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall and CPU milliseconds of each command, runs interleaved (3 warm-ups each);
+    ``extra_env`` adds variables to the environment of the commands it names."""
+    envs = {name: {**env, **(extra_env or {}).get(name, {})} for name in commands}
+    for name, argv in commands.items():  # warm-up: page cache, first capture folder, ledger file
         for _ in range(3):
-            _wall_and_cpu(argv, env, cwd)
+            _wall_and_cpu(argv, envs[name], cwd)
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
         for name, argv in commands.items():
-            seconds, cpu_seconds = _wall_and_cpu(argv, env, cwd)
+            seconds, cpu_seconds = _wall_and_cpu(argv, envs[name], cwd)
             wall[name].append(seconds)
             cpu[name].append(cpu_seconds)
     return ({name: statistics.median(v) * 1000 for name, v in wall.items()},
@@ -102,18 +106,23 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
         "python -c pass": [sys.executable, "-c", "pass"],
         "git status": ["git", "status"],
     }
-    trees = [("", tersh)]
-    if against:  # both trees through `python -m tersh`, so they start alike
-        trees = [(prefix, ["env", f"PYTHONPATH={tree}", sys.executable, "-m", "tersh", "run", "--"])
+    trees: list[tuple[str, list[str], dict[str, str]]] = [("", tersh, {})]
+    if against:  # both trees through this checkout's console script (bin/tersh, what users
+        # start; `python -m tersh` would add runpy's imports to both), sources from PYTHONPATH
+        script = [sys.executable, str(src.parent / "bin" / "tersh"), "run", "--"]
+        trees = [(prefix, script, {"PYTHONPATH": tree})
                  for prefix, tree in (("", str(src)), ("base: ", against))]
-    for prefix, runner in trees:
-        commands.update({
+    extra_env: dict[str, dict[str, str]] = {}
+    for prefix, runner, tree_env in trees:
+        rows = {
             f"{prefix}tersh run -- true": [*runner, "true"],
             f"{prefix}tersh run -- echo hello": [*runner, "echo", "hello"],
             f"{prefix}tersh run -- ls /usr/bin": [*runner, "ls", "/usr/bin"],
             f"{prefix}tersh run -- git status": [*runner, "git", "status"],
-        })
-    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, repo)
+        }
+        commands.update(rows)
+        extra_env.update(dict.fromkeys(rows, tree_env))
+    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, repo, extra_env)
     base = "python -c pass"
     print(f"start-up ({rounds} rounds, medians, ms; git status in {repo.name}):")
     print(f"  {'command':<32} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")

@@ -67,3 +67,32 @@ def test_a_library_caller_compacts_with_its_collector_as_it_is(monkeypatch: pyte
     output = "".join(line.format(n) for n in range(300)).encode()
     result = pipeline.compact("flake8", 1, combined=output)
     assert seen == [True] and result.rule == "flake8" and gc.isenabled()
+
+
+def test_a_pause_until_exit_is_not_resumed() -> None:
+    import gc
+
+    from tersh._startup import collector
+
+    assert gc.isenabled()
+    try:
+        collector.pause(until_exit=True)
+        collector.resume()
+        assert not gc.isenabled()  # the process exits next: no walk of every object again
+    finally:
+        collector._until_exit.clear()
+        collector.resume()
+    assert gc.isenabled()
+
+
+def test_the_console_script_exits_with_the_collector_paused() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import gc, os, sys\nfrom tersh import cli, settings\nsettings.save({'enabled': True})\n"
+             "real_exit = os._exit\n"
+             "os._exit = lambda code: (print(gc.isenabled(), code, file=sys.stderr), real_exit(code))\n"
+             "sys.argv = ['tersh', 'run', '--', 'echo', 'hi']\ncli.entry()\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip().splitlines()[-1] == "False 0", done.stderr
+    assert done.stdout == "hi\n"

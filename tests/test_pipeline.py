@@ -199,3 +199,25 @@ def test_the_users_minimum_saving_is_the_rules_minimum_too() -> None:
     # The rule itself declined (it saw the setting), not only the pipeline's floor after it.
     assert strict.details["refused"] == "rule declined"
     assert "kept_source" not in strict.details
+
+
+_ALL_BYTES = bytes(range(256))
+
+
+def test_output_the_clean_up_would_leave_alone_is_what_skips_it() -> None:
+    """The pipeline skips the clean-up for output without any byte of ``_NOT_PLAIN``: for every
+    other byte, alone and among ordinary text, the clean-up indeed changes nothing."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from tersh.compaction import clean
+
+    printable = bytes(b for b in _ALL_BYTES if b not in pipeline._NOT_PLAIN)
+    assert b"\x1b" not in printable and b"\r" not in printable
+
+    @given(st.binary(max_size=400).map(lambda data: bytes(printable[b % len(printable)] for b in data)))
+    def check(data: bytes) -> None:
+        text = data.decode("ascii")
+        assert clean.clean(text) == text
+
+    check()

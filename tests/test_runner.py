@@ -215,3 +215,13 @@ def test_ansi_c_quoting_works_when_shell_is_plain_sh(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("SHELL", "/bin/sh")
     done, chunks = _collect(runner.shell_argv("printf '%s|' $'tab\\there'"))
     assert done.code == 0 and _joined(chunks, "stdout") == b"tab\there|"
+
+
+def test_the_child_gets_this_process_environment_byte_for_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERSH_TEST_SPACED", "a b=c é")
+    monkeypatch.setenv("TERSH_TEST_RAW", os.fsdecode(b"\xff\xfe raw"))  # not UTF-8: kept as bytes
+    monkeypatch.delenv("TERSH_TEST_GONE", raising=False)
+    done, chunks = _collect(["env", "-0"])
+    assert done.code == 0
+    entries = [entry for entry in _joined(chunks, "stdout").split(b"\0") if entry]
+    assert sorted(entries) == sorted(key + b"=" + value for key, value in os.environb.items())

@@ -148,3 +148,21 @@ def test_the_plain_path_takes_short_output_no_rule_claims() -> None:
     ):
         plain, _ = _both_paths(data, command, Settings())
         assert plain is None, (data, command)
+
+
+def test_constants_copied_to_keep_imports_lazy_match_their_sources() -> None:
+    from tersh.compaction.kit import omit
+    from tersh.compaction.rules import git_status
+
+    assert registry.GENERIC_MIN_LINES == generic.MIN_RUN  # fewer lines: generic is not asked
+    assert git_status.SNIFF_CHARS == omit.SNIFF_CHARS
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_LINES[:2000]), min_size=1, max_size=3))
+def test_the_generic_compactor_leaves_texts_shorter_than_its_minimum_alone(lines: list[str]) -> None:
+    from tersh.compaction.kit.base import Invocation
+
+    text = "\n".join(lines)
+    if text.count("\n") < registry.GENERIC_MIN_LINES - 1:
+        assert generic.compact(text, Invocation("./tool", "tool", (), 0)) is None

@@ -78,6 +78,10 @@ def entry() -> None:
     those paths registers exit handlers or keeps buffers elsewhere. Every other command exits
     normally.
     """
+    from tersh._startup import fastimport
+
+    fastimport.install()  # tersh's own modules by the short path (what the path finder finds)
+    _entered.append(True)
     code = main()
     if _fast_exit:
         import os
@@ -97,6 +101,7 @@ def entry() -> None:
 
 
 _fast_exit: list[bool] = []
+_entered: list[bool] = []  # main() runs under entry(): a hook or run process ends with os._exit
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["hook"] or args[:1] == ["run"]:
         from tersh._startup import collector
 
-        collector.pause()  # `tersh run` resumes it once the output is compacted
+        # `tersh run` resumes it once the output is compacted, unless the process then exits
+        collector.pause(until_exit=bool(_entered))
         _fast_exit.append(True)
     if len(args) == 2 and args[0] == "hook" and not args[1].startswith("-"):
         from tersh.commands import hook  # hot path (every tool call): no argparse at all

@@ -52,6 +52,10 @@ def _safe_sniff(rule: Rule, text: str) -> float:
     return min(max(score, 0.0), 1.0)
 
 
+#: ``generic.MIN_RUN``: the generic compactor leaves a text of fewer lines as it is, so it is not
+#: imported for one (tests/test_sniff_hints.py holds the two equal).
+GENERIC_MIN_LINES = 4
+
 #: How much of a text the sniffers see.
 SNIFF_HEAD_CHARS = 20000
 
@@ -119,10 +123,10 @@ def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE
     When no rule's text is used, the generic compactor (``generic``) gets the last turn. Every
     rule proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``).
     """
-    from tersh.compaction import generic as generic_rule
-
     outcome = _by_rule(text, inv, min_saving)
-    if not outcome.applied:
+    if not outcome.applied and text.count("\n") >= GENERIC_MIN_LINES - 1:
+        from tersh.compaction import generic as generic_rule
+
         generic = apply(generic_rule, text, inv, min_saving)
         if generic.applied:
             outcome = generic
@@ -131,6 +135,8 @@ def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE
 
 def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:
     """``outcome`` with its coverage tables re-spaced, when the verifier accepts that text."""
+    if "Stmts" not in outcome.text:  # in every table coverage.has_table sees: not imported
+        return outcome
     from tersh.compaction import coverage
 
     if not coverage.has_table(outcome.text):

@@ -177,6 +177,8 @@ PLAIN_MAX_BYTES = 8192
 #: ...and at most this many lines: fewer than the generic compactor needs to propose anything
 #: (``generic.MIN_RUN``; tests/test_sniff_hints.py holds the two in that order).
 PLAIN_MAX_LINES = 3
+#: Output at most this long is checked for printable ASCII, which needs no clean-up.
+PRINTABLE_CHECK_BYTES = 1 << 16
 #: Bytes that send a text down the full path: C0 controls but tab and newline, DEL, non-ASCII.
 _NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
 
@@ -241,16 +243,24 @@ def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
                               whole_text=whole_text)
 
 
+def _cleaned(text: str) -> str:
+    """``compaction.clean.clean(text)``."""
+    from tersh.compaction import clean as cleaning
+
+    return cleaning.clean(text)
+
+
 def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
                bypass: bool, parsed: parsing.Parsed) -> Result:
     """Clean, pick and verify a rule, bound, report."""
-    from tersh.compaction import clean as cleaning
-
     with open(cap.file(), "rb") as handle:  # cap.file(): a str path, no pathlib import
         data = handle.read()
     notes = _encoding_notes(data)
     raw = data.decode("utf-8", "replace")  # as preview.decode, without importing the preview
-    text = raw if bypass else cleaning.clean(raw)
+    # Printable ASCII holds nothing the clean-up changes (no escape, no carriage return, no
+    # control): it is not imported for such short output.
+    printable = len(data) <= PRINTABLE_CHECK_BYTES and len(data.translate(None, _NOT_PLAIN)) == len(data)
+    text = raw if bypass or printable else _cleaned(raw)
     if text.endswith("\n"):
         text = text[:-1]
     details: dict[str, Any] = base.pop("details")
@@ -282,7 +292,7 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         # The compaction must pay for its own report, or the cleaned source is used instead.
         candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
         full_lines, full_bytes = _bounds(conf, reserve=False)
-        plain = _bound_text(cleaning.clean(raw).rstrip("\n") if not bypass else raw,
+        plain = _bound_text(raw if bypass else (raw if printable else _cleaned(raw)).rstrip("\n"),
                             full_lines, full_bytes, filler_bytes=filler)
         floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         if plain.complete and not saves_enough(candidate.text, plain.text, floor):

@@ -8,11 +8,17 @@ The short form (``-s``, ``--porcelain``) is already compact and passes unchanged
 
 from __future__ import annotations
 
-import re
+from tersh._startup.lazyre import lazy
 
-from tersh.compaction.kit.base import Invocation
-from tersh.compaction.kit.core import maybe_diagnostic
-from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, iter_lines, maybe_severity
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tersh.compaction.kit.base import Invocation
+    from tersh.compaction.kit.omit import Omissions
+
+# The kit (and with it the verifier and ``re``) is imported by ``compact`` once a text may be
+# shortened: ``git status`` of a clean tree (the commonest) is declined without it.
 
 NAME = "git_status"
 CATEGORY = "git"
@@ -20,6 +26,8 @@ PROGRAMS = ("git status",)
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("On branch ", "HEAD detached ", "Not currently on any branch")
+#: ``kit.omit.SNIFF_CHARS`` (tests/test_sniff_hints.py holds the two equal), not imported from there.
+SNIFF_CHARS = 4000
 
 SECTIONS = {
     "Changes to be committed:": "staged:",
@@ -43,16 +51,17 @@ STATE_CODES = {
     "deleted by us": "DU",
     "deleted by them": "UD",
 }
-_HINT = re.compile(r"^ {2}\(.*\)\s*$")
+_HINT = lazy(r"^ {2}\(.*\)\s*$")
 # "no changes added to commit (use "git add" and/or "git commit -a")"
-_TRAILING_HINT = re.compile(r"^(?P<text>\S.*?) \((?:use|fix|create|commit) .*\)$")
-_ENTRY = re.compile(r"^\t(?:(?P<state>[a-z][a-z ]*[a-z]):\s+)?(?P<path>\S.*)$")
+_TRAILING_HINT = lazy(r"^(?P<text>\S.*?) \((?:use|fix|create|commit) .*\)$")
+_ENTRY = lazy(r"^\t(?:(?P<state>[a-z][a-z ]*[a-z]):\s+)?(?P<path>\S.*)$")
 
 
-def _entry(line: str, severe: bool) -> str | None:
+def _entry(line: str, severe: bool, maybe_diagnostic: Callable[[str], bool]) -> str | None:
     """``\\tmodified:   a.py`` -> ``  M a.py``; None when the line is not an entry.
 
-    ``severe`` says whether the text holds any diagnostic word at all (else no check per line).
+    ``severe`` says whether the text holds any diagnostic word at all (else no check per line);
+    ``maybe_diagnostic`` is ``kit.core.maybe_diagnostic`` (imported by :func:`compact`).
     """
     if len(line) < 2 or line[1].isspace():
         return None
@@ -68,10 +77,12 @@ def _entry(line: str, severe: bool) -> str | None:
     return f"  {code} {rest.strip()}"
 
 
-def _compact_line(line: str, omissions: Omissions, severe: bool) -> str | None:
+def _compact_line(
+    line: str, omissions: Omissions, severe: bool, maybe_diagnostic: Callable[[str], bool]
+) -> str | None:
     """The line to keep for ``line`` (None: dropped)."""
     if line[:1] == "\t":  # most lines are entries
-        entry = _entry(line, severe)
+        entry = _entry(line, severe, maybe_diagnostic)
         if entry is not None:
             return entry
     if line in SECTIONS:
@@ -92,6 +103,11 @@ def compact(text: str, inv: Invocation) -> str | None:
     """Short codes under short section names, without git's hints; None for other shapes."""
     if not any(f"{section}\n" in text for section in SECTIONS) and "\nnothing " not in text:
         return None
+    if "(" not in text:
+        return None  # no hint line, no trailing hint: nothing would be omitted
+    from tersh.compaction.kit.core import maybe_diagnostic
+    from tersh.compaction.kit.omit import Omissions, iter_lines, maybe_severity
+
     kept: list[str] = []
     omissions = Omissions()
     in_diff = False
@@ -99,7 +115,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     for line in iter_lines(text):
         # `git status -v`: the diff after the status is data, kept whole.
         in_diff = in_diff or line.startswith("diff --git ")
-        new = line if in_diff else _compact_line(line, omissions, severe)
+        new = line if in_diff else _compact_line(line, omissions, severe, maybe_diagnostic)
         if new is not None:
             kept.append(new)
     if not omissions.counts:
