@@ -8,6 +8,7 @@ never from tersh.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -41,15 +42,43 @@ def test_recorded_output_keeps_every_fact_and_never_grows(
     monkeypatch.setenv("TERSH_HOME", str(tmp_path))
     command, exit_code, raw, must_keep = _case(folder)
     result = pipeline.compact(command, exit_code, combined=raw, conf=settings.Settings())
-    text = strip_ansi(result.text)
+    text = _with_grouped_locations(strip_ansi(result.text))
     assert [fact for fact in must_keep if fact not in text] == []
     assert tokens.count(result.text) <= tokens.count(raw.decode("utf-8", "replace"))
+
+
+_GROUP = re.compile(r"^(?P<path>\S+) \(\d+\)$")
+_PLACE = re.compile(r"\d+(?::\d+)?")
+
+
+def _with_grouped_locations(text: str) -> str:
+    """``text`` and, after it, the ``path:line[:col]`` of every entry of its grouped findings
+    (``lib/a.rb (2)`` over ``  3:1 7:2 C: msg``), read here without the verifier's reader."""
+    found: list[str] = []
+    path = None
+    for line in text.split("\n"):
+        header = _GROUP.match(line)
+        if header is not None:
+            path = header["path"]
+        elif path is not None and line.startswith("  "):
+            for word in line.split():
+                if not _PLACE.fullmatch(word):
+                    break
+                found.append(f"{path}:{word}")
+        else:
+            path = None
+    return "\n".join([text, *found])
 
 
 # What the generic compactor saves on a recorded case at least (o200k tokens of the text the
 # model gets, report line included). prettier's and bandit's outputs are made of findings and
 # their context: they are recorded to prove that nothing is lost and nothing grows.
-SAVES = {"biome-lint-eslint-rules": 0.6, "codespell-hypothesis": 0.5, "junit4-orders-failure": 0.7}
+SAVES = {
+    "biome-lint-eslint-rules": 0.6,
+    "codespell-hypothesis": 0.5,
+    "junit4-orders-failure": 0.7,
+    "rubocop-ruby-stdlib-files": 0.55,
+}
 
 
 @pytest.mark.parametrize("name", sorted(SAVES))
@@ -68,7 +97,7 @@ def test_code_frames_of_a_linter_with_no_rule_are_counted_unless_they_name_somet
     outcome = compact_text(source, invocation(command, exit_code))
     assert outcome.applied and outcome.rule == "generic"
     assert '\u2502 "use strict";' in source and '\u2502 "use strict";' not in outcome.text
-    assert "    9 \u2502 const astUtils = require(\"./utils/ast-utils\");" in outcome.text  # names a path
+    assert '    9 \u2502 const astUtils = require("./utils/ast-utils");' in outcome.text  # names a path
     assert " code-frame lines omitted]" in outcome.text
 
 
@@ -145,3 +174,23 @@ def test_identical_lines_are_one_line_and_a_repeat_count() -> None:
     text = "\n".join(["start", *["retrying connection..."] * 50, "", "", "", "end"])
     out = _generic.compact(text, invocation("some-daemon", 0))
     assert out == "start\nretrying connection...\n[tersh: previous line repeated 49 more times]\n\n\n\nend"
+
+
+def test_caret_frames_are_counted_and_their_findings_grouped_unless_the_quote_names_something() -> None:
+    findings = [
+        line
+        for n in range(1, 8)
+        for line in (
+            f"lib/a.rb:{n}:3: C: Layout/ExtraSpacing: Unnecessary spacing detected.",
+            f"  value_{n} = compute  # note",
+            "                       ^",
+        )
+    ]
+    named = ["lib/a.rb:9:1: C: Style/Require: Use require_relative.", "require 'lib/b.rb'", "^^^^^^^"]
+    text = "\n".join(["Offenses:", "", *findings, *named, "", "1 file inspected, 8 offenses detected"])
+    out = _generic.compact(text, invocation("rubocop lib", 1))
+    assert out is not None
+    assert "[tersh: 14 code-frame lines omitted]" in out and "  value_1 = compute" not in out
+    assert "lib/a.rb (8)\n  1:3 2:3 3:3 4:3 5:3 6:3 7:3 C: Layout/ExtraSpacing" in out
+    assert "require 'lib/b.rb'\n^^^^^^^" in out  # its quoted line names a path: it stays
+    assert missing_facts(text, out) == []

@@ -46,6 +46,22 @@ def test_bulk_codes_are_the_per_line_codes(lines: list[str]) -> None:
     assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
 
 
+# A caret frame's parts: findings, quoted lines (some naming a fact), marker lines (some not one).
+_CARET_PIECES = [
+    "lib/a.rb:3:5: C: Style/X: msg.", "a.c:12:1: error: bad", "A.java:7: warning: [x] y", "  x = 1",
+    "  raise 'error here'", "  load 'src/b.rb'", "  see a.c:4", "", "    ^", "  ^~~~", "~~~ ^", "  ^ x",
+    "\t^", "  ~~", "^^^^^^^^", "  12 | x",
+]  # fmt: skip
+_CARET_LINE = st.one_of(st.sampled_from(_CARET_PIECES), _LINE)
+
+
+@given(st.lists(_CARET_LINE, min_size=1, max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_bulk_codes_are_the_per_line_codes_around_caret_frames(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
+
+
 @given(st.lists(_LINE, min_size=1, max_size=60))
 @settings(max_examples=300, deadline=None)
 def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:

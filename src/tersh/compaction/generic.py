@@ -8,7 +8,9 @@ verifier reads back). Of the other lines it collapses:
   progress, passing-test lines (``PASSED``, ``ok``, ``✓``) and percentage bars, each kind counted;
 - code frames: the source a frame quotes (``  12 │ x``, as the verifier reads it: no diagnostic)
   and its marker lines (``     │ ^^^``), counted; a frame line naming a path, a location or a
-  commit id stays where it is;
+  commit id stays where it is; so are caret frames (the source line right under a finding and,
+  right under that, a line of only blanks and ``^`` / ``~``, as gcc, javac or rubocop print
+  them), unless the quoted line carries a fact;
 - runs of lines of one shape (numbers, hex ids, durations and paths masked): the first and the
   last line of the run stay, the lines between are counted.
 
@@ -89,6 +91,9 @@ _CHATTER = (
 # A frame's marker line, with no label: "      │ ^^^^", "  |     ---", "  |".
 _FRAME_MARKERS = lazy(r"^\s*[|│][\s|│^~_\-]*$")
 _FRAME = "code-frame lines"
+# A caret frame's marker line: "      ^^^^", "  ^~~~~" (no bar; at least one marker).
+_CARET_MARKERS = lazy(r"^[ \t]*[\^~][ \t\^~]*$")
+_CARET_MARKS = lazy(r"[\^~]")  # what each line that may be one holds
 _FINDING = lazy(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 
 
@@ -236,8 +241,9 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     that carries a diagnostic or a location (a code frame's quoted source aside), _FRAME_CODE
     for a frame line that names nothing, the chatter kind (1 + its index in _CHATTER), else 0.
 
-    Found in bulk: the lines that could be frames (a bar, a digit first) and chatter (a mark of
-    _CHATTER_MARKS) are found by searches over the whole text; only those are read one by one.
+    Found in bulk: the lines that could be frames (a bar, a digit first; a ``^`` or ``~`` for a
+    caret frame's marker line) and chatter (a mark of _CHATTER_MARKS) are found by searches over
+    the whole text; only those are read one by one.
     ``_line_codes`` is the same one line at a time (tests hold the two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
@@ -251,6 +257,8 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
         marks[index + 1] = 1  # the break before the digit ends the line before
     frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted)
     for index in frames:
+        codes[index] = _FRAME_CODE
+    for index in _caret_frames(lines, codes, _lines_holding(_CARET_MARKS, text)):
         codes[index] = _FRAME_CODE
     marks[:] = bytes(len(lines))
     for index in _lines_holding(_CHATTER_MARKS, text):
@@ -293,6 +301,10 @@ def _line_codes(lines: list[str]) -> bytearray:
 
     protected = [bool(fact_lines(line)) for line in lines]
     frames = _frame_lines(lines, protected, range(len(lines)))
+    kept = bytearray(
+        _PROTECTED if flag else _FRAME_CODE if i in frames else 0 for i, flag in enumerate(protected)
+    )
+    frames.update(_caret_frames(lines, kept, range(len(lines))))
     codes = bytearray(len(lines))
     for index, line in enumerate(lines):
         if protected[index]:
@@ -508,11 +520,14 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         line = lines[index]
         code = codes[index]
         if code == _PROTECTED:
-            end = index
-            while end < total and codes[end] == _PROTECTED and _finding_at(lines, end, findings):
-                end += 1
-            if end - index >= MIN_RUN:
-                out.extend(_grouped(lines[index:end]))
+            found, end = _findings_run(lines, codes, index, findings)
+            if len(found) >= MIN_RUN:
+                framed = [lines[inner] for inner in range(index, end) if codes[inner] == _FRAME_CODE]
+                if framed:  # the frames between the findings are counted as frames
+                    places.setdefault(_FRAME, len(out))
+                    chatter.setdefault(_FRAME, []).extend(framed)
+                    omitted += len(framed)
+                out.extend(_grouped([lines[inner] for inner in found]))
                 index = end
                 continue
             out.append(line)
@@ -570,6 +585,22 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
+def _findings_run(lines: list[str], codes: bytearray, index: int, known: bytearray) -> tuple[list[int], int]:
+    """The findings that follow line ``index`` (a finding or not) with only code-frame lines
+    between them, and the index past the last of them (its frame lines included)."""
+    found: list[int] = []
+    end = index
+    total = len(lines)
+    while end < total:
+        code = codes[end]
+        if code == _PROTECTED and _finding_at(lines, end, known):
+            found.append(end)
+        elif code != _FRAME_CODE or not found:
+            break
+        end += 1
+    return found, end
+
+
 def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
     """``_finding(lines[index])``, each line read once."""
     found = known[index]
@@ -618,6 +649,24 @@ def _frame_lines(
         elif may_be_quoted_source(line) and quoted(lines, index) and not _names_something(line):
             found.add(index)
             protected[index] = False
+    return found
+
+
+def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int]) -> list[int]:
+    """Indexes of the lines of caret frames: a finding (``path:line[:col] message``), the
+    source line right under it, and right under that a marker line (``      ^^^``), among the
+    marker lines ``candidates`` (in order; every line with a ``^`` or ``~`` among them). A frame
+    whose quoted line or marker line is protected (``codes``: _PROTECTED), or whose quoted line
+    names a path, a location or a commit id, is not one."""
+    found: list[int] = []
+    for index in candidates:
+        if index < 2 or codes[index] == _PROTECTED or codes[index - 1] == _PROTECTED:
+            continue
+        if codes[index - 2] != _PROTECTED or not _CARET_MARKERS.match(lines[index]):
+            continue
+        if _names_something(lines[index - 1]) or not _finding(lines[index - 2]):
+            continue
+        found += [index - 1, index]
     return found
 
 
