@@ -156,6 +156,25 @@ def test_findings_are_grouped_by_file_and_verified() -> None:
     assert missing_facts(text, out) == []
 
 
+def test_few_findings_stay_as_the_tool_wrote_them_while_their_frames_are_counted() -> None:
+    """Up to FEW_FINDINGS findings are directly usable lines (as the linter rules keep them)."""
+    findings = [
+        line
+        for n in range(1, 9)
+        for line in (
+            f"lib/a.rb:{n}:3: C: Layout/ExtraSpacing: Unnecessary spacing detected.",
+            f"  value_{n} = compute  # note",
+            "                       ^",
+        )
+    ]
+    text = "\n".join(["Offenses:", "", *findings, "", "1 file inspected, 8 offenses detected"])
+    out = _generic.compact(text, invocation("rubocop lib", 1))
+    assert out is not None and "[tersh: 16 code-frame lines omitted]" in out
+    for n in range(1, 9):
+        assert f"lib/a.rb:{n}:3: C: Layout/ExtraSpacing: Unnecessary spacing detected." in out
+    assert missing_facts(text, out) == []
+
+
 def test_protected_lines_are_never_collapsed() -> None:
     text = "\n".join(f"warning: deprecated option --fast-{i} used" for i in range(40))
     assert _generic.compact(text, invocation("tool", 0)) is None
@@ -179,18 +198,18 @@ def test_identical_lines_are_one_line_and_a_repeat_count() -> None:
 def test_caret_frames_are_counted_and_their_findings_grouped_unless_the_quote_names_something() -> None:
     findings = [
         line
-        for n in range(1, 8)
+        for n in range(1, 43)
         for line in (
             f"lib/a.rb:{n}:3: C: Layout/ExtraSpacing: Unnecessary spacing detected.",
             f"  value_{n} = compute  # note",
             "                       ^",
         )
     ]
-    named = ["lib/a.rb:9:1: C: Style/Require: Use require_relative.", "require 'lib/b.rb'", "^^^^^^^"]
-    text = "\n".join(["Offenses:", "", *findings, *named, "", "1 file inspected, 8 offenses detected"])
+    named = ["lib/a.rb:99:1: C: Style/Require: Use require_relative.", "require 'lib/b.rb'", "^^^^^^^"]
+    text = "\n".join(["Offenses:", "", *findings, *named, "", "1 file inspected, 43 offenses detected"])
     out = _generic.compact(text, invocation("rubocop lib", 1))
     assert out is not None
-    assert "[tersh: 14 code-frame lines omitted]" in out and "  value_1 = compute" not in out
-    assert "lib/a.rb (8)\n  1:3 2:3 3:3 4:3 5:3 6:3 7:3 C: Layout/ExtraSpacing" in out
+    assert "[tersh: 84 code-frame lines omitted]" in out and "  value_1 = compute" not in out
+    assert "lib/a.rb (43)\n  1:3 2:3 3:3 4:3 5:3 6:3 7:3 " in out and "C: Layout/ExtraSpacing" in out
     assert "require 'lib/b.rb'\n^^^^^^^" in out  # its quoted line names a path: it stays
     assert missing_facts(text, out) == []

@@ -57,6 +57,10 @@ PROGRAMS: tuple[str, ...] = ()  # chosen by no program: it takes the last turn o
 
 #: A run of at least this many lines of one shape is collapsed.
 MIN_RUN = 4
+#: Up to this many findings in a run stay as the tool wrote them (``path:line:col: message``),
+#: as the linter rules keep theirs (``kit.diag.FEW_FINDINGS``): directly usable, and regrouping
+#: them saves little; a longer run is grouped by file.
+FEW_FINDINGS = 40
 #: Past this many lines, an output with no diagnostic or location is left to the preview.
 FLOOD_LINES = 8000
 #: At most this many distinct values are listed for one collapsed run (the verifier refuses
@@ -521,7 +525,7 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         code = codes[index]
         if code == _PROTECTED:
             found, end = _findings_run(lines, codes, index, findings)
-            if len(found) >= MIN_RUN:
+            if len(found) > FEW_FINDINGS:
                 framed = [lines[inner] for inner in range(index, end) if codes[inner] == _FRAME_CODE]
                 if framed:  # the frames between the findings are counted as frames
                     places.setdefault(_FRAME, len(out))
