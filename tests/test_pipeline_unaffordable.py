@@ -24,15 +24,24 @@ from tests import corpus
 CONF = Settings({"enabled": True})
 
 
-def _both(command: str, exit_code: int, data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Result, Result]:
+def _both(
+    command: str, exit_code: int, data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Result, Result]:
     """(with the shortcut, verifier first) for one capture of ``data`` (one capture: same report)."""
     cap = captures.store_files(command, {"combined": io.BytesIO(data)}, exit_code)
     parsed = parsing.parse(command)
     decision = policy.decide(command, script=parsed.script)
 
     def run() -> Result:
-        return pipeline.process(cap, requested=command, executed=command, exit_code=exit_code,
-                                conf=CONF, decision=decision, parsed=parsed)
+        return pipeline.process(
+            cap,
+            requested=command,
+            executed=command,
+            exit_code=exit_code,
+            conf=CONF,
+            decision=decision,
+            parsed=parsed,
+        )
 
     shortcut = run()
     with monkeypatch.context() as patch:
@@ -49,9 +58,23 @@ def _same(command: str, exit_code: int, data: bytes, monkeypatch: pytest.MonkeyP
 
 
 def _git(repo: Path, *args: str) -> bytes:
-    done = subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com",
-                           "-c", "init.defaultBranch=main", *args],
-                          capture_output=True, check=False, timeout=60)
+    done = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "init.defaultBranch=main",
+            *args,
+        ],
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     return done.stdout + done.stderr
 
 
@@ -103,7 +126,9 @@ def _git_status_outputs(tmp_path: Path) -> dict[str, bytes]:
     return outputs
 
 
-def test_git_status_text_is_the_same_with_the_shortcut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_git_status_text_is_the_same_with_the_shortcut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     outputs = _git_status_outputs(tmp_path)
     refused_unverified = 0
     for name, data in outputs.items():
@@ -115,7 +140,8 @@ def test_git_status_text_is_the_same_with_the_shortcut(tmp_path: Path, monkeypat
 
 
 def test_the_shortcut_gives_the_plain_source_for_a_small_repo_with_changes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = _git_status_outputs(tmp_path)["git status (changes)"]
     shortcut, verified = _both("git status", 0, data, monkeypatch)
     assert shortcut.text == data.decode().rstrip("\n") == verified.text and shortcut.complete
@@ -124,29 +150,49 @@ def test_the_shortcut_gives_the_plain_source_for_a_small_repo_with_changes(
 
 
 _NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_/.", min_size=1, max_size=24).filter(
-    lambda name: name.strip("/.") == name and "//" not in name)
+    lambda name: name.strip("/.") == name and "//" not in name
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(staged=st.lists(_NAMES, max_size=5), modified=st.lists(_NAMES, max_size=5),
-       untracked=st.lists(_NAMES, max_size=6), ahead=st.integers(0, 3))
+@given(
+    staged=st.lists(_NAMES, max_size=5),
+    modified=st.lists(_NAMES, max_size=5),
+    untracked=st.lists(_NAMES, max_size=6),
+    ahead=st.integers(0, 3),
+)
 def test_git_status_shaped_text_is_the_same_with_the_shortcut(
-        staged: list[str], modified: list[str], untracked: list[str], ahead: int) -> None:
+    staged: list[str], modified: list[str], untracked: list[str], ahead: int
+) -> None:
     lines = ["On branch main"]
     if ahead:
-        lines += [f"Your branch is ahead of 'origin/main' by {ahead} commit{'s' * (ahead > 1)}.",
-                  '  (use "git push" to publish your local commits)', ""]
+        lines += [
+            f"Your branch is ahead of 'origin/main' by {ahead} commit{'s' * (ahead > 1)}.",
+            '  (use "git push" to publish your local commits)',
+            "",
+        ]
     if staged:
-        lines += ["Changes to be committed:", '  (use "git restore --staged <file>..." to unstage)',
-                  *(f"\tmodified:   {name}" for name in staged), ""]
+        lines += [
+            "Changes to be committed:",
+            '  (use "git restore --staged <file>..." to unstage)',
+            *(f"\tmodified:   {name}" for name in staged),
+            "",
+        ]
     if modified:
-        lines += ["Changes not staged for commit:",
-                  '  (use "git add <file>..." to update what will be committed)',
-                  '  (use "git restore <file>..." to discard changes in working directory)',
-                  *(f"\tmodified:   {name}" for name in modified), ""]
+        lines += [
+            "Changes not staged for commit:",
+            '  (use "git add <file>..." to update what will be committed)',
+            '  (use "git restore <file>..." to discard changes in working directory)',
+            *(f"\tmodified:   {name}" for name in modified),
+            "",
+        ]
     if untracked:
-        lines += ["Untracked files:", '  (use "git add <file>..." to include in what will be committed)',
-                  *(f"\t{name}" for name in untracked), ""]
+        lines += [
+            "Untracked files:",
+            '  (use "git add <file>..." to include in what will be committed)',
+            *(f"\t{name}" for name in untracked),
+            "",
+        ]
     if not (staged or modified or untracked):
         lines.append("nothing to commit, working tree clean")
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -158,5 +204,6 @@ SMALL = [case for case in corpus.cases() if len(case.combined.encode()) < 2048]
 
 @pytest.mark.parametrize("case", SMALL, ids=[case.name for case in SMALL])
 def test_small_corpus_outputs_are_the_same_with_the_shortcut(
-        case: corpus.Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    case: corpus.Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _same(case.cmd, case.exit_code, case.combined.encode(), monkeypatch)
