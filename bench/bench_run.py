@@ -5,9 +5,9 @@ Prints medians and ratios measured side by side in one run.
 
 Start-up: the whole process of `tersh run` (the console script; with --against, this checkout's
 bin/tersh on each tree's sources) (enabled profile: capture, index, ledger, status) on
-`true`, `echo hello`, `ls /usr/bin` and `git status` in a real repository against `python -c
-pass` on the same interpreter (and `git status` against itself plus `python -c pass`), runs
-interleaved. Sources are
+`true`, `echo hello`, `ls /usr/bin` and `git status` (in a clean repository and in one with
+changes: staged, modified and untracked files, as mid-work) against `python -c pass` on the same
+interpreter (and `git status` against itself plus `python -c pass`), runs interleaved. Sources are
 byte-compiled first (this machine sets PYTHONDONTWRITEBYTECODE, so an uncompiled tree would be
 recompiled on every start). Wall time and CPU time (user+sys of the child, from RUSAGE_CHILDREN)
 are reported side by side: on a shared, loaded machine the wall figure also counts waiting.
@@ -53,39 +53,58 @@ def _wall_and_cpu(argv: list[str], env: dict[str, str],
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _git_repo() -> Path:
-    """A real repository with something to report: this checkout when it is one, else a new
-    repository with a tracked, a modified and an untracked file."""
-    here = Path(__file__).resolve().parents[1]
-    probe = subprocess.run(["git", "-C", str(here), "status", "--porcelain"], capture_output=True,
-                           check=False)
-    if probe.returncode == 0:
-        return here
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench", "-c", "user.email=bench@example.com",
+                    *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def _made_repo(with_changes: bool) -> Path:
+    """A new repository with a few commits; ``with_changes``: what a user mid-work sees (a
+    staged, two modified and two untracked files, one of them in a subfolder)."""
     repo = Path(tempfile.mkdtemp(prefix="tersh-bench-repo-"))
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    (repo / "a.txt").write_text("one\n")
-    subprocess.run(["git", "-C", str(repo), "add", "a.txt"], check=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@x",
-                    "commit", "-qm", "one"], check=True)
-    (repo / "a.txt").write_text("two\n")
-    (repo / "new.txt").write_text("new\n")
+    (repo / "src").mkdir()
+    for step in range(3):
+        for name in ("README.md", "setup.py", "src/app.py", "src/util.py", "src/cli.py"):
+            with open(repo / name, "a") as handle:
+                handle.write(f"{name} line {step}\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", f"step {step}")
+    if with_changes:
+        for name in ("setup.py", "src/app.py", "src/util.py"):
+            with open(repo / name, "a") as handle:
+                handle.write("changed\n")
+        _git(repo, "add", "setup.py")
+        (repo / "notes.txt").write_text("todo\n")
+        (repo / "src" / "new_module.py").write_text("x = 1\n")
     return repo
 
 
+def _git_repos() -> dict[str, Path]:
+    """The trees `git status` runs in: a clean one (this checkout when it is a clean repository,
+    else a new one) and one with changes."""
+    here = Path(__file__).resolve().parents[1]
+    probe = subprocess.run(["git", "-C", str(here), "status", "--porcelain"], capture_output=True,
+                           check=False)
+    clean = here if probe.returncode == 0 and not probe.stdout else _made_repo(with_changes=False)
+    return {"clean": clean, "changes": _made_repo(with_changes=True)}
+
+
 def _medians(commands: dict[str, list[str]], rounds: int, env: dict[str, str],
-             cwd: Path, extra_env: dict[str, dict[str, str]] | None = None,
+             cwds: dict[str, Path], extra_env: dict[str, dict[str, str]] | None = None,
              ) -> tuple[dict[str, float], dict[str, float]]:
-    """Median wall and CPU milliseconds of each command, runs interleaved (3 warm-ups each);
-    ``extra_env`` adds variables to the environment of the commands it names."""
+    """Median wall and CPU milliseconds of each command, runs interleaved (3 warm-ups each), in
+    the folder ``cwds`` names for it (else the current one); ``extra_env`` adds variables to the
+    environment of the commands it names."""
     envs = {name: {**env, **(extra_env or {}).get(name, {})} for name in commands}
     for name, argv in commands.items():  # warm-up: page cache, first capture folder, ledger file
         for _ in range(3):
-            _wall_and_cpu(argv, envs[name], cwd)
+            _wall_and_cpu(argv, envs[name], cwds.get(name))
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
         for name, argv in commands.items():
-            seconds, cpu_seconds = _wall_and_cpu(argv, envs[name], cwd)
+            seconds, cpu_seconds = _wall_and_cpu(argv, envs[name], cwds.get(name))
             wall[name].append(seconds)
             cpu[name].append(cpu_seconds)
     return ({name: statistics.median(v) * 1000 for name, v in wall.items()},
@@ -101,11 +120,12 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
         subprocess.run([sys.executable, "-m", "compileall", "-q", tree], check=True,
                        stdout=subprocess.DEVNULL)
     tersh = [str(VENV_BIN / "tersh"), "run", "--"]
-    repo = _git_repo()
-    commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "git status": ["git", "status"],
-    }
+    repos = _git_repos()
+    commands = {"python -c pass": [sys.executable, "-c", "pass"]}
+    cwds: dict[str, Path] = {}
+    for tree, repo in repos.items():
+        commands[f"git status ({tree})"] = ["git", "status"]
+        cwds[f"git status ({tree})"] = repo
     trees: list[tuple[str, list[str], dict[str, str]]] = [("", tersh, {})]
     if against:  # both trees through this checkout's console script (bin/tersh, what users
         # start; `python -m tersh` would add runpy's imports to both), sources from PYTHONPATH
@@ -118,24 +138,32 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
             f"{prefix}tersh run -- true": [*runner, "true"],
             f"{prefix}tersh run -- echo hello": [*runner, "echo", "hello"],
             f"{prefix}tersh run -- ls /usr/bin": [*runner, "ls", "/usr/bin"],
-            f"{prefix}tersh run -- git status": [*runner, "git", "status"],
         }
+        for tree, repo in repos.items():
+            rows[f"{prefix}tersh run -- git status ({tree})"] = [*runner, "git", "status"]
+            cwds[f"{prefix}tersh run -- git status ({tree})"] = repo
         commands.update(rows)
         extra_env.update(dict.fromkeys(rows, tree_env))
-    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, repo, extra_env)
+    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, cwds, extra_env)
     base = "python -c pass"
-    print(f"start-up ({rounds} rounds, medians, ms; git status in {repo.name}):")
-    print(f"  {'command':<32} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")
+    where = ", ".join(f"{tree}: {repo.name}" for tree, repo in repos.items())
+    print(f"start-up ({rounds} rounds, medians, ms; git status in {where}):")
+    print(f"  {'command':<42} {'wall':>7} {'CPU':>7} {'wall x':>7} {'CPU x':>7}")
     for name in commands:
         against = base
-        if name.endswith("tersh run -- git status"):
-            against = "git status + python -c pass"
-            wall[against] = wall["git status"] + wall[base]
-            cpu[against] = cpu["git status"] + cpu[base]
-        print(f"  {name:<32} {wall[name]:7.1f} {cpu[name]:7.1f} "
+        tree = next((tree for tree in repos if name.endswith(f"tersh run -- git status ({tree})")), None)
+        if tree:
+            against = f"git status ({tree}) + python -c pass"
+            wall[against] = wall[f"git status ({tree})"] + wall[base]
+            cpu[against] = cpu[f"git status ({tree})"] + cpu[base]
+        print(f"  {name:<42} {wall[name]:7.1f} {cpu[name]:7.1f} "
               f"{wall[name] / wall[against]:7.2f} {cpu[name] / max(cpu[against], 1e-6):7.2f}"
               + (f"  (vs {against})" if against != base else ""))
-    print("  targets: echo hello CPU x <= 2.0; git status x (git status + python -c pass) <= 1.5")
+    print("  targets: echo hello CPU x <= 2.0; git status x (git status + python -c pass) <= 1.5,"
+          " clean and with changes")
+    for repo in repos.values():
+        if repo.name.startswith("tersh-bench-repo-"):
+            shutil.rmtree(repo, ignore_errors=True)
 
 
 def main() -> int:

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.clihelp import enable
 
@@ -99,3 +100,36 @@ def test_hook_on_a_long_output_still_compresses() -> None:
     assert "dataclasses" in loaded  # the compressor was loaded for it
     compressed = json.loads(answer)["hookSpecificOutput"]["updatedToolOutput"]["content"]
     assert len(compressed) < len(text) / 2
+
+
+def test_run_of_git_status_with_changes_that_cannot_pay_skips_the_verifier(tmp_path: Path) -> None:
+    """A small repository mid-work: the git_status rule's text cannot pay for its capture report,
+    so the source is shown as it is and the verifier (``verify.holds``) is never loaded."""
+    enable()
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.com",
+                        *args], check=True, capture_output=True, timeout=60)
+
+    git("init", "-q")
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("x = 3\n")
+    git("add", "b.py")
+    (tmp_path / "new.txt").write_text("new\n")
+    probe = (
+        "import sys\n"
+        "from tersh.cli import main\n"
+        "code = main(['run', '--', 'git', 'status'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tersh.compaction.verify.holds')), code,"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=os.environ,
+                          cwd=tmp_path, timeout=60, check=False)
+    assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
+    plain = subprocess.run(["git", "status"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert done.stdout.rstrip("\n") == plain.stdout.rstrip("\n")  # the source exactly, no report
+    assert "Changes to be committed:" in done.stdout and "new.txt" in done.stdout

@@ -15,7 +15,12 @@ from tersh.settings import MIN_SAVED_SHARE
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tersh.compaction.kit.base import Invocation, Outcome, Rule
+
+    #: Whether a proposal could still be the model's text once its capture report is added.
+    Affordable = Callable[[str], bool]
 
 #: A sniffing score below this is not trusted to pick a rule.
 SNIFF_THRESHOLD = 0.6
@@ -93,9 +98,18 @@ def find_rule(text: str, inv: Invocation) -> Rule | None:
     return rule_for_program(inv) or sniff_rule(text)
 
 
-def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE) -> Outcome:
+#: Why a proposal was refused without asking the verifier (see :func:`apply`).
+UNAFFORDABLE = "saved too little to pay for its report (verifier not run)"
+
+
+def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE,
+          affordable: Affordable | None = None) -> Outcome:
     """Use the rule's text only when the verifier proves nothing protected was lost; the rule
-    proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``)."""
+    proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``).
+
+    A proposal ``affordable`` rejects (it could not pay for its capture report) is refused as
+    :data:`UNAFFORDABLE` before the verifier runs: accepted, it would give way to the source.
+    """
     from tersh.compaction.kit.base import Outcome, minimum_saving
 
     name = getattr(rule, "NAME", type(rule).__name__)
@@ -107,6 +121,9 @@ def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_
         return Outcome(text, name, category, refused=f"rule raised {type(exc).__name__}")
     if proposal is None:
         return Outcome(text, name, category, refused="rule declined")
+    # (a coverage table in the text it takes is re-spaced shorter: not decided here)
+    if affordable is not None and "Stmts" not in proposal and not affordable(proposal):
+        return Outcome(text, name, category, refused=UNAFFORDABLE)
     from tersh.compaction.verify import holds as verify  # imported with the first proposal, not at start-up
 
     reason = verify.refusal(text, proposal, inv)
@@ -115,19 +132,23 @@ def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_
     return Outcome(proposal, name, category, applied=True)
 
 
-def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE) -> Outcome:
+def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE,
+                 affordable: Affordable | None = None) -> Outcome:
     """Pick a rule for ``text`` and apply it through the verifier.
 
     The rule registered for the program goes first; when it declines (``make`` or ``npm test``
     running some other tool, say), the content sniffer may name another rule, which gets its turn.
     When no rule's text is used, the generic compactor (``generic``) gets the last turn. Every
     rule proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``).
+    ``affordable`` as for :func:`apply` (not for coverage tables: re-spacing one shortens it).
     """
-    outcome = _by_rule(text, inv, min_saving)
+    if affordable is not None and "Stmts" in text:
+        affordable = None
+    outcome = _by_rule(text, inv, min_saving, affordable)
     if not outcome.applied and text.count("\n") >= GENERIC_MIN_LINES - 1:
         from tersh.compaction import generic as generic_rule
 
-        generic = apply(generic_rule, text, inv, min_saving)
+        generic = apply(generic_rule, text, inv, min_saving, affordable)
         if generic.applied:
             outcome = generic
     return _tables_respaced(text, outcome, inv)
@@ -152,7 +173,7 @@ def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:
                             category=outcome.category or "tests", applied=True, refused=None)
 
 
-def _by_rule(text: str, inv: Invocation, min_saving: float) -> Outcome:
+def _by_rule(text: str, inv: Invocation, min_saving: float, affordable: Affordable | None) -> Outcome:
     """The outcome of the program's rule, or of the sniffed one (no rule: text unchanged)."""
     from tersh.compaction.kit.base import Outcome
 
@@ -160,7 +181,7 @@ def _by_rule(text: str, inv: Invocation, min_saving: float) -> Outcome:
         by_program = rule_for_program(inv)
     except Exception as exc:  # an unimportable rule must not break the pipeline
         return Outcome(text, refused=f"rule lookup failed: {type(exc).__name__}")
-    first = apply(by_program, text, inv, min_saving) if by_program is not None else None
+    first = apply(by_program, text, inv, min_saving, affordable) if by_program is not None else None
     if first is not None and (first.applied or first.refused != "rule declined"):
         return first
     try:
@@ -169,5 +190,5 @@ def _by_rule(text: str, inv: Invocation, min_saving: float) -> Outcome:
         return first or Outcome(text, refused=f"sniffing failed: {type(exc).__name__}")
     if sniffed is None or sniffed is by_program:
         return first or Outcome(text)
-    second = apply(sniffed, text, inv, min_saving)
+    second = apply(sniffed, text, inv, min_saving, affordable)
     return second if second.applied or first is None else first

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, BinaryIO
 
-    from tersh.compaction.kit.base import Invocation
+    from tersh.compaction.kit.base import Invocation, Outcome
     from tersh.compaction.preview import Preview
     from tersh.settings import Settings
 
@@ -230,12 +230,17 @@ class _Whole:
         self.omitted_lines = 0
 
 
+def _fits(body: str, max_lines: int, max_bytes: int) -> bool:
+    """Whether ``body`` (no final newline) is shown whole within the bounds."""
+    return body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes
+
+
 def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
                 whole_text: bool = True) -> _Whole | Preview:
     """``preview.bound_text``; a text that fits is answered here, without importing the
     preview (its patterns cost milliseconds to compile: most outputs fit)."""
     body = text[:-1] if text.endswith("\n") else text
-    if body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes:
+    if _fits(body, max_lines, max_bytes):
         return _Whole(body)
     from tersh.compaction import preview
 
@@ -260,50 +265,106 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     # Printable ASCII holds nothing the clean-up changes (no escape, no carriage return, no
     # control): it is not imported for such short output.
     printable = len(data) <= PRINTABLE_CHECK_BYTES and len(data.translate(None, _NOT_PLAIN)) == len(data)
-    text = raw if bypass or printable else _cleaned(raw)
-    if text.endswith("\n"):
-        text = text[:-1]
+    cleaned = raw if bypass or printable else _cleaned(raw)
+    text = cleaned[:-1] if cleaned.endswith("\n") else cleaned
     details: dict[str, Any] = base.pop("details")
-    category = rule = None
-    omitted = False
-    if not bypass and text:
-        from tersh.compaction import compact_text
+    pricing = _Pricing(cap, conf, base, notes, cleaned)
+    if bypass or not text:
+        return pricing.settled(text, None, details)
+    from tersh.compaction import compact_text
 
-        inv = _invocation(parsed, base["exit_code"])
-        outcome = compact_text(text, inv, float(conf["tools.min_saving"]))
-        if outcome.rule:
-            details["rule"] = outcome.rule
-            details["rule_applied"] = outcome.applied
-            if outcome.refused:
-                details["refused"] = outcome.refused
-        if outcome.applied:
-            text, category, rule, omitted = outcome.text, outcome.category, outcome.rule, True
-        else:
-            lines, removed = _collapse_repeats(text.split("\n"))
-            if removed:
-                text, omitted = "\n".join(lines), True
-                details["collapsed_repeats"] = removed
-    max_lines, max_bytes = _bounds(conf, reserve=True)
-    filler = conf.int("preview.filler_bytes")
-    bounded = _bound_text("\n".join([*notes, text]) if notes else text, max_lines, max_bytes,
-                          filler_bytes=filler, whole_text=rule is None)
-    complete = bounded.complete and not omitted and not notes
-    if omitted and bounded.complete:
-        # The compaction must pay for its own report, or the cleaned source is used instead.
-        candidate = _finish(bounded.text, False, cap, {**base, "details": dict(details)})
-        full_lines, full_bytes = _bounds(conf, reserve=False)
-        plain = _bound_text(raw if bypass else (raw if printable else _cleaned(raw)).rstrip("\n"),
-                            full_lines, full_bytes, filler_bytes=filler)
-        floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
-        if plain.complete and not saves_enough(candidate.text, plain.text, floor):
+    inv = _invocation(parsed, base["exit_code"])
+    min_saving = float(conf["tools.min_saving"])
+    outcome = compact_text(text, inv, min_saving, pricing.affordable)
+    result = pricing.settled(text, outcome, dict(details))
+    if pricing.skipped and not pricing.is_source(result):
+        # A proposal refused unverified might have been accepted, and then the source would have
+        # been the answer: only the verifier can say, so the call is decided with it.
+        result = pricing.settled(text, compact_text(text, inv, min_saving), details)
+    return result
+
+
+class _Pricing:
+    """Whether a compaction pays for its capture report (SPEC §3), for one call's output.
+
+    A compaction that does not is replaced by the plain source. :meth:`affordable` answers that
+    for a proposal before the verifier is asked (``compaction.apply``): when every proposal
+    refused so is followed by the source anyway, the verifier's answer could not change the
+    text, and :func:`_compacted` keeps it; otherwise it decides again with the verifier.
+    """
+
+    def __init__(self, cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
+                 notes: list[str], cleaned: str) -> None:
+        self.cap, self.base, self.notes, self.cleaned = cap, base, notes, cleaned
+        self.max_lines, self.max_bytes = _bounds(conf, reserve=True)
+        self.full_lines, self.full_bytes = _bounds(conf, reserve=False)
+        self.filler = conf.int("preview.filler_bytes")
+        self.floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
+        self.skipped = 0
+        self._plain: _Whole | Preview | None = None
+
+    def plain(self) -> _Whole | Preview:
+        """The cleaned source, bounded as a complete answer (no report to make room for)."""
+        if self._plain is None:
+            self._plain = _bound_text(self.cleaned.rstrip("\n"), self.full_lines, self.full_bytes,
+                                      filler_bytes=self.filler)
+        return self._plain
+
+    def shown(self, text: str, whole_text: bool) -> _Whole | Preview:
+        """``text`` (after the encoding notes) bounded to leave room for a report."""
+        return _bound_text("\n".join([*self.notes, text]) if self.notes else text, self.max_lines,
+                           self.max_bytes, filler_bytes=self.filler, whole_text=whole_text)
+
+    def source_instead(self, shown: str, details: dict[str, Any]) -> bool:
+        """Whether ``shown``, a compaction that fits, saves too little to pay for its report."""
+        candidate = _finish(shown, False, self.cap, {**self.base, "details": dict(details)})
+        plain = self.plain()
+        return plain.complete and not saves_enough(candidate.text, plain.text, self.floor)
+
+    def affordable(self, proposal: str) -> bool:
+        """False when ``proposal``, accepted, would give way to the plain source."""
+        body = "\n".join([*self.notes, proposal]) if self.notes else proposal
+        if not _fits(body[:-1] if body.endswith("\n") else body, self.max_lines, self.max_bytes):
+            return True  # bounded, it is shown with its report whatever it saves
+        if not self.source_instead(self.shown(proposal, whole_text=False).text, {}):
+            return True
+        self.skipped += 1
+        return False
+
+    def is_source(self, result: Result) -> bool:
+        """Whether ``result`` is the plain source exactly, as a complete answer."""
+        plain = self.plain()
+        return result.complete and plain.complete and result.text == plain.text
+
+    def settled(self, text: str, outcome: Outcome | None, details: dict[str, Any]) -> Result:
+        """The model's text for ``text`` given the registry's ``outcome`` (None: not compacted)."""
+        category = rule = None
+        omitted = False
+        if outcome is not None:
+            if outcome.rule:
+                details["rule"] = outcome.rule
+                details["rule_applied"] = outcome.applied
+                if outcome.refused:
+                    details["refused"] = outcome.refused
+            if outcome.applied:
+                text, category, rule, omitted = outcome.text, outcome.category, outcome.rule, True
+            else:
+                lines, removed = _collapse_repeats(text.split("\n"))
+                if removed:
+                    text, omitted = "\n".join(lines), True
+                    details["collapsed_repeats"] = removed
+        bounded = self.shown(text, whole_text=rule is None)
+        complete = bounded.complete and not omitted and not self.notes
+        if omitted and bounded.complete and self.source_instead(bounded.text, details):
+            # The compaction must pay for its own report, or the cleaned source is used instead.
             details["kept_source"] = "compaction saved too little to pay for its report"
-            return _finish(plain.text, True, cap, {**base, "details": details})
-    details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
-    if not bounded.complete:
-        details["preview_omitted_lines"] = bounded.omitted_lines
-    return _finish(bounded.text, complete, cap,
-                   {**base, "category": category, "rule": rule, "details": details},
-                   total_lines=None)
+            return _finish(self.plain().text, True, self.cap, {**self.base, "details": details})
+        details["preview_lines"] = bounded.total_lines - bounded.omitted_lines
+        if not bounded.complete:
+            details["preview_omitted_lines"] = bounded.omitted_lines
+        return _finish(bounded.text, complete, self.cap,
+                       {**self.base, "category": category, "rule": rule, "details": details},
+                       total_lines=None)
 
 
 def _streamed(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
