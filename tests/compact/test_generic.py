@@ -71,11 +71,13 @@ def _with_grouped_locations(text: str) -> str:
 
 
 # What the generic compactor saves on a recorded case at least (o200k tokens of the text the
-# model gets, report line included). prettier's and bandit's outputs are made of findings and
-# their context: they are recorded to prove that nothing is lost and nothing grows.
+# model gets, report line included). prettier's, bandit's, perlcritic's and yamllint's outputs are
+# made of findings and their context, luacheck's of one line per file it read (each naming its
+# file): they are recorded to prove that nothing is lost and nothing grows.
 SAVES = {
     "biome-lint-eslint-rules": 0.6,
     "codespell-hypothesis": 0.5,
+    "cppcheck-mypyc-lib-rt": 0.6,
     "junit4-orders-failure": 0.7,
     "rubocop-ruby-stdlib-files": 0.55,
 }
@@ -132,6 +134,22 @@ def test_log_chatter_is_counted_where_it_stood_and_the_error_kept() -> None:
     assert lines[1] == "[tersh: 200 log lines omitted]"
     assert "2024-05-01 10:01:00 ERROR worker - job 201 failed: disk quota exceeded" in lines
     assert "[tersh: 30 passing-test lines omitted]" in lines and lines[-1] == "done"
+
+
+def test_progress_lines_between_findings_are_counted_and_the_files_they_name_listed() -> None:
+    progress: list[str] = []
+    for i in range(1, 41):
+        progress += [f"Checking src/mod_{i}.c ...", f"Checking src/mod_{i}.c: __linux__...",
+                     f"{i}/40 files checked {i * 100 // 40}% done"]  # fmt: skip
+    finding = "src/mod_20.c:12:5: error: Unmatched '{'. [syntaxError]"
+    text = "\n".join([*progress[:60], finding, *progress[60:], "Checking src/broken.c ... failed"])
+    out = _generic.compact(text, invocation("cppcheck src", 1))
+    assert out is not None
+    lines = out.split("\n")
+    assert lines[0].startswith("[tersh: 120 progress lines omitted; they name: src/mod_1.c, src/mod_2.c")
+    assert all(f"src/mod_{i}.c" in lines[0] for i in range(1, 41))
+    assert finding in lines and "Checking src/broken.c ... failed" in lines  # not a progress line
+    assert not any(line.startswith(("Checking src/mod_", "20/40 files")) for line in lines)
 
 
 def test_same_shape_runs_keep_first_last_and_the_paths_they_name() -> None:

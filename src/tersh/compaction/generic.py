@@ -5,7 +5,9 @@ consecutive ``path:line[:col]: message`` findings under their file (the grouped 
 verifier reads back). Of the other lines it collapses:
 
 - chatter: log lines at INFO / DEBUG / TRACE level, ``Resolving`` / ``Downloading`` / ``Fetching``
-  progress, passing-test lines (``PASSED``, ``ok``, ``✓``) and percentage bars, each kind counted;
+  progress, progress lines about one file (``Checking a.c ...``, ``Compiling b``, a counter such
+  as ``3/90 files checked 3% done``), passing-test lines (``PASSED``, ``ok``, ``✓``) and
+  percentage bars, each kind counted;
 - code frames: the source a frame quotes (``  12 │ x``, as the verifier reads it: no diagnostic)
   and its marker lines (``     │ ^^^``), counted; a frame line naming a path, a location or a
   commit id stays where it is; so are caret frames (the source line right under a finding and,
@@ -87,6 +89,14 @@ _CHATTER = (
         ),
     ),
     (
+        "progress lines",
+        lazy(
+            r"^\s*(?:\[\s*\d+(?:/\d+|%)\s*\]\s*)?(?:Checking|Processing|Scanning|Analyzing|Analysing|Linting"
+            r"|Loading|Compiling|Building)\s+\S+(?::\s+\S+)?(?:\s*\.\.\.)?(?:\s+(?:OK|ok|done))?$"
+            r"|^\s*\d+/\d+ (?:\w+ )+\d{1,3}(?:\.\d+)?% (?:done|complete|completed)$"
+        ),
+    ),
+    (
         "passing-test lines",
         lazy(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
     ),
@@ -113,6 +123,7 @@ def sniff(text: str) -> float:
 _CHATTER_MARKS = lazy(
     "INFO|DEBUG|TRACE|VERBOSE|FINE|Resolv|Download|Fetch|Progress|Receiving|Counting"
     "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|\u2713|\u2714|\u221a|%"
+    "|Checking|Processing|Scanning|Analy[zs]ing|Linting|Loading|Compiling|Building"
 )
 _LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
 _WIDE = lazy("[^\x00-\x7f]")
