@@ -52,9 +52,7 @@ def test_safe_chunks_give_the_same_count_as_the_whole_text(text: str, chunk: int
 
 
 @pytest.mark.parametrize("case", corpus.cases()[:12], ids=lambda c: c.name)
-def test_chunked_count_of_real_output_is_exact(
-    case: corpus.Case, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_chunked_count_of_real_output_is_exact(case: corpus.Case, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "CHUNK_CHARS", 500)
     monkeypatch.setattr(tokens, "INDEXED_CHARS", 0)  # the encoder's path, not the index's
     assert tokens.count(case.combined) == whole(case.combined)
@@ -252,3 +250,23 @@ def test_a_bad_lookup_is_never_read(indexed: None) -> None:
     os.unlink(path)
     written(image)
     assert usable()
+
+
+def test_a_lookup_made_from_a_bundled_file_that_is_gone_is_made_again(indexed: None) -> None:
+    path = table.lookup_file()
+    with open(path, "rb") as handle:
+        image = handle.read()
+    key_end = image.index(b"\n") + 1
+    where_end = image.index(b"\n", key_end)
+    order, _, where = image[key_end:where_end].partition(b" ")
+    name = os.path.basename(where)
+    gone = b"/" + b"x" * (len(where) - len(name) - 2) + b"/" + name  # as long: the layout holds
+    moved = image[:key_end] + order + b" " + gone
+    os.unlink(path)
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as handle:
+        handle.write(moved + image[where_end:])
+    table.lookup.cache_clear()
+    assert table.lookup() is None  # it names a file that is not there
+    tokens._rebuilt.clear()
+    assert tokens.count("a few words") == whole("a few words")
+    assert table.lookup() is not None

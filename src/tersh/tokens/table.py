@@ -88,8 +88,9 @@ def bundled_ranks() -> dict[bytes, int]:
             key = table_key(os.fstat(handle.fileno()))
             cached = cached_ranks(key)
             if cached is not None:
-                if not os.path.lexists(lookup_file()):  # a table kept before there was a lookup
+                if lookup() is None:  # missing (kept before there was one), damaged or foreign
                     keep_lookup(key, path, cached)
+                    lookup.cache_clear()
                 return cached
             words = gzip.decompress(handle.read()).split()
     except OSError:
@@ -99,6 +100,7 @@ def bundled_ranks() -> dict[bytes, int]:
     ranks = dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]), strict=True))
     _keep_ranks(key, ranks)
     keep_lookup(key, path, ranks)
+    lookup.cache_clear()
     return ranks
 
 
