@@ -21,6 +21,24 @@ def open_private(path: str | os.PathLike[str]) -> int:
     return os.open(path, flags, 0o600)
 
 
+def open_own_file(path: str) -> int | None:
+    """``path`` opened for reading when it is this user's own file and no one else may write or
+    read it (never through a symbolic link), else None: how a kept cache is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    if stat.st_uid != os.geteuid() or stat.st_mode & 0o077:
+        os.close(fd)
+        return None
+    return fd
+
+
 def temp_path(final: Path) -> Path:
     """A fresh temporary name beside ``final`` (same folder, so rename is atomic)."""
     return final.with_name(f"{TEMP_PREFIX}{final.name}.{os.urandom(6).hex()}")

