@@ -11,11 +11,11 @@ stays visible ("in: tests/a.py tests/b.py").
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import MARK, carries_fact, finish
 from tersh.compaction.verify import holds as verify
 from tersh.settings import MIN_SAVED_TOKENS
@@ -26,8 +26,8 @@ _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "�
 # Literal-led patterns scan a large text many times faster than one that opens with a class (the
 # character before is checked on the few matches); their matches cannot overlap, so together
 # they find the same places.
-_LOCATION_HINTS = (re.compile(r":\d"), re.compile(r"\(\d"))
-_PATH_CHAR = re.compile(r"[\w.@+~/-]")
+_LOCATION_HINTS = (lazy(r":\d"), lazy(r"\(\d"))
+_PATH_CHAR = lazy(r"[\w.@+~/-]")
 
 # Byte "shapes" of a text, with the same offsets: white space becomes a space, so a word is what
 # lies between two spaces. In _HEX_SHAPE lower-case hex digits become "h" (seven in a row may be a

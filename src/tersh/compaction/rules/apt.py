@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
@@ -51,15 +52,15 @@ _CHATTER = Chatter({
     ),
 })
 # A "Suggested packages:" / "Recommended packages:" header and its indented lines.
-_UNCHOSEN = re.compile(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", re.MULTILINE)
+_UNCHOSEN = lazy(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", re.MULTILINE)
 _STEPS = ("Setting up ", "Removing ", "Purging configuration files for ")
 _SIMULATED_STEPS = frozenset({"Inst ", "Remv "})
 # "Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian:12.15/oldstable [amd64])"
 # (a trailing "[]" or "[pkg ...]" names what the step breaks: it stays)
-_SIMULATED = re.compile(
+_SIMULATED = lazy(
     r"^(?P<kept>(?:Inst|Remv) \S+(?: \[[^\]]*\])? \(\S+) [^()]*\)(?P<tail>(?: \[[^\]]*\])*)$"
 )
-_INDEX = re.compile(r"^(?P<kind>Get|Hit|Ign):\d+ (?P<what>\S+ .*?)(?: \[[\d.,]+ [kMG]?B\])?$")
+_INDEX = lazy(r"^(?P<kind>Get|Hit|Ign):\d+ (?P<what>\S+ .*?)(?: \[[\d.,]+ [kMG]?B\])?$")
 
 
 def _update(lines: list[str], source: str) -> str | None:

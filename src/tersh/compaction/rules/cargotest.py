@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
 from tersh.compaction.kit.testrun import Output, read_lines
@@ -29,35 +30,35 @@ PROGRAMS = ("cargo test", "cargo nextest", "cargo-nextest")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("test result: ", "Summary [")
 
-_PASSING = re.compile(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
+_PASSING = lazy(r"^test .+ \.\.\. (?:ok|ignored(?:, .*)?)$")
 #: Fewer passing lines in a row than this are left out one by one (a block costs more to set up).
 MIN_BLOCK = 32
 # Consecutive lines that _PASSING matches as passing ("… ok"), each ending in "\n".
-_PASSING_RUN = re.compile(r"(?:test [^\n]+ \.\.\. ok\n)+")
+_PASSING_RUN = lazy(r"(?:test [^\n]+ \.\.\. ok\n)+")
 # A binary whose tests all passed, in libtest's usual lines (each ending in "\n"): its Running or
 # Doc-tests line, a blank line, "running N tests", the passing lines (_PASSING_RUN), a blank line,
 # its "test result: ok." line and the blank line after it. Each line is one ``_Reader.feed`` reads
 # with the branch ``_Reader.passing_binary`` takes for it.
-_PASSING_BINARY = re.compile(
+_PASSING_BINARY = lazy(
     r"([ \t]+(?:Running [^\n]+|Doc-tests [^\s]+))\n\n(running \d+ tests?)\n"
     r"((?:test [^\n]+ \.\.\. ok\n)*)\n(test result: ok\. [^\n]*)\n\n?"
 )
-_FAILED_TEST = re.compile(
+_FAILED_TEST = lazy(
     r"^(?:test (?P<name>.+?)(?: - should panic)? \.\.\. FAILED|(?P<terse>.+?) --- FAILED)$"
 )
 # -q (terse) progress: "." passed, "i" ignored, "F" failed, "b" bench; " 8/18" ends a row
-_TERSE_ROW = re.compile(r"^(?:[.iFb]+(?: \d+/\d+)?| \d+/\d+)$")
-_RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
-_PROGRESS = re.compile(r"^\s+(?:Compiling|Finished|Fresh|Downloaded|Downloading|Blocking) ")
-_NEXTEST_PASS = re.compile(r"^\s+(?:PASS|SKIP) \[\s*[\d.]+s\] ")
-_BINARY = re.compile(r"^\s+(?:Running (?P<running>.+)|(?P<doc>Doc-tests \S+))$")
-_EMPTY_RESULT = re.compile(r"^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured;")
-_CHATTER = re.compile(
+_TERSE_ROW = lazy(r"^(?:[.iFb]+(?: \d+/\d+)?| \d+/\d+)$")
+_RUNNING_COUNT = lazy(r"^running \d+ tests?$")
+_PROGRESS = lazy(r"^\s+(?:Compiling|Finished|Fresh|Downloaded|Downloading|Blocking) ")
+_NEXTEST_PASS = lazy(r"^\s+(?:PASS|SKIP) \[\s*[\d.]+s\] ")
+_BINARY = lazy(r"^\s+(?:Running (?P<running>.+)|(?P<doc>Doc-tests \S+))$")
+_EMPTY_RESULT = lazy(r"^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured;")
+_CHATTER = lazy(
     r"^(?:note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
     r"|all doctests ran in [\d.]+s(?:; merged doctests compilation took [\d.]+s)?)$"
 )
-_RESULT = re.compile(r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed", re.MULTILINE)
-_NEXTEST_SUMMARY = re.compile(r"^\s+Summary \[\s*[\d.]+s\] \d+ tests? run", re.MULTILINE)
+_RESULT = lazy(r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed", re.MULTILINE)
+_NEXTEST_SUMMARY = lazy(r"^\s+Summary \[\s*[\d.]+s\] \d+ tests? run", re.MULTILINE)
 
 
 class _Reader:

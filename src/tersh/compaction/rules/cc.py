@@ -17,6 +17,7 @@ import os
 import re
 from functools import lru_cache
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -32,15 +33,15 @@ PROGRAMS = (
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (": error: ", ": warning: ", ": note: ", ": *** ", ": In function ")
 
-_COMPILER = re.compile(
+_COMPILER = lazy(
     r"^(?:[\w.+-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|emcc|tcc|cpp)(?:-\d+(?:\.\d+)*)?$"
 )
-_HELPER = re.compile(
+_HELPER = lazy(
     r"^(?:[\w.+-]+-)?(?:ar|ranlib|strip|objcopy|nm|ld(?:\.\w+)?|as|nasm|libtool|ln|rm|mkdir|install"
     r"|cp|mv|touch|chmod|sed|echo|printf|cd|test|/bin/sh|/bin/bash|sh|bash|make|gmake)$"
 )
 _WRAPPERS = frozenset({"ccache", "sccache", "distcc", "env", "time"})
-_PROGRESS = re.compile(
+_PROGRESS = lazy(
     r"^(?:\s+(?:CC|CXX|LD|AR|AS|GEN|CCLD|CXXLD|HOSTCC|HOSTLD|INSTALL|LINK|COPY|MKDIR|RANLIB|STRIP"
     r"|OBJCOPY|SIGN|CPP|YACC|LEX|DEP|CHK|UPD|HOSTCXX)\s+\S"
     r"|\[\s*\d+%\] (?:Building|Linking|Built target|Generating|Scanning|Copying|Automatic)"
@@ -48,14 +49,14 @@ _PROGRESS = re.compile(
     r"|-- (?:The \w+ compiler|Detecting|Check for|Checking|Looking for|Performing Test|Found|Configuring"
     r" done|Generating done|Build files)|libtool: (?:compile|link): )"
 )
-_MAKE_DIRECTORY = re.compile(r"^\S*make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
-_DIAGNOSTIC = re.compile(
+_MAKE_DIRECTORY = lazy(r"^\S*make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
+_DIAGNOSTIC = lazy(
     r"^\S.*?:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark)\b|^In file included from "
     r"|^\S+: In (?:function|member function|constructor|destructor|instantiation|static member"
     r" function|lambda function)|^\S+:(?: At top level:| In function )|^\S*make(?:\[\d+\])?: \*\*\* "
     r"|^(?:cc1\w*|collect2|\S*ld(?:\.\w+)?): |^\s+(?:from|required from) "
 )
-_SNIFF = re.compile(
+_SNIFF = lazy(
     r"^\S+\.(?:c|cc|cpp|cxx|h|hpp|m|mm):\d+:\d+: (?:error|warning|note): |^\S*make(?:\[\d+\])?: \*\*\* |"
     r"^\S+: In function [‘'`]",
     re.MULTILINE,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
@@ -21,8 +22,8 @@ PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (".py:", ".pyi:")
 
-_CODE = re.compile(r"^[A-Z]{1,3}\d{2,4}\b")
-_SNIFF_LINE = re.compile(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)
+_CODE = lazy(r"^[A-Z]{1,3}\d{2,4}\b")
+_SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

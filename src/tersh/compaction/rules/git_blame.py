@@ -9,8 +9,7 @@ the verifier reads as a diagnostic (``except Exception:``) is kept exactly as gi
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import maybe_diagnostic, maybe_location
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, iter_lines, maybe_located, maybe_severity
@@ -22,7 +21,7 @@ PROGRAMS = ("git blame", "git annotate")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("(",)
 
-_ROW = re.compile(
+_ROW = lazy(
     r"^(?P<id>\^?[0-9a-f]{7,40})(?: (?P<path>[^(]*?))? +\((?P<author>.*?) +"
     r"(?P<day>\d{4}-\d\d-\d\d) \d\d:\d\d:\d\d [+-]\d{4} +(?P<line>\d+)\)(?: (?P<code>.*))?$"
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 from tersh.compaction.verify import holds as verify
@@ -23,20 +24,20 @@ PROGRAMS = ("git log", "git show", "git whatchanged")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("\nAuthor: ",)
 
-_GRAPH = re.compile(r"^[*|\\/ _.-]*")
-_HEADER = re.compile(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
-_FIELD = re.compile(
+_GRAPH = lazy(r"^[*|\\/ _.-]*")
+_HEADER = lazy(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
+_FIELD = lazy(
     r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$"
 )
-_PERSON = re.compile(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
+_PERSON = lazy(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
 _MONTHS = {m: f"{n:02d}" for n, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
 # The default date format: "Fri May 8 15:01:59 2026 -0300".
-_DEFAULT_DATE = re.compile(
+_DEFAULT_DATE = lazy(
     r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4})"
     r" [+-]\d{4}$"
 )
-_ISO_DATE = re.compile(r"^(?P<date>\d{4}-\d\d-\d\d)[ T]\d\d:\d\d:\d\d")
+_ISO_DATE = lazy(r"^(?P<date>\d{4}-\d\d-\d\d)[ T]\d\d:\d\d:\d\d")
 
 
 def short_date(value: str) -> str:
@@ -108,22 +109,22 @@ def _split_graph(line: str, graph: bool) -> tuple[str, str]:
 # Line breaks other than "\n" that ``str.splitlines`` also splits at.
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 # The common header, whole: "commit <id>", "Author: …", "Date: …", the blank line after them.
-_HEADER_BLOCK = re.compile(
+_HEADER_BLOCK = lazy(
     r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+([^\n]*)\n\n"
 )
 # Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
-_MESSAGE_RUN = re.compile(r"(?:    [^\S\n]*\S[^\n]*\n)+")
+_MESSAGE_RUN = lazy(r"(?:    [^\S\n]*\S[^\n]*\n)+")
 # A commit's header block, then the lines of its message (each indented by four spaces and
 # ending in "\n"), then the blank line after it, if there.
 # The date in the default format is read by parts (as ``short_date`` reads it), any other whole.
-_COMMIT_BLOCK = re.compile(
+_COMMIT_BLOCK = lazy(
     r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
     r"([A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
     r"((?:    [^\n]*\n)*)(\n?)"
 )
 # A message line that is only white space (a separator) with the "\n" before it, up to its own
 # "\n" (literal-led: found at C speed in "\n" + a commit's message lines).
-_BLANK_MESSAGE_LINE = re.compile(r"\n    [^\S\n]*(?=\n)")
+_BLANK_MESSAGE_LINE = lazy(r"\n    [^\S\n]*(?=\n)")
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -6,8 +6,7 @@ per line: every name is data, so they pass unchanged.
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import Omissions
@@ -19,11 +18,11 @@ PROGRAMS = ("git branch", "git remote", "git stash", "git tag")
 SNIFF_HINTS: tuple[str, ...] = ()
 
 # "* main      3c0a1b2 [origin/main: ahead 1] subject" (git branch -v / -vv)
-_BRANCH_VERBOSE = re.compile(
+_BRANCH_VERBOSE = lazy(
     r"^(?P<name>[*+ ] \S+(?: -> \S+)?) {2,}(?P<rest>\^?[0-9a-f]{7,40} .*)$"
 )
 # "origin\thttps://example.com/x.git (fetch)"
-_REMOTE = re.compile(r"^(?P<name>\S+)\t(?P<url>\S+) \((?P<kind>fetch|push)\)$")
+_REMOTE = lazy(r"^(?P<name>\S+)\t(?P<url>\S+) \((?P<kind>fetch|push)\)$")
 
 
 def _branches(lines: list[str]) -> list[str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -23,9 +24,9 @@ PROGRAMS = ("golangci-lint", "staticcheck", "go vet", "go build", "go install", 
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (".go:", " issue")
 
-_CARET = re.compile(r"^\s*\^\s*$")
-_CHATTER = re.compile(r"^go: (?:downloading|finding|extracting) ")
-_SNIFF = re.compile(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", re.MULTILINE)
+_CARET = lazy(r"^\s*\^\s*$")
+_CHATTER = lazy(r"^go: (?:downloading|finding|extracting) ")
+_SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

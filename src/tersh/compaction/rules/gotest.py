@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -28,14 +29,14 @@ PROGRAMS = ("go test", "gotestsum")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("=== RUN", "ok  \t", "FAIL\t")
 
-_MARKER = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s")
-_PASSED = re.compile(r"^\s*--- (?P<status>PASS|SKIP): (?P<test>\S+) \([\d.]+s\)$")
+_MARKER = lazy(r"^=== (?:RUN|PAUSE|CONT|NAME)\s")
+_PASSED = lazy(r"^\s*--- (?P<status>PASS|SKIP): (?P<test>\S+) \([\d.]+s\)$")
 #: Skipped tests named in the note up to this many.
 MAX_SKIPPED_NAMED = 20
-_BARE_PASS = re.compile(r"^PASS$")
-_NO_TEST_FILES = re.compile(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
-_PACKAGE_RESULT = re.compile(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", re.MULTILINE)
-_FAIL_HEADER = re.compile(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", re.MULTILINE)
+_BARE_PASS = lazy(r"^PASS$")
+_NO_TEST_FILES = lazy(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
+_PACKAGE_RESULT = lazy(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", re.MULTILINE)
+_FAIL_HEADER = lazy(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

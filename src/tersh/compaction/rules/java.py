@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -25,20 +26,20 @@ PROGRAMS = ("javac", "mvn", "mvnw", "gradle", "gradlew", "ecj", "kotlinc")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (".java:", "BUILD ", "> Task :")
 
-_JAVAC = re.compile(r"^\S.*\.(?:java|kt):\d+: (?:error|warning): ")
-_CARET = re.compile(r"^\s*\^\s*$")
-_MAVEN_KEEP = re.compile(
+_JAVAC = lazy(r"^\S.*\.(?:java|kt):\d+: (?:error|warning): ")
+_CARET = lazy(r"^\s*\^\s*$")
+_MAVEN_KEEP = lazy(
     r"BUILD (?:SUCCESS|FAILURE)|Tests run:|Total time|Finished at|Reactor Summary|\bSUCCESS\b"
     r"|\bFAILURE\b|\bSKIPPED\b|Results:|Failed tests|Tests in error"
 )
-_MAVEN_INFO = re.compile(r"^\[INFO\]")
-_MAVEN_PROGRESS = re.compile(r"^Progress \(\d+\): |^Download(?:ing|ed) from ")
-_GRADLE_DROP = re.compile(
+_MAVEN_INFO = lazy(r"^\[INFO\]")
+_MAVEN_PROGRESS = lazy(r"^Progress \(\d+\): |^Download(?:ing|ed) from ")
+_GRADLE_DROP = lazy(
     r"^> (?:Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?\s*$|Configure project )"
     r"|^<[=-]+> \d+% |^Starting a Gradle Daemon|^Download https?://|^> Run with --|^> Get more help at"
     r"|^\* Try:\s*$|^\* Get more help at|^Reusing configuration cache|^Configuration cache entry"
 )
-_SNIFF = re.compile(
+_SNIFF = lazy(
     r"^\S+\.java:\d+: (?:error|warning): |^\[INFO\] BUILD (?:SUCCESS|FAILURE)|^BUILD (?:SUCCESSFUL|FAILED)"
     r" in \d|^> Task :",
     re.MULTILINE,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -29,40 +30,40 @@ PROGRAMS = ("jest", "vitest")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("Tests:", "Test Files", "●")
 
-_PASS_FILE = re.compile(
+_PASS_FILE = lazy(
     r"^(?:PASS\s+(?P<jest>\S+)(?P<jest_rest>.*)"
     r"|\s?✓\s+(?:\|[^|]+\| )?(?P<vitest>\S+)(?P<vitest_rest> \(\d+ tests?\b.*))$"
 )
-_PASSED_ROW = re.compile(r"^\s{2,}[✓✔√]\s")
-_TEST_ROW = re.compile(r"^\s{2,}(?:(?P<passed>[✓✔√])|[○↓✎□])\s")
+_PASSED_ROW = lazy(r"^\s{2,}[✓✔√]\s")
+_TEST_ROW = lazy(r"^\s{2,}(?:(?P<passed>[✓✔√])|[○↓✎□])\s")
 # vitest --reporter=verbose: one row per test, " ✓ path > suite > name 3ms".
-_VERBOSE_ROW = re.compile(
+_VERBOSE_ROW = lazy(
     r"^ (?P<mark>[✓↓□]) (?:\|[^|]+\| )?(?P<path>\S+) > (?P<rest>.*?)(?P<time> \d+m?s)?$"
 )
-_PASS_FILES = re.compile(
+_PASS_FILES = lazy(
     r"^(?:PASS[ \t]+(?P<jest>\S+)|[ \t]?✓[ \t]+(?:\|[^|\n]+\| )?(?P<vitest>\S+) \(\d+ tests?\b)",
     re.MULTILINE,
 )
-_PASSING_ROWS = re.compile(
+_PASSING_ROWS = lazy(
     r"^ ✓ (?:\|[^|\n]+\| )?(?P<path>\S+) > (?P<rest>[^\n]*?)(?: \d+m?s)?$", re.MULTILINE
 )
-_OTHER_TEST = re.compile(r"^\s+[✕×✗✖]\s")
-_TITLE = re.compile(r"^ {2,}[^\s●❯›>✓✔√○↓✎□✕×✗✖|-]")
-_RULE = re.compile(r"^\s*⎯{4,}(?P<inner>\[\d+/\d+\])?⎯*\s*$")
-_TOTALS = re.compile(r"^(?:Tests:|Test Suites:)\s+.*\btotal\b", re.MULTILINE)
-_VITEST_TOTALS = re.compile(r"^\s+Test Files\s+.*\(\d+\)\s*$", re.MULTILINE)
-_PROGRESS_ORDER = re.compile(r"^(?:PASS|FAIL)\s+\S+", re.MULTILINE)
+_OTHER_TEST = lazy(r"^\s+[✕×✗✖]\s")
+_TITLE = lazy(r"^ {2,}[^\s●❯›>✓✔√○↓✎□✕×✗✖|-]")
+_RULE = lazy(r"^\s*⎯{4,}(?P<inner>\[\d+/\d+\])?⎯*\s*$")
+_TOTALS = lazy(r"^(?:Tests:|Test Suites:)\s+.*\btotal\b", re.MULTILINE)
+_VITEST_TOTALS = lazy(r"^\s+Test Files\s+.*\(\d+\)\s*$", re.MULTILINE)
+_PROGRESS_ORDER = lazy(r"^(?:PASS|FAIL)\s+\S+", re.MULTILINE)
 # A code frame: "    > 191 |   code" / "      189 |   code" (jest), "     15|   code" and the
 # caret line "       |     ^" (both).
-_FRAME = re.compile(r"^\s+(?P<mark>>\s*)?\d+\s?\|")
-_CARET = re.compile(r"^\s+\|\s*\^\s*$")
-_NO_LOCATION_FRAME = re.compile(r"^\s+at (?:.* )?\(?<anonymous>\)?$")
+_FRAME = lazy(r"^\s+(?P<mark>>\s*)?\d+\s?\|")
+_CARET = lazy(r"^\s+\|\s*\^\s*$")
+_NO_LOCATION_FRAME = lazy(r"^\s+at (?:.* )?\(?<anonymous>\)?$")
 # Console output: jest "    console.log" (then the message, then "at fn (path:line:col)"),
 # vitest "stdout | path > suite > test" (then the message, then a blank line).
-_JEST_CONSOLE = re.compile(r"^\s+console\.(?:log|info|warn|error|debug|trace|dir|table|group)\s*$")
-_VITEST_CONSOLE = re.compile(r"^(?:stdout|stderr) \| (?P<key>(?P<path>\S+)(?: > .*)?)$")
-_CONSOLE_SITE = re.compile(r"^\s+(?P<caller>at [^()]*?)\s*\((?P<location>[^\s()]+:\d+:\d+)\)$")
-_STACK_AT = re.compile(r"^\s+at (?:.*\()?(?P<path>[^\s():]+):\d+:\d+\)?$")
+_JEST_CONSOLE = lazy(r"^\s+console\.(?:log|info|warn|error|debug|trace|dir|table|group)\s*$")
+_VITEST_CONSOLE = lazy(r"^(?:stdout|stderr) \| (?P<key>(?P<path>\S+)(?: > .*)?)$")
+_CONSOLE_SITE = lazy(r"^\s+(?P<caller>at [^()]*?)\s*\((?P<location>[^\s()]+:\d+:\d+)\)$")
+_STACK_AT = lazy(r"^\s+at (?:.*\()?(?P<path>[^\s():]+):\d+:\d+\)?$")
 #: A console block longer than this is kept as it is (the end of the block may be far away).
 MAX_CONSOLE_LINES = 200
 

@@ -24,8 +24,7 @@ not plain paths.
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -60,13 +59,13 @@ _DECLINED_OPTIONS = {
     ),
 }
 # A later stage that runs a command per path prints that command's output, not the paths.
-_PIPED_TO_COMMAND = re.compile(r"\|\s*(?:xargs|parallel|while)\b")
+_PIPED_TO_COMMAND = lazy(r"\|\s*(?:xargs|parallel|while)\b")
 _FAMILY = {"bfs": "find", "fdfind": "fd", "plocate": "locate", "mlocate": "locate"}
 # Notices the tools print among the paths ("find: '/x': Permission denied", "[fd error]: …").
-_NOTICE = re.compile(r"^(?:\[?(?:find|bfs|fd|fdfind|locate|plocate|git|fatal|error|warning)\b[^/]*?[:\]])")
-_COLON_DIGIT = re.compile(r":\d")
+_NOTICE = lazy(r"^(?:\[?(?:find|bfs|fd|fdfind|locate|plocate|git|fatal|error|warning)\b[^/]*?[:\]])")
+_COLON_DIGIT = lazy(r":\d")
 # Every character str.splitlines() breaks a line at, besides "\n".
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_OTHER_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _declined_by_options(inv: Invocation) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -24,17 +25,17 @@ PROGRAMS = ("mocha", "_mocha")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (" passing (", " failing", "✔ ", "✓ ")
 
-_PASS_ROW = re.compile(r"^\s+[✔✓√]\s")
-_PENDING_ROW = re.compile(r"^\s+- \S")
-_FAIL_ROW = re.compile(r"^\s+\d+\) \S")
-_PASS_ROW_M = re.compile(r"^ {2,}[✔✓] .*$", re.MULTILINE)
-_TAP_OK = re.compile(r"^ok \d+ ")
-_TAP_ANY = re.compile(r"^(?:not )?ok \d+ ", re.MULTILINE)
-_TAP_PLAN = re.compile(r"^\d+\.\.\d+$")
-_DOT_ROW = re.compile(r"^\s*[․.,!]+\s*$")
-_TITLE = re.compile(r"^ {2,}\S")
-_PASSING_TOTAL = re.compile(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", re.MULTILINE)
-_FAILING_TOTAL = re.compile(r"^\s+\d+ failing\s*$", re.MULTILINE)
+_PASS_ROW = lazy(r"^\s+[✔✓√]\s")
+_PENDING_ROW = lazy(r"^\s+- \S")
+_FAIL_ROW = lazy(r"^\s+\d+\) \S")
+_PASS_ROW_M = lazy(r"^ {2,}[✔✓] .*$", re.MULTILINE)
+_TAP_OK = lazy(r"^ok \d+ ")
+_TAP_ANY = lazy(r"^(?:not )?ok \d+ ", re.MULTILINE)
+_TAP_PLAN = lazy(r"^\d+\.\.\d+$")
+_DOT_ROW = lazy(r"^\s*[․.,!]+\s*$")
+_TITLE = lazy(r"^ {2,}\S")
+_PASSING_TOTAL = lazy(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", re.MULTILINE)
+_FAILING_TOTAL = lazy(r"^\s+\d+ failing\s*$", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

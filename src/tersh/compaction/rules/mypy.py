@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -34,25 +35,25 @@ SNIFF_HINTS: tuple[str, ...] = (
     " warning",
 )
 
-_SEVERITY_TEXT = re.compile(r"^(?:-\s+)?(?:error|warning|note|information):")
-_SUMMARY = re.compile(
+_SEVERITY_TEXT = lazy(r"^(?:-\s+)?(?:error|warning|note|information):")
+_SUMMARY = lazy(
     r"^(?:Found \d[\d,]* errors? in \d|Success: no issues found|\d[\d,]* errors?, \d[\d,]* warnings?"
     r"|Daemon |Restarting: |Checking |mypy: |Interrupted|Traceback|\w*Error: )"
 )
-_CARETS = re.compile(r"^\s*\^[~^]*(?:\.\.\.)?\s*$")
+_CARETS = lazy(r"^\s*\^[~^]*(?:\.\.\.)?\s*$")
 # --show-error-end: "path:line:col:end_line:end_col: error: message".
-_END_RANGE = re.compile(
+_END_RANGE = lazy(
     r"^(?P<path>[^\s:()\[\]]+?):(?P<line>\d+):(?P<col>\d+):\d+:\d+: (?P<text>(?:error|warning|note):.*)$"
 )
 # --show-error-context: "path: note: In function "f":", "path: note: At top level:".
-_CONTEXT = re.compile(r"^\S+\.pyi?: note: (?:In |At top level)")
-_PYRIGHT_CHATTER = re.compile(
+_CONTEXT = lazy(r"^\S+\.pyi?: note: (?:In |At top level)")
+_PYRIGHT_CHATTER = lazy(
     r"^(?:Searching for source files|Found \d+ source files?|No configuration file found|"
     r"No pyproject\.toml file found|Assuming Python (?:version|platform)|Auto-excluding |"
     r"No include entries specified|pyright \d|basedpyright \d|Loading configuration file|"
     r"Found \d+ files?)"
 )
-_SNIFF = re.compile(
+_SNIFF = lazy(
     r"^\S+\.pyi?:\d+(?::\d+)?: (?:error|note): .*(?:\[[a-z-]+\])?$|^Found \d+ errors? in \d+ files?"
     r" \(checked|^Success: no issues found in|^\s+\S+\.pyi?:\d+:\d+ - error: |"
     r"^\d+ errors?, \d+ warnings?, \d+ informations?",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -27,22 +28,22 @@ PROGRAMS = ("node",)
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("# tests ", "ℹ tests ", "# Subtest: ")
 
-_TAP_OK = re.compile(r"^\s*ok \d+ - ")
-_TAP_NOT_OK = re.compile(r"^\s*not ok \d+ - ")
-_TAP_SKIP = re.compile(r"# (?:SKIP|TODO)\b", re.IGNORECASE)
-_TAP_CHATTER = re.compile(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*$)")
-_YAML_START = re.compile(r"^\s+---\s*$")
-_YAML_END = re.compile(r"^\s+\.\.\.\s*$")
-_SPEC_PASS = re.compile(r"^\s*(?:✔|﹣) ")
-_SPEC_FAIL = re.compile(r"^\s*✖ ")
-_SPEC_SUITE = re.compile(r"^\s*▶ ")
-_SPEC_SUITE_DONE = re.compile(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
+_TAP_OK = lazy(r"^\s*ok \d+ - ")
+_TAP_NOT_OK = lazy(r"^\s*not ok \d+ - ")
+_TAP_SKIP = lazy(r"# (?:SKIP|TODO)\b", re.IGNORECASE)
+_TAP_CHATTER = lazy(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*$)")
+_YAML_START = lazy(r"^\s+---\s*$")
+_YAML_END = lazy(r"^\s+\.\.\.\s*$")
+_SPEC_PASS = lazy(r"^\s*(?:✔|﹣) ")
+_SPEC_FAIL = lazy(r"^\s*✖ ")
+_SPEC_SUITE = lazy(r"^\s*▶ ")
+_SPEC_SUITE_DONE = lazy(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
 # Totals that say nothing: a zero count besides tests/pass/fail, and the run's duration.
-_IDLE_TOTAL = re.compile(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
-_DURATION = re.compile(r"^\s+duration_ms: [\d.]+$")
-_INTERNAL_FRAME = re.compile(r"^\s+(?:at )?(?:async )?[\w.<>$]+ \((?:node:[\w/]+:\d+:\d+|index \d+)\)$")
-_TAP_TOTALS = re.compile(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
-_SPEC_TOTALS = re.compile(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
+_IDLE_TOTAL = lazy(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
+_DURATION = lazy(r"^\s+duration_ms: [\d.]+$")
+_INTERNAL_FRAME = lazy(r"^\s+(?:at )?(?:async )?[\w.<>$]+ \((?:node:[\w/]+:\d+:\d+|index \d+)\)$")
+_TAP_TOTALS = lazy(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
+_SPEC_TOTALS = lazy(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
 
 
 def _runs_tests(inv: Invocation, text: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import BYTES_PER_TOKEN, PADDING_BYTES_PER_TOKEN, SPINNER_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
@@ -31,7 +32,7 @@ SNIFF_HINTS: tuple[str, ...] = (" package", "npm warn deprecated ", "Progress: r
 
 #: How dropped spinner lines are counted in the note.
 SPINNER_LABEL = "spinner line"
-_SPINNER = re.compile(r"^[\u2800-\u28ff|/\\\- ]+$")
+_SPINNER = lazy(r"^[\u2800-\u28ff|/\\\- ]+$")
 _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("funding line", re.compile(
         r"^(?:\d+ packages? (?:is|are) looking for funding|\s+run `npm fund` for details)$"
@@ -51,7 +52,7 @@ _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     )),
 )
 # One unit of `npm ls` tree drawing: "├── ", "└── ", "├─┬ ", "│ ", "  " (npm 7+ draws 2 wide).
-_TREE_PREFIX = re.compile(r"^(?P<tree>(?:[│ ] |[├└]─[─┬] ?)+)(?P<rest>\S.*)$")
+_TREE_PREFIX = lazy(r"^(?P<tree>(?:[│ ] |[├└]─[─┬] ?)+)(?P<rest>\S.*)$")
 _LISTINGS = frozenset({"ls", "list", "ll", "la"})
 
 

@@ -12,8 +12,7 @@ passes unchanged.
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, squeeze_spaces
@@ -49,8 +48,8 @@ _CHATTER = Chatter({
     # The ^^^^ / ~~~^^^ marks under a traceback's source lines (its File "…" lines all stay).
     "traceback caret line": r"\s*~*\^+[~^]*\s*$",
 })
-_LIST_HEADER = re.compile(r"^Package +Version(?: +.*)?$")
-_LIST_RULE = re.compile(r"^-+(?: -+)+$")
+_LIST_HEADER = lazy(r"^Package +Version(?: +.*)?$")
+_LIST_RULE = lazy(r"^-+(?: -+)+$")
 
 
 def _install(text: str) -> str | None:

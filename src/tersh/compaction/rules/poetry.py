@@ -8,8 +8,7 @@ and ``Resolving dependencies...``. Consecutive finished operations of one kind a
 
 from __future__ import annotations
 
-import re
-
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
 
@@ -21,14 +20,14 @@ PROGRAMS = ("poetry install", "poetry add", "poetry update", "poetry lock", "poe
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("Package operations: ",)
 
-_OPERATION = re.compile(
+_OPERATION = lazy(
     r"^\s+[-•] (?P<verb>Installing|Updating|Downgrading|Removing) (?P<what>\S+ \([^)]*\))"
     r"(?::\s*(?P<state>.*))?$"
 )
-_PROGRESS_STATES = re.compile(
+_PROGRESS_STATES = lazy(
     r"^(?:Pending|Downloading|Installing|Preparing|Removing|Updating)\.\.\.(?: \d+%)?$"
 )
-_RESOLVING = re.compile(
+_RESOLVING = lazy(
     r"^(?:Resolving dependencies\.\.\.(?: \([\d.]+s\))?|Updating dependencies)$"
 )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -21,11 +22,11 @@ PROGRAMS = ("pylint",)
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("************* Module ", "Your code has been rated at ")
 
-_BANNER = re.compile(r"^\*{5,} Module \S+\s*$")
-_RULER = re.compile(r"^-{10,}\s*$")
+_BANNER = lazy(r"^\*{5,} Module \S+\s*$")
+_RULER = lazy(r"^-{10,}\s*$")
 # "C0114: message (symbol)"; --output-format=parseable: "[C0114(symbol), obj] message".
-_MESSAGE_ID = re.compile(r"^(?:[CRWEFI]\d{4}: |\[[CRWEFI]\d{4}\()")
-_SNIFF = re.compile(r"^\*{13} Module |^Your code has been rated at ", re.MULTILINE)
+_MESSAGE_ID = lazy(r"^(?:[CRWEFI]\d{4}: |\[[CRWEFI]\d{4}\()")
+_SNIFF = lazy(r"^\*{13} Module |^Your code has been rated at ", re.MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, carries_fact, plural
 from tersh.compaction.kit.testrun import Output, read_lines
@@ -40,8 +41,8 @@ SNIFF_HINTS: tuple[str, ...] = (
     " warning",
 )
 
-_SESSION_START = re.compile(r"^=+ test session starts =+$")
-_SECTION = re.compile(r"^=+ (?P<title>.+?) =+$")
+_SESSION_START = lazy(r"^=+ test session starts =+$")
+_SECTION = lazy(r"^=+ (?P<title>.+?) =+$")
 _TRACEBACK_TITLES = ("FAILURES", "ERRORS")
 #: Lines of test source kept before the failing (``>``) line of a traceback entry.
 SOURCE_CONTEXT = 3
@@ -49,14 +50,14 @@ SOURCE_CONTEXT = 3
 MIN_CUT = 3
 #: A run of traceback lines repeating an earlier entry is replaced when it is at least this long.
 MIN_REPEATED_RUN = 2
-_SESSION_BANNER = re.compile(r"^=+ test session starts =+$", re.MULTILINE)
-_HEADER_KEPT = re.compile(r"^(?:rootdir: |collected |collecting \.\.\. collected |\d+ workers? \[)")
+_SESSION_BANNER = lazy(r"^=+ test session starts =+$", re.MULTILINE)
+_HEADER_KEPT = lazy(r"^(?:rootdir: |collected |collecting \.\.\. collected |\d+ workers? \[)")
 _MARKS = r"[.sxFEXRfp]+"
 _PERCENT = r"\s*(?:\[\s*\d+%\])?"
-_PROGRESS_IN_FILE = re.compile(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
-_PROGRESS_BARE = re.compile(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
+_PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
+_PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
-_VERBOSE = re.compile(
+_VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
     r"(?P<tail>(?:\[[^\]]*\])?(?: ?\(.*?\))?\s*(?:\[\s*\d+%\])?)$"
 )
@@ -66,20 +67,20 @@ _VERBOSE = re.compile(
 # greedy rest ends before a row's last status word and ``_VERBOSE``'s lazy one before its
 # first: they agree when a row holds one status word, which ``_Reader.passing_rows`` checks.
 _ROW_BODY = r"[^\n]*(?: PASSED| SKIPPED(?: \([^\n]*\))?| XFAIL(?: \([^\n]*\))?) *(?:\[ *\d+%\])?\n"
-_FILE_ROWS = re.compile(rf"(?![ =_>E])([^\s:]+\.py)::{_ROW_BODY}(?:\1::{_ROW_BODY})*")
+_FILE_ROWS = lazy(rf"(?![ =_>E])([^\s:]+\.py)::{_ROW_BODY}(?:\1::{_ROW_BODY})*")
 _ROW_STATUSES = ("PASSED", "SKIPPED", "XFAIL")
 # A row's status (its one status word) and all that follows it.
-_STATUS_ON = re.compile(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
-_XDIST_VERBOSE = re.compile(
+_STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
+_XDIST_VERBOSE = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
 )
-_XDIST_STATUS = re.compile(r"^\[gw\d+\] \[\s*\d+%\] [A-Z]+ (?P<id>\S+\.py::.*?)\s*$", re.MULTILINE)
-_NODE_ID = re.compile(r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?)\s*$")
-_REPORT_PASSED = re.compile(r"^PASSED (?P<path>[^\s:]+\.py)::(?P<rest>.*)$")
-_ENTRY_TITLE = re.compile(r"^_{3,} (?P<title>.+?) _{3,}$")
-_ENTRY_RULE = re.compile(r"^(?:_ ){8,}_?\s*$")
-_CARETS = re.compile(r"^\s+[\^~]+\s*$")
-_FOOTER = re.compile(
+_XDIST_STATUS = lazy(r"^\[gw\d+\] \[\s*\d+%\] [A-Z]+ (?P<id>\S+\.py::.*?)\s*$", re.MULTILINE)
+_NODE_ID = lazy(r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?)\s*$")
+_REPORT_PASSED = lazy(r"^PASSED (?P<path>[^\s:]+\.py)::(?P<rest>.*)$")
+_ENTRY_TITLE = lazy(r"^_{3,} (?P<title>.+?) _{3,}$")
+_ENTRY_RULE = lazy(r"^(?:_ ){8,}_?\s*$")
+_CARETS = lazy(r"^\s+[\^~]+\s*$")
+_FOOTER = lazy(
     r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)"
     r"(?:, )?)+ in [\d.]+s(?: \([\d:]+\))?(?: =+)?$",
     re.MULTILINE,

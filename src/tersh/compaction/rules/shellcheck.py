@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -25,12 +26,12 @@ PROGRAMS = ("shellcheck",)
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (" line ", "SC")
 
-_BLOCK = re.compile(r"^In (?P<path>.+) line (?P<line>\d+):\s*$")
-_CARET = re.compile(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")
-_MORE_INFO = re.compile(r"^For more information:\s*$")
-_SUGGESTION = re.compile(r"^Did you mean:\s*$")
-_GCC = re.compile(r"\[SC\d{4}\]\s*$")
-_SNIFF = re.compile(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", re.M)
+_BLOCK = lazy(r"^In (?P<path>.+) line (?P<line>\d+):\s*$")
+_CARET = lazy(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")
+_MORE_INFO = lazy(r"^For more information:\s*$")
+_SUGGESTION = lazy(r"^Did you mean:\s*$")
+_GCC = lazy(r"\[SC\d{4}\]\s*$")
+_SNIFF = lazy(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", re.M)
 
 
 class _Block(NamedTuple):
@@ -86,7 +87,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     return _few(text, items, blocks, dropped)
 
 
-_ERROR_LEVEL = re.compile(r"^SC\d{4} \(error\):|^(?:\d+:)*\s*error:")
+_ERROR_LEVEL = lazy(r"^SC\d{4} \(error\):|^(?:\d+:)*\s*error:")
 
 
 def _errors_kept_whole(items: list[_diag.Finding | str]) -> list[_diag.Finding | str]:

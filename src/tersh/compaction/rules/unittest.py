@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
 from tersh.compaction.kit.testrun import Output
@@ -25,23 +26,23 @@ PROGRAMS = ("unittest", "nose2")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("Ran ", " ... ")
 
-_MARKS_ROW = re.compile(r"^[.EFsxu]+$")
-_NAME_LINE = re.compile(r"^\w+ \([\w.]+\)$")
-_PASSING_END = re.compile(
+_MARKS_ROW = lazy(r"^[.EFsxu]+$")
+_NAME_LINE = lazy(r"^\w+ \([\w.]+\)$")
+_PASSING_END = lazy(
     r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
-_CARETS = re.compile(r"^ +[~^]+ *$")
+_CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
-_SYNTAX_AT = re.compile(r'^ *File ".*", line \d+$')
-_BAR = re.compile(r"^(?:={20,}|-{20,})$")
-_RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
-_VERDICT = re.compile(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
+_SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
+_BAR = lazy(r"^(?:={20,}|-{20,})$")
+_RAN = lazy(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
+_VERDICT = lazy(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
 
-_VERBOSE_ROW = re.compile(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
+_VERBOSE_ROW = lazy(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
 
 _TRACEBACK = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^  File ".*", line \d+, in ')
-_FRAME_CODE = re.compile(r"^    \S")
+_FRAME = lazy(r'^  File ".*", line \d+, in ')
+_FRAME_CODE = lazy(r"^    \S")
 #: Frames an earlier traceback showed are told, not repeated, from this many in a row on.
 MIN_REPEATED_FRAMES = 3
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 from tersh.compaction.rules import pip
@@ -26,7 +27,7 @@ _CHATTER = Chatter({
     "build line": r"\s*(?:Building|Built) \S+ @ \S+$",
     "count line": r"(?:Resolved|Prepared|Audited|Checked|Using) \d+ packages? in [\d.]+m?s$",
 })
-_CHANGE = re.compile(r"^ (?P<sign>[-+~]) (?P<spec>\S+(?: \(from [^)]*\))?)$")
+_CHANGE = lazy(r"^ (?P<sign>[-+~]) (?P<spec>\S+(?: \(from [^)]*\))?)$")
 
 
 def compact(text: str, inv: Invocation) -> str | None:

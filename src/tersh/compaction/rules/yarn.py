@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
@@ -26,8 +27,8 @@ _CHATTER = Chatter({
     "step frame": r"➤ YN0000: (?:┌ .* step|└ Completed(?: in .*)?)$",
     "fetch line": r"➤ YN0013: │ \S+ can't be found in the cache and will be fetched .*$",
 })
-_CLASSIC_HEADER = re.compile(r"^yarn (?:install|add|remove|upgrade) v\d", re.MULTILINE)
-_TREE = re.compile(r"^[├└]─ ")
+_CLASSIC_HEADER = lazy(r"^yarn (?:install|add|remove|upgrade) v\d", re.MULTILINE)
+_TREE = lazy(r"^[├└]─ ")
 
 
 def _is_yarn_output(text: str) -> bool:
