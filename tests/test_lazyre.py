@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tersh._startup.lazyre import is_compiled, lazy
 
@@ -73,3 +75,23 @@ def test_importing_the_compaction_stage_compiles_no_pattern() -> None:
     )
     # git_status's patterns are lazy too (a clean tree's status is declined without compiling).
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_the_flags_are_res() -> None:
+    from tersh._startup import lazyre
+
+    assert (lazyre.IGNORECASE, lazyre.MULTILINE, lazyre.DOTALL) == (re.IGNORECASE, re.MULTILINE, re.DOTALL)
+
+
+@given(st.text())
+def test_escape_is_res(text: str) -> None:
+    from tersh._startup.lazyre import escape
+
+    assert escape(text) == re.escape(text)
+
+
+def test_escape_is_res_on_every_ascii_character() -> None:
+    from tersh._startup.lazyre import escape
+
+    every = "".join(map(chr, range(128)))
+    assert escape(every) == re.escape(every)

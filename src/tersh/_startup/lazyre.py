@@ -20,6 +20,21 @@ TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
 
+#: ``re``'s flag values, so that a module can pass one without importing ``re``
+#: (tests/test_lazyre.py holds them equal to ``re``'s).
+IGNORECASE = 2
+MULTILINE = 8
+DOTALL = 16
+
+# What ``re.escape`` puts a backslash before (the characters special in a pattern, and white space).
+_ESCAPED = {code: "\\" + chr(code) for code in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}
+
+
+def escape(text: str) -> str:
+    """``re.escape(text)``, without importing ``re``."""
+    return text.translate(_ESCAPED)
+
+
 #: What a compiled pattern offers that tersh reads (each becomes an attribute once compiled).
 _MEMBERS = (
     "search",

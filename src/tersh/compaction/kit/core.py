@@ -7,10 +7,9 @@ package kit (``omit``) build on these; a rule never defines its own.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import escape, lazy
 from tersh.compaction.kit.base import min_share
 from tersh.compaction.verify import facts as verify  # not holds: its checks import it when needed
 from tersh.settings import MIN_SAVED_TOKENS
@@ -36,7 +35,7 @@ SPINNER_BYTES_PER_TOKEN = 2
 
 #: A cheap pre-test for the verifier's diagnostic lines: a lower-cased line without one of its
 #: severity words is never one (the words are the verifier's own list).
-MAYBE_SEVERITY = lazy("|".join(map(re.escape, verify.SEVERITY_WORDS)))
+MAYBE_SEVERITY = lazy("|".join(map(escape, verify.SEVERITY_WORDS)))
 # Letters that the verifier's case-blind pattern folds onto ASCII letters but ``lower()`` keeps.
 _FOLDED = lazy("[\u0130\u0131\u017f\u212a]")
 # A location's path holds a "." or a "/" ("eta 0:00:00" has neither).

@@ -20,10 +20,9 @@ restate them are ``renderings``.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import IGNORECASE, lazy
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
 
@@ -43,7 +42,7 @@ _SEVERITY = lazy(
     r"(?<![A-Za-z0-9_])(?:errors?|warn(?:ing|ings)?|fail(?:s|ed|ure|ures)?|fatal|panic(?:ked)?"
     r"|exceptions?|traceback|deprecat(?:ed|ion|ions)|critical|abort(?:ed)?|segmentation fault"
     r"|assert(?:ion)?error)(?![A-Za-z0-9_])",
-    re.IGNORECASE,
+    IGNORECASE,
 )
 # A line that a test runner marks as passing, or as merely starting a test, reports no error even
 # when the test's name says "error".
@@ -84,7 +83,7 @@ _LOCATION_PAREN = lazy(
     rf"(?<![\w.@+~/-])(?P<path>{_PATH_CHARS}+\.\w+)\((?P<line>\d+)(?:,\s*(?P<col>\d+))?\)"
 )
 _LOCATION_PYTHON = lazy(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
-_URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+_URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+", IGNORECASE)
 _COMMIT = lazy(r"(?<![0-9a-zA-Z_])[0-9a-f]{7,40}(?![0-9a-zA-Z_])")
 _GIT_COMMIT_HEADER = lazy(r"^[*|\\/ ]*commit ([0-9a-f]{7,40})\b")
 # The columns `git log --graph` draws left of a commit's lines ("| | ", "* | ", "|\\ ").

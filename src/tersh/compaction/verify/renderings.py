@@ -32,11 +32,10 @@ Rules write these forms only through the renderer below (``group_header``, ``fin
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.verify.facts import (
     _PATH_CHARS,
     _TRIM,
@@ -279,10 +278,10 @@ def _rebuilt_forms(header: str | None) -> frozenset[str]:
 
 # Each rebuilt form, with a mark of it to look for at the head of a source (``_source_forms``).
 _FORM_MARKS = (
-    ("colon", lazy(r"^[^\s:]+:\d+(?::\d+)?: ", re.MULTILINE)),
-    ("paren", lazy(r"^[^\s(]+\(\d+,\d+\): ", re.MULTILINE)),
-    ("entry", lazy(r"^[^\S\n]+\d+:\d+\s", re.MULTILINE)),
-    ("arrow", lazy(r"^[^\S\n]*--> ", re.MULTILINE)),
+    ("colon", lazy(r"^[^\s:]+:\d+(?::\d+)?: ", MULTILINE)),
+    ("paren", lazy(r"^[^\s(]+\(\d+,\d+\): ", MULTILINE)),
+    ("entry", lazy(r"^[^\S\n]+\d+:\d+\s", MULTILINE)),
+    ("arrow", lazy(r"^[^\S\n]*--> ", MULTILINE)),
 )
 _ALL_FORMS = frozenset(("colon", "paren", "entry", "arrow", "message"))
 
