@@ -8,6 +8,7 @@ stage; :func:`compact` takes output recorded elsewhere (it is stored as a captur
 
 from __future__ import annotations
 
+from tersh._startup.lazyre import lazy
 from tersh.command import parsed as parsing
 from tersh.command import policy
 from tersh.recording import captures as capture_store
@@ -15,7 +16,6 @@ from tersh.result import Result
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    import re
     from collections.abc import Mapping
     from typing import Any, BinaryIO
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from tersh.compaction.preview import Preview
     from tersh.settings import Settings
 
-# Imported where used (preview, report, compact.clean, compact.detect, re, pathlib): a command
+# Imported where used (preview, report, compact.clean, compact.detect, pathlib): a command
 # with no output, the commonest case, needs none of them.
 
 #: Notes the preview adds when the bytes were not plain UTF-8 text.
@@ -44,21 +44,15 @@ def _bounds(conf: Settings, reserve: bool) -> tuple[int, int]:
 
 # Words, short digit groups, and runs of one punctuation mark: close to how BPE vocabularies
 # split program output (a row of `^~~~~` carets is a token or two, not one per character).
-_TOKENISH = r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*"
-_COSTLY = "[\u2800-\u28ff]"
-_tokenish: list[re.Pattern[str]] = []  # compiled on first use
+_TOKENISH = lazy(r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*")
+_COSTLY = lazy("[\u2800-\u28ff]")
 
 
 def estimate_tokens(text: str) -> int:
     """A cheap, tokenizer-free estimate of a text's token count (for decisions, not reports)."""
-    if not _tokenish:
-        import re
-
-        _tokenish.append(re.compile(_TOKENISH))
-        _tokenish.append(re.compile(_COSTLY))
-    count = sum(1 for _ in _tokenish[0].finditer(text))
+    count = sum(1 for _ in _TOKENISH.finditer(text))
     if not text.isascii():  # braille (spinner frames) costs ~3 tokens a character
-        count += 2 * sum(1 for _ in _tokenish[1].finditer(text))
+        count += 2 * sum(1 for _ in _COSTLY.finditer(text))
     return count
 
 
