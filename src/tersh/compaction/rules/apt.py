@@ -13,9 +13,7 @@ dpkg errors. ``update``: each ``Get:N``/``Hit:N`` line loses its counter and siz
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import PADDING_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
@@ -52,7 +50,7 @@ _CHATTER = Chatter({
     ),
 })
 # A "Suggested packages:" / "Recommended packages:" header and its indented lines.
-_UNCHOSEN = lazy(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", re.MULTILINE)
+_UNCHOSEN = lazy(r"^(?:Suggested|Recommended) packages:\n(?:  .*(?:\n|$))*", MULTILINE)
 _STEPS = ("Setting up ", "Removing ", "Purging configuration files for ")
 _SIMULATED_STEPS = frozenset({"Inst ", "Remv "})
 # "Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian:12.15/oldstable [amd64])"

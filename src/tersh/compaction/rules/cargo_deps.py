@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from tersh._startup.lazyre import MULTILINE
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
@@ -41,6 +42,6 @@ def compact(text: str, inv: Invocation) -> str | None:
 def sniff(text: str) -> float:
     """Sure when cargo's per-crate ``Downloaded`` lines are there."""
     head = text[:SNIFF_CHARS]
-    if re.search(r"^\s+Downloaded [\w.-]+ v\d", head, re.MULTILINE) and "Updating crates.io index" in head:
+    if re.search(r"^\s+Downloaded [\w.-]+ v\d", head, MULTILINE) and "Updating crates.io index" in head:
         return 0.9
     return 0.0

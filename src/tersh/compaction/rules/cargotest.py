@@ -16,9 +16,7 @@ panic, warning and error, and everything cargo printed otherwise.
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
 from tersh.compaction.kit.testrun import Output, read_lines
@@ -57,8 +55,8 @@ _CHATTER = lazy(
     r"^(?:note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
     r"|all doctests ran in [\d.]+s(?:; merged doctests compilation took [\d.]+s)?)$"
 )
-_RESULT = lazy(r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed", re.MULTILINE)
-_NEXTEST_SUMMARY = lazy(r"^\s+Summary \[\s*[\d.]+s\] \d+ tests? run", re.MULTILINE)
+_RESULT = lazy(r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed", MULTILINE)
+_NEXTEST_SUMMARY = lazy(r"^\s+Summary \[\s*[\d.]+s\] \d+ tests? run", MULTILINE)
 
 
 class _Reader:

@@ -14,10 +14,9 @@ to the content sniffer.
 from __future__ import annotations
 
 import os
-import re
 from functools import lru_cache
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -59,7 +58,7 @@ _DIAGNOSTIC = lazy(
 _SNIFF = lazy(
     r"^\S+\.(?:c|cc|cpp|cxx|h|hpp|m|mm):\d+:\d+: (?:error|warning|note): |^\S*make(?:\[\d+\])?: \*\*\* |"
     r"^\S+: In function [‘'`]",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

@@ -9,9 +9,7 @@ kept in place.
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
@@ -23,7 +21,7 @@ PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
 SNIFF_HINTS: tuple[str, ...] = (".py:", ".pyi:")
 
 _CODE = lazy(r"^[A-Z]{1,3}\d{2,4}\b")
-_SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", re.MULTILINE)
+_SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -9,13 +9,16 @@ graph columns on every kept line.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 from tersh.compaction.verify import holds as verify
+
+TYPE_CHECKING = False  # no typing import at run time
+if TYPE_CHECKING:
+    import re
 
 NAME = "git_log"
 CATEGORY = "git"
@@ -26,12 +29,14 @@ SNIFF_HINTS: tuple[str, ...] = ("\nAuthor: ",)
 
 _GRAPH = lazy(r"^[*|\\/ _.-]*")
 _HEADER = lazy(r"^commit (?P<id>\^?[0-9a-f]{7,64})(?P<rest>.*)$")
-_FIELD = lazy(
-    r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$"
-)
+_FIELD = lazy(r"^(?P<key>Author|Date|AuthorDate|Commit|CommitDate|Merge):\s+(?P<value>.*)$")
 _PERSON = lazy(r"^(?P<name>.*?)\s*<(?P<email>[^<>]*)>$")
-_MONTHS = {m: f"{n:02d}" for n, m in enumerate(
-    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_MONTHS = {
+    m: f"{n:02d}"
+    for n, m in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
 # The default date format: "Fri May 8 15:01:59 2026 -0300".
 _DEFAULT_DATE = lazy(
     r"^[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) (?P<day>\d{1,2}) \d\d:\d\d:\d\d (?P<year>\d{4})"

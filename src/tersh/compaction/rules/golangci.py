@@ -9,9 +9,7 @@ note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines an
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -26,7 +24,7 @@ SNIFF_HINTS: tuple[str, ...] = (".go:", " issue")
 
 _CARET = lazy(r"^\s*\^\s*$")
 _CHATTER = lazy(r"^go: (?:downloading|finding|extracting) ")
-_SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", re.MULTILINE)
+_SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

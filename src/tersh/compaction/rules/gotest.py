@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -35,8 +35,8 @@ _PASSED = lazy(r"^\s*--- (?P<status>PASS|SKIP): (?P<test>\S+) \([\d.]+s\)$")
 MAX_SKIPPED_NAMED = 20
 _BARE_PASS = lazy(r"^PASS$")
 _NO_TEST_FILES = lazy(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
-_PACKAGE_RESULT = lazy(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", re.MULTILINE)
-_FAIL_HEADER = lazy(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", re.MULTILINE)
+_PACKAGE_RESULT = lazy(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", MULTILINE)
+_FAIL_HEADER = lazy(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -80,6 +80,6 @@ def sniff(text: str) -> float:
     """Sure when go test's package result lines or its ``--- FAIL:``/``=== RUN`` markers show."""
     if "=== RUN" in text and ("--- PASS: " in text or "--- FAIL: " in text):
         return 0.95
-    if re.search(r"^(?:ok  |FAIL)\t\S+\t(?:\(cached\)|[\d.]+s)", text, re.MULTILINE):
+    if re.search(r"^(?:ok  |FAIL)\t\S+\t(?:\(cached\)|[\d.]+s)", text, MULTILINE):
         return 0.9
     return 0.0

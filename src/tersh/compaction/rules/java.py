@@ -12,9 +12,7 @@ configuration banners, progress and the ``* Try:`` boilerplate go; ``* What went
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -42,7 +40,7 @@ _GRADLE_DROP = lazy(
 _SNIFF = lazy(
     r"^\S+\.java:\d+: (?:error|warning): |^\[INFO\] BUILD (?:SUCCESS|FAILURE)|^BUILD (?:SUCCESSFUL|FAILED)"
     r" in \d|^> Task :",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

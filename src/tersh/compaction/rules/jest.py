@@ -16,9 +16,7 @@ messages, diffs, stack locations, coverage tables, the totals — stays as writt
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -42,17 +40,17 @@ _VERBOSE_ROW = lazy(
 )
 _PASS_FILES = lazy(
     r"^(?:PASS[ \t]+(?P<jest>\S+)|[ \t]?✓[ \t]+(?:\|[^|\n]+\| )?(?P<vitest>\S+) \(\d+ tests?\b)",
-    re.MULTILINE,
+    MULTILINE,
 )
 _PASSING_ROWS = lazy(
-    r"^ ✓ (?:\|[^|\n]+\| )?(?P<path>\S+) > (?P<rest>[^\n]*?)(?: \d+m?s)?$", re.MULTILINE
+    r"^ ✓ (?:\|[^|\n]+\| )?(?P<path>\S+) > (?P<rest>[^\n]*?)(?: \d+m?s)?$", MULTILINE
 )
 _OTHER_TEST = lazy(r"^\s+[✕×✗✖]\s")
 _TITLE = lazy(r"^ {2,}[^\s●❯›>✓✔√○↓✎□✕×✗✖|-]")
 _RULE = lazy(r"^\s*⎯{4,}(?P<inner>\[\d+/\d+\])?⎯*\s*$")
-_TOTALS = lazy(r"^(?:Tests:|Test Suites:)\s+.*\btotal\b", re.MULTILINE)
-_VITEST_TOTALS = lazy(r"^\s+Test Files\s+.*\(\d+\)\s*$", re.MULTILINE)
-_PROGRESS_ORDER = lazy(r"^(?:PASS|FAIL)\s+\S+", re.MULTILINE)
+_TOTALS = lazy(r"^(?:Tests:|Test Suites:)\s+.*\btotal\b", MULTILINE)
+_VITEST_TOTALS = lazy(r"^\s+Test Files\s+.*\(\d+\)\s*$", MULTILINE)
+_PROGRESS_ORDER = lazy(r"^(?:PASS|FAIL)\s+\S+", MULTILINE)
 # A code frame: "    > 191 |   code" / "      189 |   code" (jest), "     15|   code" and the
 # caret line "       |     ^" (both).
 _FRAME = lazy(r"^\s+(?P<mark>>\s*)?\d+\s?\|")

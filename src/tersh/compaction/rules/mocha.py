@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -28,14 +28,14 @@ SNIFF_HINTS: tuple[str, ...] = (" passing (", " failing", "✔ ", "✓ ")
 _PASS_ROW = lazy(r"^\s+[✔✓√]\s")
 _PENDING_ROW = lazy(r"^\s+- \S")
 _FAIL_ROW = lazy(r"^\s+\d+\) \S")
-_PASS_ROW_M = lazy(r"^ {2,}[✔✓] .*$", re.MULTILINE)
+_PASS_ROW_M = lazy(r"^ {2,}[✔✓] .*$", MULTILINE)
 _TAP_OK = lazy(r"^ok \d+ ")
-_TAP_ANY = lazy(r"^(?:not )?ok \d+ ", re.MULTILINE)
+_TAP_ANY = lazy(r"^(?:not )?ok \d+ ", MULTILINE)
 _TAP_PLAN = lazy(r"^\d+\.\.\d+$")
 _DOT_ROW = lazy(r"^\s*[․.,!]+\s*$")
 _TITLE = lazy(r"^ {2,}\S")
-_PASSING_TOTAL = lazy(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", re.MULTILINE)
-_FAILING_TOTAL = lazy(r"^\s+\d+ failing\s*$", re.MULTILINE)
+_PASSING_TOTAL = lazy(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", MULTILINE)
+_FAILING_TOTAL = lazy(r"^\s+\d+ failing\s*$", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -115,7 +115,7 @@ def sniff(text: str) -> float:
     """Sure when mocha's ``N passing (Xs)`` total is there."""
     if " passing (" in text and _PASSING_TOTAL.search(text):
         return 0.9
-    if _FAILING_TOTAL.search(text) and re.search(r"^\s+1\) \S", text, re.MULTILINE):
+    if _FAILING_TOTAL.search(text) and re.search(r"^\s+1\) \S", text, MULTILINE):
         return 0.7
     if "ℹ " not in text and "▶ " not in text and len(_PASS_ROW_M.findall(text, 0, 20000)) >= 5:
         return 0.7  # a spec tree whose totals are beyond the head (node --test uses ▶ and ℹ)

@@ -12,10 +12,9 @@ files (checked 28 source files)``, ``Success: no issues found…``, ``1 error, 0
 
 from __future__ import annotations
 
-import re
 import sys
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -57,7 +56,7 @@ _SNIFF = lazy(
     r"^\S+\.pyi?:\d+(?::\d+)?: (?:error|note): .*(?:\[[a-z-]+\])?$|^Found \d+ errors? in \d+ files?"
     r" \(checked|^Success: no issues found in|^\s+\S+\.pyi?:\d+:\d+ - error: |"
     r"^\d+ errors?, \d+ warnings?, \d+ informations?",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

@@ -14,9 +14,7 @@ are left out; the rest is kept.
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import IGNORECASE, MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
 from tersh.compaction.kit.testrun import Output
@@ -30,7 +28,7 @@ SNIFF_HINTS: tuple[str, ...] = ("# tests ", "ℹ tests ", "# Subtest: ")
 
 _TAP_OK = lazy(r"^\s*ok \d+ - ")
 _TAP_NOT_OK = lazy(r"^\s*not ok \d+ - ")
-_TAP_SKIP = lazy(r"# (?:SKIP|TODO)\b", re.IGNORECASE)
+_TAP_SKIP = lazy(r"# (?:SKIP|TODO)\b", IGNORECASE)
 _TAP_CHATTER = lazy(r"^\s*(?:# Subtest: |\d+\.\.\d+\s*$|TAP version \d+\s*$)")
 _YAML_START = lazy(r"^\s+---\s*$")
 _YAML_END = lazy(r"^\s+\.\.\.\s*$")
@@ -42,8 +40,8 @@ _SPEC_SUITE_DONE = lazy(r"^\s*▶ .* \([\d.]+m?s\)\s*$")
 _IDLE_TOTAL = lazy(r"^(?:ℹ|#) (?:suites|cancelled|skipped|todo) 0$|^(?:ℹ|#) duration_ms [\d.]+$")
 _DURATION = lazy(r"^\s+duration_ms: [\d.]+$")
 _INTERNAL_FRAME = lazy(r"^\s+(?:at )?(?:async )?[\w.<>$]+ \((?:node:[\w/]+:\d+:\d+|index \d+)\)$")
-_TAP_TOTALS = lazy(r"^# (?:tests|pass|fail) \d+$", re.MULTILINE)
-_SPEC_TOTALS = lazy(r"^ℹ (?:tests|pass|fail) \d+$", re.MULTILINE)
+_TAP_TOTALS = lazy(r"^# (?:tests|pass|fail) \d+$", MULTILINE)
+_SPEC_TOTALS = lazy(r"^ℹ (?:tests|pass|fail) \d+$", MULTILINE)
 
 
 def _runs_tests(inv: Invocation, text: str) -> bool:

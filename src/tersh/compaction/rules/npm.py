@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import BYTES_PER_TOKEN, PADDING_BYTES_PER_TOKEN, SPINNER_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
@@ -124,7 +124,7 @@ def sniff(text: str) -> float:
     """Sure when npm's or pnpm's install outcome line is there."""
     head = text[:SNIFF_CHARS] + text[-SNIFF_CHARS:]
     if re.search(r"^(?:added|removed|changed) \d+ packages?(?:, and audited \d+ packages?)? in ",
-                 head, re.MULTILINE):
+                 head, MULTILINE):
         return 0.95
     if "npm warn deprecated " in head or "Progress: resolved " in head:
         return 0.9

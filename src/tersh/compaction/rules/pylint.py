@@ -8,9 +8,7 @@ rulers go; the score line and any crash report stay verbatim.
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -26,7 +24,7 @@ _BANNER = lazy(r"^\*{5,} Module \S+\s*$")
 _RULER = lazy(r"^-{10,}\s*$")
 # "C0114: message (symbol)"; --output-format=parseable: "[C0114(symbol), obj] message".
 _MESSAGE_ID = lazy(r"^(?:[CRWEFI]\d{4}: |\[[CRWEFI]\d{4}\()")
-_SNIFF = lazy(r"^\*{13} Module |^Your code has been rated at ", re.MULTILINE)
+_SNIFF = lazy(r"^\*{13} Module |^Your code has been rated at ", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

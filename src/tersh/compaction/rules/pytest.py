@@ -16,9 +16,7 @@ runs of traceback lines that repeat an earlier entry word for word (an ``E`` lin
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, carries_fact, plural
 from tersh.compaction.kit.testrun import Output, read_lines
@@ -50,7 +48,7 @@ SOURCE_CONTEXT = 3
 MIN_CUT = 3
 #: A run of traceback lines repeating an earlier entry is replaced when it is at least this long.
 MIN_REPEATED_RUN = 2
-_SESSION_BANNER = lazy(r"^=+ test session starts =+$", re.MULTILINE)
+_SESSION_BANNER = lazy(r"^=+ test session starts =+$", MULTILINE)
 _HEADER_KEPT = lazy(r"^(?:rootdir: |collected |collecting \.\.\. collected |\d+ workers? \[)")
 _MARKS = r"[.sxFEXRfp]+"
 _PERCENT = r"\s*(?:\[\s*\d+%\])?"
@@ -74,7 +72,7 @@ _STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
 _XDIST_VERBOSE = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
 )
-_XDIST_STATUS = lazy(r"^\[gw\d+\] \[\s*\d+%\] [A-Z]+ (?P<id>\S+\.py::.*?)\s*$", re.MULTILINE)
+_XDIST_STATUS = lazy(r"^\[gw\d+\] \[\s*\d+%\] [A-Z]+ (?P<id>\S+\.py::.*?)\s*$", MULTILINE)
 _NODE_ID = lazy(r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?)\s*$")
 _REPORT_PASSED = lazy(r"^PASSED (?P<path>[^\s:]+\.py)::(?P<rest>.*)$")
 _ENTRY_TITLE = lazy(r"^_{3,} (?P<title>.+?) _{3,}$")
@@ -83,7 +81,7 @@ _CARETS = lazy(r"^\s+[\^~]+\s*$")
 _FOOTER = lazy(
     r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)"
     r"(?:, )?)+ in [\d.]+s(?: \([\d:]+\))?(?: =+)?$",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

@@ -26,12 +26,11 @@ A short result (FEW_MATCHES matched lines or fewer) stays as the tool wrote it: 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -84,9 +83,9 @@ _DRIVE = lazy(r"^[A-Za-z]:[\\/]")
 # Options after which a search prints context lines ("-C2", "-rnA3", "--context=2", "-5").
 _CONTEXT_OPTION = lazy(r"^-(?:[a-zA-Z]*[ABC]|\d+$)|^--(?:after-|before-)?context")
 _DECLINED_OPTIONS = frozenset({"--heading", "--json", "--files", "--count", "--count-matches"})
-_SNIFF_MATCH = lazy(r"^([^\s:]+):\d+:", re.MULTILINE)
-_SNIFF_CONTEXT = lazy(r"^([^\s:]+)-\d+-", re.MULTILINE)
-_SNIFF_NOTICE = lazy(r"^(?:grep: .*: binary file matches|Binary file .* matches)$", re.MULTILINE)
+_SNIFF_MATCH = lazy(r"^([^\s:]+):\d+:", MULTILINE)
+_SNIFF_CONTEXT = lazy(r"^([^\s:]+)-\d+-", MULTILINE)
+_SNIFF_NOTICE = lazy(r"^(?:grep: .*: binary file matches|Binary file .* matches)$", MULTILINE)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -11,13 +11,16 @@ message share one entry (``  40:6 940:10 SC2250 (style): Prefer putting bracesâ€
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
+
+TYPE_CHECKING = False  # no typing import at run time
+if TYPE_CHECKING:
+    import re
 
 NAME = "shellcheck"
 CATEGORY = "linters"
@@ -31,7 +34,7 @@ _CARET = lazy(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")
 _MORE_INFO = lazy(r"^For more information:\s*$")
 _SUGGESTION = lazy(r"^Did you mean:\s*$")
 _GCC = lazy(r"\[SC\d{4}\]\s*$")
-_SNIFF = lazy(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", re.M)
+_SNIFF = lazy(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", MULTILINE)
 
 
 class _Block(NamedTuple):
@@ -61,8 +64,11 @@ def compact(text: str, inv: Invocation) -> str | None:
             items.append(_caret_finding(block.header, code, caret))
             block.findings.append(items[-1])  # type: ignore[arg-type]
             continue
-        if block is not None and line.strip() and not _SUGGESTION.match(line) and (
-            code is None or block.findings
+        if (
+            block is not None
+            and line.strip()
+            and not _SUGGESTION.match(line)
+            and (code is None or block.findings)
         ):
             if code is None and not block.findings:
                 code = line

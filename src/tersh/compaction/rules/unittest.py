@@ -12,9 +12,7 @@ block with its ``File "...", line N`` lines and exception lines, printed output,
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
 from tersh.compaction.kit.testrun import Output
@@ -35,10 +33,10 @@ _CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
 _SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
 _BAR = lazy(r"^(?:={20,}|-{20,})$")
-_RAN = lazy(r"^Ran \d+ tests? in [\d.]+s$", re.MULTILINE)
-_VERDICT = lazy(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", re.MULTILINE)
+_RAN = lazy(r"^Ran \d+ tests? in [\d.]+s$", MULTILINE)
+_VERDICT = lazy(r"^(?:OK|FAILED)(?: \([\w=, ]+\))?$", MULTILINE)
 
-_VERBOSE_ROW = lazy(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", re.MULTILINE)
+_VERBOSE_ROW = lazy(r"^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$", MULTILINE)
 
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = lazy(r'^  File ".*", line \d+, in ')

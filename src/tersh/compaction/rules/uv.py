@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 from tersh.compaction.rules import pip
@@ -54,8 +54,8 @@ def compact(text: str, inv: Invocation) -> str | None:
 def sniff(text: str) -> float:
     """Sure when uv's ``Resolved N packages in`` and a change list are there."""
     head = text[:SNIFF_CHARS]
-    if re.search(r"^Resolved \d+ packages? in ", head, re.MULTILINE) and re.search(
-        r"^ [-+~] \S+==", head, re.MULTILINE
+    if re.search(r"^Resolved \d+ packages? in ", head, MULTILINE) and re.search(
+        r"^ [-+~] \S+==", head, MULTILINE
     ):
         return 0.95
     return 0.0

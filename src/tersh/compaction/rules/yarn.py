@@ -9,9 +9,7 @@ yarn's own (``yarn test`` running jest) is left to other rules.
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
@@ -27,7 +25,7 @@ _CHATTER = Chatter({
     "step frame": r"➤ YN0000: (?:┌ .* step|└ Completed(?: in .*)?)$",
     "fetch line": r"➤ YN0013: │ \S+ can't be found in the cache and will be fetched .*$",
 })
-_CLASSIC_HEADER = lazy(r"^yarn (?:install|add|remove|upgrade) v\d", re.MULTILINE)
+_CLASSIC_HEADER = lazy(r"^yarn (?:install|add|remove|upgrade) v\d", MULTILINE)
 _TREE = lazy(r"^[├└]─ ")
 
 
