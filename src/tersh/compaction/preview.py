@@ -651,6 +651,7 @@ _GREP_FACTS = (
 )
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
+# Found in-process by :class:`_Context` (what ``grep -n -A2 -B1 -E`` prints for this pattern).
 _GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
 _UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
 _GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
@@ -679,12 +680,33 @@ def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
     if isinstance(source, _File):
         yield from _grep_file(grep, source, os.fsencode(source.path))
         return
+    data = source.body.encode("utf-8", "surrogatepass")
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is not None:  # a file in memory, no folder: grep reads it as its stdin
+        try:
+            fd = memfd_create("tersh-preview")
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                _write_all(fd, data)
+                os.lseek(fd, 0, os.SEEK_SET)
+                yield from _grep_file(grep, source, b"-", stdin=fd)
+            finally:
+                os.close(fd)
+            return
     import tempfile
 
     with tempfile.NamedTemporaryFile(prefix="tersh-preview-") as temporary:
-        temporary.write(source.body.encode("utf-8", "surrogatepass"))
+        temporary.write(data)
         temporary.flush()
         yield from _grep_file(grep, source, os.fsencode(temporary.name))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _signals() -> ModuleType:
@@ -696,20 +718,22 @@ class _Grep:
     """One grep started with ``posix_spawn`` (``subprocess`` where there is none), its output
     on a pipe."""
 
-    def __init__(self, grep: str, argv: list[bytes], env: dict[str, str]) -> None:
+    def __init__(self, grep: str, argv: list[bytes], env: dict[str, str], stdin: int = -1) -> None:
         self.pid, self.popen = -1, None
         if not hasattr(os, "posix_spawn"):
             import subprocess
 
-            self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin < 0 else stdin,
+                                          stdout=subprocess.PIPE,
                                           stderr=subprocess.DEVNULL, env=env)
             assert self.popen.stdout is not None
             self.output = self.popen.stdout
             return
         read_end, write_end = os.pipe()  # both close on exec: the child gets only its stdout
         try:
-            actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                       (os.POSIX_SPAWN_DUP2, write_end, 1),
+            reading = ((os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0) if stdin < 0
+                       else (os.POSIX_SPAWN_DUP2, stdin, 0))
+            actions = [reading, (os.POSIX_SPAWN_DUP2, write_end, 1),
                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
             self.pid = os.posix_spawn(grep, argv, env, file_actions=actions,
                                       setsigdef=(_signals().SIGPIPE, _signals().SIGXFSZ))
@@ -735,24 +759,21 @@ class _Grep:
         os.waitpid(self.pid, 0)
 
 
-def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str, int, str]]:
+def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
+               ) -> Iterator[tuple[str, int, str]]:
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
-    started: list[_Grep] = []
+    argv = [grep.encode(), b"-n", b"-a", b"-E", b"-i", b"--", _GREP_FACTS, target]
     try:
-        for options, pattern in (([b"-i"], _GREP_FACTS), ([b"-A2", b"-B1"], _GREP_CONTEXT)):
-            argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
-            started.append(_Grep(grep, argv, env))
+        process = _Grep(grep, argv, env, stdin)
     except OSError:
-        for process in started:
-            process.stop()
         yield from _python_candidates(source)
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
-        yield from _from_grep(_grep_matches(started[0], cleaned), _grep_matches(started[1], cleaned))
+        around = _Context(cleaned).lines(_source_blocks(source))
+        yield from _from_grep(_grep_matches(process, cleaned), around)
     finally:
-        for process in started:
-            process.stop()
+        process.stop()
 
 
 def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
@@ -810,9 +831,210 @@ def _grep_block(body: bytes, cleaned: bool) -> Iterator[tuple[int, str]]:
     yield from zip([int(number) - 1 if number else -1 for number in numbers], lines, strict=True)
 
 
+# --- the lines around a shape mark, found in-process -------------------------------------------
+
+# What _GREP_CONTEXT matches: a line that starts with one of these, or ends with "/" or with a
+# count in parentheses (" (12)", " (1,204)").
+_CONTEXT_HEADS = (b"Date:", b"CommitDate:", b"===", b"---")
+_CONTEXT_HEAD_MARKS = tuple(b"\n" + head for head in _CONTEXT_HEADS)
+_COUNT_DIGITS = b"0123456789,"
+_COUNT_RUN = lazy_bytes(rb"[0-9][0-9,]*")
+
+
+class _GiantEnd:
+    """Whether a line too long to hold ends as a _GREP_CONTEXT line does, fed piece by piece:
+    the last byte, and the run of count characters before it with the two bytes before that."""
+
+    def __init__(self) -> None:
+        self.head = b""  # the line's first bytes (a _CONTEXT_HEADS word fits)
+        self.last = b""
+        self.last2 = b""  # the last two bytes before ``last``
+        self.run = 0  # length of the run of _COUNT_DIGITS just before ``last``
+        self.run_first = b""
+        self.before_run = b""  # the two bytes before that run
+
+    def feed(self, piece: bytes) -> None:
+        """Take the next bytes of the line."""
+        if not piece:
+            return
+        if len(self.head) < 16:
+            self.head += piece[: 16 - len(self.head)]
+        held = self.last + piece[:-1]
+        self.last = piece[-1:]
+        kept = held.rstrip(_COUNT_DIGITS)
+        if not kept:
+            if not self.run:
+                self.run_first, self.before_run = held[:1], self.last2
+            self.run += len(held)
+        else:
+            self.run = len(held) - len(kept)
+            self.run_first = held[len(kept) : len(kept) + 1]
+            self.before_run = (self.last2 + kept)[-2:]
+        self.last2 = (self.last2 + held)[-2:]
+
+    def matches(self) -> bool:
+        """Whether the line fed starts with a _CONTEXT_HEADS word or ends with "/" or " (count)"."""
+        if self.last == b"/" or self.head.startswith(_CONTEXT_HEADS):
+            return True
+        return (self.last == b")" and self.run > 0 and self.run_first.isdigit()
+                and self.before_run == b" (")
+
+
+def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
+    """(whole lines each ending with ``\\n``, None), or for a line longer than GIANT_LINE
+    (its first GIANT_LINE bytes, whether it matches _GREP_CONTEXT), from raw blocks of a text."""
+    carry = b""
+    giant: _GiantEnd | None = None
+    prefix = b""
+    for block in blocks:
+        if giant is not None:
+            newline = block.find(b"\n")
+            if newline < 0:
+                giant.feed(block)
+                continue
+            giant.feed(block[:newline])
+            yield prefix, giant.matches()
+            block, giant = block[newline + 1 :], None
+        block = carry + block
+        cut = block.rfind(b"\n") + 1
+        body, carry = block[:cut], block[cut:]
+        if body:
+            yield body, None
+        if len(carry) > GIANT_LINE:
+            giant, prefix = _GiantEnd(), carry[:GIANT_LINE]
+            giant.feed(carry)
+            carry = b""
+    if giant is not None:
+        yield prefix, giant.matches()
+    elif carry:
+        yield carry + b"\n", None
+
+
+def _ends_with_count(body: bytes, start: int, end: int) -> bool:
+    """Whether ``body[start:end]`` (one line, ``)`` last) ends with " (count)"."""
+    opening = body.rfind(b"(", start, end)
+    return (opening > start and body[opening - 1] == 0x20
+            and _COUNT_RUN.fullmatch(body, opening + 1, end - 1) is not None)
+
+
+def _context_starts(body: bytes) -> list[int]:
+    """Start of every line of ``body`` (whole lines) that _GREP_CONTEXT matches, sorted."""
+    starts: set[int] = set()
+    if body.startswith(_CONTEXT_HEADS):
+        starts.add(0)
+    find, rfind = body.find, body.rfind
+    for mark in _CONTEXT_HEAD_MARKS:
+        position = find(mark)
+        while position >= 0:
+            starts.add(position + 1)
+            position = find(mark, position + 1)
+    position = find(b"/\n")
+    while position >= 0:
+        starts.add(rfind(b"\n", 0, position) + 1)
+        position = find(b"/\n", position + 2)
+    position = find(b")\n")
+    while position >= 0:
+        start = rfind(b"\n", 0, position) + 1
+        if _ends_with_count(body, start, position + 1):
+            starts.add(start)
+        position = find(b")\n", position + 2)
+    return sorted(starts)
+
+
+class _Context:
+    """What ``grep -n -a -E -A2 -B1 _GREP_CONTEXT`` prints, as :func:`_grep_output` reads it:
+    (number, text) of each matching line, the line before it and the two after it, and (-1, "")
+    between groups that do not touch; found with whole-chunk searches, no per-line call."""
+
+    def __init__(self, cleaned: bool) -> None:
+        self.cleaned = cleaned
+        self.printed = -1  # the last line number printed (-1: none yet)
+        self.after = 0  # lines still to print after the last match
+        self.previous: tuple[int, bytes] | None = None  # the last line of the piece before
+
+    def lines(self, blocks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+        """The lines printed for the text given as raw ``blocks``."""
+        first = 0
+        for piece, giant in _raw_pieces(blocks):
+            if giant is None:
+                yield from self._body(piece, first)
+                first += piece.count(b"\n")
+            else:
+                yield from self._giant(piece, first, giant)
+                first += 1
+
+    def _line(self, number: int, raw: bytes) -> Iterator[tuple[int, str]]:
+        if number <= self.printed:
+            return
+        if self.printed >= 0 and number > self.printed + 1:
+            yield -1, ""
+        self.printed = number
+        text = decode(raw[:GIANT_LINE])
+        yield number, clean_line(text) if self.cleaned else text
+
+    def _giant(self, prefix: bytes, number: int, matched: bool) -> Iterator[tuple[int, str]]:
+        if matched:
+            if self.previous is not None and self.previous[0] == number - 1:
+                yield from self._line(*self.previous)
+            self.after = 3
+        if self.after:
+            yield from self._line(number, prefix)
+            self.after -= 1
+        self.previous = (number, prefix)
+
+    def _body(self, body: bytes, first: int) -> Iterator[tuple[int, str]]:
+        starts = _context_starts(body)
+        count = body.count(b"\n")
+        if not starts and self.after == 0:
+            last = body.rfind(b"\n", 0, len(body) - 1) + 1
+            self.previous = (first + count - 1, body[last:-1])
+            return
+        find = body.find
+        wanted: dict[int, int] = {}  # line number -> start (-1: the previous piece's last line)
+        start = 0
+        for number in range(first, first + min(self.after, count)):
+            wanted[number] = start
+            start = find(b"\n", start) + 1
+        number = first
+        counted = 0
+        for start in starts:
+            number += body.count(b"\n", counted, start)
+            counted = start
+            if number > first:
+                wanted.setdefault(number - 1, body.rfind(b"\n", 0, start - 1) + 1)
+            elif self.previous is not None and self.previous[0] == number - 1:
+                wanted.setdefault(number - 1, -1)
+            line_start = start
+            for following in range(number, min(number + 3, first + count)):
+                wanted.setdefault(following, line_start)
+                line_start = find(b"\n", line_start) + 1
+        last_line = first + count - 1
+        self.after = max(0, number + 2 - last_line) if starts else max(0, self.after - count)
+        for line_number in sorted(wanted):
+            start = wanted[line_number]
+            if start < 0:
+                assert self.previous is not None
+                yield from self._line(*self.previous)
+            else:
+                yield from self._line(line_number, body[start : find(b"\n", start)])
+        last = body.rfind(b"\n", 0, len(body) - 1) + 1
+        self.previous = (last_line, body[last:-1])
+
+
+def _source_blocks(source: _Source) -> Iterator[bytes]:
+    """The raw bytes of a source (what grep reads), a block at a time."""
+    if isinstance(source, _Text):
+        yield source.body.encode("utf-8", "surrogatepass")
+        return
+    with open(source.path, "rb") as handle:
+        while block := handle.read(SCAN_CHUNK):
+            yield block
+
+
 def _from_grep(facts: Iterator[tuple[int, str]], around: Iterator[tuple[int, str]]
                ) -> Iterator[tuple[str, int, str]]:
-    """Candidates and shape lines from grep's two outputs (see _GREP_FACTS, _GREP_CONTEXT)."""
+    """Candidates and shape lines from grep's output (see _GREP_FACTS) and the lines around
+    the shape marks (see _GREP_CONTEXT)."""
     for number, line in facts:
         yield "candidate", number, line
         if _STRUCTURE.match(line):

@@ -1,0 +1,110 @@
+"""The lines around shape marks, found in-process, are what grep prints for the same pattern."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compaction import preview
+
+GREP = shutil.which("grep")
+pytestmark = pytest.mark.skipif(GREP is None, reason="needs the system's grep as the reference")
+
+# Pieces that make or nearly make a _GREP_CONTEXT line, and plain ones.
+_PIECES = st.sampled_from(
+    [
+        "Date:",
+        "CommitDate:",
+        "Date",
+        "===",
+        "---",
+        "--",
+        "==",
+        "/",
+        " (",
+        "(",
+        ")",
+        "12",
+        "1,2",
+        ",",
+        "0",
+        " ",
+        "a",
+        "x/y",
+        "\r",
+        "\t",
+        "\x1b[31m",
+        "é",
+        "\x00",
+        " (3)",
+        " (,1)",
+        " (1,)",
+        "((2)",
+    ]
+)
+_LINE = st.lists(_PIECES, max_size=12).map("".join)
+_TEXT = st.lists(_LINE, max_size=40).map("\n".join)
+
+
+def _by_grep(path: Path, cleaned: bool) -> list[tuple[int, str]]:
+    assert GREP is not None
+    output = subprocess.run(
+        [GREP, "-n", "-a", "-E", "-A2", "-B1", "--", preview._GREP_CONTEXT, str(path)],
+        capture_output=True,
+        env={"LC_ALL": "C"},
+        check=False,
+    ).stdout
+    return list(preview._grep_block(output, cleaned)) if output else []  # as grep's pipe is read
+
+
+def _in_process(data: bytes, cleaned: bool, block: int) -> list[tuple[int, str]]:
+    blocks = [data[start : start + block] for start in range(0, len(data), block)]
+    return list(preview._Context(cleaned).lines(blocks))
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    text=_TEXT,
+    final_newline=st.booleans(),
+    cleaned=st.booleans(),
+    block=st.integers(1, 64),
+    giant=st.integers(4, 40),
+)
+def test_context_lines_match_grep(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    final_newline: bool,
+    cleaned: bool,
+    block: int,
+    giant: int,
+) -> None:
+    data = (text + ("\n" if final_newline and text else "")).encode("utf-8")
+    path = tmp_path / "out.txt"
+    path.write_bytes(data)
+    monkeypatch.setattr(preview, "GIANT_LINE", giant)  # lines past it are held by their start
+    assert _in_process(data, cleaned, block) == _by_grep(path, cleaned)
+
+
+def test_context_lines_match_grep_on_long_lines_and_big_files(tmp_path: Path) -> None:
+    rows = []
+    for n in range(3000):
+        rows.append(f"entry {n}" + ("/" if n % 97 == 0 else "") + (" (12)" if n % 89 == 0 else ""))
+        if n % 500 == 0:
+            rows += ["Date:   Mon", "", "    subject", "=" * 5, "x" * (preview.GIANT_LINE + 10) + " (1,234)"]
+    data = ("\n".join(rows) + "\n").encode()
+    path = tmp_path / "big.txt"
+    path.write_bytes(data)
+    expected = _by_grep(path, False)
+    assert len(expected) > 100
+    assert _in_process(data, False, preview.SCAN_CHUNK) == expected
+    assert _in_process(data, False, 1 << 16) == expected
