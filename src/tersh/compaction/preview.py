@@ -759,21 +759,40 @@ class _Grep:
         os.waitpid(self.pid, 0)
 
 
+#: Up to this size, or from this mean line length on, the lines around the shape marks of a file
+#: are found in-process (:class:`_Context`): a second grep would cost more to start than the
+#: search, or (on lines of megabytes) more than the search in memory; between the two a grep is
+#: cheaper. A text in memory is always searched in-process (its one grep reads it as stdin).
+CONTEXT_IN_PROCESS_BYTES = 2 << 20
+CONTEXT_IN_PROCESS_LINE = 64 << 10
+
+
 def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
                ) -> Iterator[tuple[str, int, str]]:
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
-    argv = [grep.encode(), b"-n", b"-a", b"-E", b"-i", b"--", _GREP_FACTS, target]
+    in_process = (not isinstance(source, _File) or source.size <= CONTEXT_IN_PROCESS_BYTES
+                  or source.size >= CONTEXT_IN_PROCESS_LINE * source.total)
+    searches = [([b"-i"], _GREP_FACTS)]
+    if not in_process:
+        searches.append(([b"-A2", b"-B1"], _GREP_CONTEXT))
+    started: list[_Grep] = []
     try:
-        process = _Grep(grep, argv, env, stdin)
+        for options, pattern in searches:
+            argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
+            started.append(_Grep(grep, argv, env, stdin))
     except OSError:
+        for process in started:
+            process.stop()
         yield from _python_candidates(source)
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
-        around = _Context(cleaned).lines(_source_blocks(source))
-        yield from _from_grep(_grep_matches(process, cleaned), around)
+        around = (_Context(cleaned).lines(_source_blocks(source)) if in_process
+                  else _grep_matches(started[1], cleaned))
+        yield from _from_grep(_grep_matches(started[0], cleaned), around)
     finally:
-        process.stop()
+        for process in started:
+            process.stop()
 
 
 def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
@@ -918,26 +937,33 @@ def _ends_with_count(body: bytes, start: int, end: int) -> bool:
 
 
 def _context_starts(body: bytes) -> list[int]:
-    """Start of every line of ``body`` (whole lines) that _GREP_CONTEXT matches, sorted."""
+    """Start of every line of ``body`` (whole lines) that _GREP_CONTEXT matches, sorted (each
+    mark looked for only when a cheaper search for a part of it finds one)."""
     starts: set[int] = set()
     if body.startswith(_CONTEXT_HEADS):
         starts.add(0)
     find, rfind = body.find, body.rfind
-    for mark in _CONTEXT_HEAD_MARKS:
-        position = find(mark)
+    for part, marks in ((b"Date:", _CONTEXT_HEAD_MARKS[:2]), (b"===", _CONTEXT_HEAD_MARKS[2:3]),
+                        (b"---", _CONTEXT_HEAD_MARKS[3:])):
+        if part not in body:
+            continue
+        for mark in marks:
+            position = find(mark)
+            while position >= 0:
+                starts.add(position + 1)
+                position = find(mark, position + 1)
+    if b"/" in body:
+        position = find(b"/\n")
         while position >= 0:
-            starts.add(position + 1)
-            position = find(mark, position + 1)
-    position = find(b"/\n")
-    while position >= 0:
-        starts.add(rfind(b"\n", 0, position) + 1)
-        position = find(b"/\n", position + 2)
-    position = find(b")\n")
-    while position >= 0:
-        start = rfind(b"\n", 0, position) + 1
-        if _ends_with_count(body, start, position + 1):
-            starts.add(start)
-        position = find(b")\n", position + 2)
+            starts.add(rfind(b"\n", 0, position) + 1)
+            position = find(b"/\n", position + 2)
+    if b")" in body:
+        position = find(b")\n")
+        while position >= 0:
+            start = rfind(b"\n", 0, position) + 1
+            if _ends_with_count(body, start, position + 1):
+                starts.add(start)
+            position = find(b")\n", position + 2)
     return sorted(starts)
 
 
