@@ -108,3 +108,31 @@ def test_context_lines_match_grep_on_long_lines_and_big_files(tmp_path: Path) ->
     assert len(expected) > 100
     assert _in_process(data, False, preview.SCAN_CHUNK) == expected
     assert _in_process(data, False, 1 << 16) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    raw=st.binary(max_size=40)
+    | st.text(alphabet=st.sampled_from("ab\t\r\x1b[0mK\x08\x7f\x00 1G"), max_size=30).map(str.encode),
+    cleaned=st.booleans(),
+)
+def test_a_file_line_reads_as_decoded_and_cleaned(raw: bytes, cleaned: bool) -> None:
+    from tersh.compaction.clean import clean_line
+
+    source = preview._File("unused", 0, 0, cleaned)
+    text = preview.decode(raw)
+    assert source._text(raw) == (clean_line(text) if cleaned else text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.binary(max_size=200).map(lambda data: data.replace(b"x", b"\n")),
+    block=st.integers(1, 50),
+    picks=st.lists(st.integers(0, 200), max_size=20),
+)
+def test_line_numbers_of_offsets_count_the_newlines_before_them(
+    text: bytes, block: int, picks: list[int]
+) -> None:
+    offsets = sorted(min(pick, len(text)) for pick in picks)
+    numbers = preview._LineNumbers(iter([text[at : at + block] for at in range(0, len(text), block)]))
+    assert [numbers.at(offset) for offset in offsets] == [text[:offset].count(b"\n") for offset in offsets]

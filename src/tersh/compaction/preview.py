@@ -528,6 +528,16 @@ class _Text:
             end = start - 1
 
 
+#: Bytes after which clean_line may change an ASCII line: C0 controls but tab, DEL.
+_UNCLEAN_ASCII = bytes([*range(0x09), *range(0x0A, 0x20), 0x7F])
+
+
+def _is_plain_ascii(raw: bytes) -> bool:
+    """Whether ``raw`` (ASCII) holds no byte clean_line acts on (escape, carriage return,
+    backspace, other controls): its text is then its clean text."""
+    return len(raw.translate(None, _UNCLEAN_ASCII)) == len(raw)
+
+
 def decode(data: bytes) -> str:
     """Bytes as text: UTF-8, invalid sequences replaced (the capture keeps the exact bytes)."""
     return data.decode("utf-8", "replace")
@@ -540,6 +550,8 @@ class _File:
         self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
 
     def _text(self, raw: bytes) -> str:
+        if raw.isascii() and (not self.cleaned or _is_plain_ascii(raw)):
+            return raw.decode("ascii")  # what decode and clean_line give for it, in one pass
         text = decode(raw)
         return clean_line(text) if self.cleaned else text
 
@@ -778,7 +790,7 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
     started: list[_Grep] = []
     try:
         for options, pattern in searches:
-            argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
+            argv = [grep.encode(), b"-b", b"-a", b"-E", *options, b"--", pattern, target]
             started.append(_Grep(grep, argv, env, stdin))
     except OSError:
         for process in started:
@@ -787,9 +799,11 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
+        # grep prints byte offsets (-b): counting lines (-n) costs it twice the time on short lines
         around = (_Context(cleaned).lines(_source_blocks(source)) if in_process
-                  else _grep_matches(started[1], cleaned))
-        yield from _from_grep(_grep_matches(started[0], cleaned), around)
+                  else _grep_matches(started[1], cleaned, _LineNumbers(_source_blocks(source))))
+        facts = _grep_matches(started[0], cleaned, _LineNumbers(_source_blocks(source)))
+        yield from _from_grep(facts, around)
     finally:
         for process in started:
             process.stop()
@@ -800,7 +814,10 @@ def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     return _grep_lines(process.output, cleaned)
 
 
-def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_lines(raws: Iterable[bytes], cleaned: bool, offsets: _LineNumbers | None = None
+                ) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of grep's output (``offsets``: grep ran with ``-b``, the
+    numbers are byte offsets of the lines)."""
     for raw in raws:
         if raw == b"--\n":
             yield -1, ""
@@ -809,7 +826,34 @@ def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str
         if not digits:
             continue
         text = decode(raw[digits + 1 :].rstrip(b"\n")[:GIANT_LINE])
-        yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
+        number = int(raw[:digits])
+        yield number - 1 if offsets is None else offsets.at(number), clean_line(text) if cleaned else text
+
+
+class _LineNumbers:
+    """The number of the line at each byte offset of a text, offsets asked in increasing order
+    (its newlines counted from where the last one was asked, a block at a time)."""
+
+    def __init__(self, blocks: Iterator[bytes]) -> None:
+        self.blocks = blocks
+        self.block = b""
+        self.start = 0  # the offset of block[0]
+        self.cursor = 0  # newlines counted in block[:cursor]
+        self.number = 0  # newlines before start + cursor
+
+    def at(self, offset: int) -> int:
+        """The number (from 0) of the line that starts at ``offset``."""
+        while offset > self.start + len(self.block):
+            self.number += self.block.count(b"\n", self.cursor)
+            self.start += len(self.block)
+            self.cursor = 0
+            self.block = next(self.blocks, b"")
+            if not self.block:
+                return self.number
+        position = offset - self.start
+        self.number += self.block.count(b"\n", self.cursor, position)
+        self.cursor = position
+        return self.number
 
 
 #: grep's output is read this many bytes at a time (each block is held about six times over, as
@@ -820,34 +864,41 @@ GREP_BLOCK = 1 << 20
 _GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", re.MULTILINE)
 
 
-def _grep_matches(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_matches(process: _Grep, cleaned: bool, offsets: _LineNumbers | None = None
+                  ) -> Iterator[tuple[int, str]]:
     """What :func:`_grep_output` yields, grep's output read, decoded and cleaned a block of
-    lines at a time."""
+    lines at a time (``offsets``: grep ran with ``-b``)."""
     carry = b""
     while data := process.output.read(GREP_BLOCK):
         data = carry + data
         cut = data.rfind(b"\n") + 1
         body, carry = data[:cut], data[cut:]
         if body:
-            yield from _grep_block(body, cleaned)
+            yield from _grep_block(body, cleaned, offsets)
     if carry:
-        yield from _grep_block(carry + b"\n", cleaned)
+        yield from _grep_block(carry + b"\n", cleaned, offsets)
 
 
-def _grep_block(body: bytes, cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_block(body: bytes, cleaned: bool, offsets: _LineNumbers | None = None
+                ) -> Iterator[tuple[int, str]]:
     """(number, text) of whole lines of grep's output: numbers and texts split by one search
     each, the texts decoded and cleaned as one (what _grep_output gives, line by line)."""
     numbers = _GREP_NUMBER.findall(body)
     raws = _GREP_NUMBER.sub(b"", body).split(b"\n")
     raws.pop()
     if len(raws) != len(numbers):  # a line without its number (grep printed no other)
-        yield from _grep_lines(body.splitlines(keepends=True), cleaned)
+        yield from _grep_lines(body.splitlines(keepends=True), cleaned, offsets)
         return
     if max(map(len, raws)) > GIANT_LINE:
         raws = [raw[:GIANT_LINE] for raw in raws]
     text = decode(b"\n".join(raws))
     lines = (clean(text) if cleaned else text).split("\n")
-    yield from zip([int(number) - 1 if number else -1 for number in numbers], lines, strict=True)
+    if offsets is None:
+        found = [int(number) - 1 if number else -1 for number in numbers]
+    else:
+        at = offsets.at
+        found = [at(int(number)) if number else -1 for number in numbers]
+    yield from zip(found, lines, strict=True)
 
 
 # --- the lines around a shape mark, found in-process -------------------------------------------
@@ -1247,6 +1298,16 @@ class _Selection:
         self.cut = 0
         #: A git log: its indented message lines carry facts (commit messages).
         self.messages = False
+        #: carries_fact of each line text offered (a flood repeats the same few lines).
+        self.carries: dict[str, bool] = {}
+
+    def _carries_fact(self, line: str) -> bool:
+        found = self.carries.get(line)
+        if found is None:
+            if len(self.carries) >= _READS_KEPT:
+                self.carries.clear()
+            found = self.carries[line] = carries_fact(line)
+        return found
 
     def _new_gaps(self, number: int) -> int:
         """How the count of gap markers changes when ``number`` is chosen (-1, 0 or +1)."""
@@ -1265,7 +1326,7 @@ class _Selection:
             return True
         budget = self.budget
         is_filler = filler is not None and not (
-            (self.messages and line.startswith("    ")) or carries_fact(line[: self.line_cap]))
+            (self.messages and line.startswith("    ")) or self._carries_fact(line[: self.line_cap]))
         cap = self.line_cap
         if is_filler:  # a long filler line is cut to the allowance left, when 2 lines' worth
             left = int(budget.filler * (filler or 0.0)) - budget.used_filler
