@@ -136,3 +136,42 @@ def test_line_numbers_of_offsets_count_the_newlines_before_them(
     offsets = sorted(min(pick, len(text)) for pick in picks)
     numbers = preview._LineNumbers(iter([text[at : at + block] for at in range(0, len(text), block)]))
     assert [numbers.at(offset) for offset in offsets] == [text[:offset].count(b"\n") for offset in offsets]
+
+
+_SUMMARY_PIECES = st.sampled_from(
+    [
+        "3 passed",
+        "1,204 failed",
+        " 2 errors",
+        "5 Warnings",
+        "1 problem",
+        "7 tests",
+        "2 skipped",
+        "1 issue",
+        "4 files reformatted",
+        "9 files would be reformatted",
+        "Found 3",
+        "Ran 12",
+        "=== 3 passed in 0.12s ===",
+        "=",
+        " in 1.5s",
+        "found",
+        "ran",
+        "PASSED",
+        "Paſſed",
+        "\u212a",
+        "\u0130",
+        "\u0131",
+        "é",
+        "١",
+        " ",
+        "x",
+        "2",
+    ]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(line=st.lists(_SUMMARY_PIECES, max_size=6).map("".join) | st.text(max_size=40))
+def test_a_summary_is_found_as_the_pattern_finds_it(line: str) -> None:
+    assert preview._is_summary(line) == (preview._SUMMARY.search(line) is not None)

@@ -178,9 +178,26 @@ def carries_fact(line: str) -> bool:
         is_fact_line(line)
         or next(iter_paths(line), None) is not None
         or next(iter_commits(line), None) is not None
-        or _SUMMARY.search(line) is not None
+        or _is_summary(line)
         or _STRUCTURE.match(line) is not None
     )
+
+
+#: Every _SUMMARY match holds one of these (lower-cased), or opens the line with "found ", "ran "
+#: or "=".
+_SUMMARY_WORDS = (" passed", " failed", " error", " warning", " problem", " test", " skipped", " issue",
+                  " file")
+
+
+def _is_summary(line: str) -> bool:
+    """Whether _SUMMARY finds a summary on ``line``, asked only when a literal search finds
+    one of its words (a line whose case folding the search cannot follow is always asked)."""
+    if not line.startswith("="):
+        lowered = line.lower()
+        if (line.isascii() or (len(lowered) == len(line) and not _FOLDED.search(line))) and not (
+                lowered.startswith(("found ", "ran ")) or any(word in lowered for word in _SUMMARY_WORDS)):
+            return False
+    return _SUMMARY.search(line) is not None
 
 
 def _candidate_starts(chunk: str) -> list[int] | None:
