@@ -175,3 +175,74 @@ _SUMMARY_PIECES = st.sampled_from(
 @given(line=st.lists(_SUMMARY_PIECES, max_size=6).map("".join) | st.text(max_size=40))
 def test_a_summary_is_found_as_the_pattern_finds_it(line: str) -> None:
     assert preview._is_summary(line) == (preview._SUMMARY.search(line) is not None)
+
+
+def _tail_before(source: preview._File) -> list[tuple[int, str]]:
+    """The tail as it was read before (a buffer grown by copying), the reference."""
+    out = []
+    with open(source.path, "rb") as handle:
+        end = source.size
+        if source.size:
+            handle.seek(source.size - 1)
+            if handle.read(1) == b"\n":
+                end = source.size - 1
+        buf, buf_start, hi, number = b"", end, 0, source.total - 1
+        while number >= 0:
+            newline = buf.rfind(b"\n", 0, hi)
+            if newline >= 0:
+                out.append((number, source._text(buf[newline + 1 : hi])))
+                number -= 1
+                hi = newline
+                continue
+            if buf_start == 0 or hi > preview.GIANT_LINE:
+                out.append((number, source._text(buf[max(0, hi - preview.GIANT_LINE) : hi])))
+                break
+            step = min(1 << 16, buf_start)
+            buf_start -= step
+            handle.seek(buf_start)
+            buf = handle.read(step) + buf[:hi]
+            hi = len(buf)
+    return out
+
+
+def _head_before(source: preview._File, limit: int) -> list[tuple[int, str]]:
+    """The head as it was read before (the rest of a long line skipped by readline)."""
+    out = []
+    with open(source.path, "rb") as handle:
+        for number in range(source.total):
+            raw = handle.readline(limit)
+            if len(raw) == limit and not raw.endswith(b"\n"):
+                while (rest := handle.readline(preview.SCAN_CHUNK)) and not rest.endswith(b"\n"):
+                    pass
+            out.append((number, source._text(raw.rstrip(b"\n"))))
+    return out
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    lengths=st.lists(st.integers(0, 300_000), min_size=1, max_size=6),
+    final_newline=st.booleans(),
+    giant=st.integers(1, 200_000),
+    limit=st.integers(1, 200_000),
+)
+def test_a_file_reads_from_both_ends_as_before(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lengths: list[int],
+    final_newline: bool,
+    giant: int,
+    limit: int,
+) -> None:
+    data = b"\n".join(bytes([97 + n % 26]) * length for n, length in enumerate(lengths))
+    data += b"\n" if final_newline else b""
+    path = tmp_path / "long.txt"
+    path.write_bytes(data)
+    monkeypatch.setattr(preview, "GIANT_LINE", giant)
+    total, size = preview._count_lines(path)
+    source = preview._File(path, total, size, True)
+    assert list(source.tail()) == _tail_before(source)
+    assert list(source.head(limit)) == _head_before(source, limit)

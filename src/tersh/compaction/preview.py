@@ -42,7 +42,7 @@ TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from types import ModuleType
-    from typing import NamedTuple, TypeAlias
+    from typing import BinaryIO, NamedTuple, TypeAlias
 
     FilePath: TypeAlias = str | os.PathLike[str]
 else:
@@ -608,8 +608,7 @@ class _File:
             for number in range(self.total):
                 raw = handle.readline(limit)
                 if len(raw) == limit and not raw.endswith(b"\n"):
-                    while (rest := handle.readline(SCAN_CHUNK)) and not rest.endswith(b"\n"):
-                        pass
+                    _skip_line(handle)
                 yield number, self._text(raw.rstrip(b"\n"))
 
     def tail(self) -> Iterator[tuple[int, str]]:
@@ -623,22 +622,42 @@ class _File:
             buf = b""
             buf_start = end  # file offset of buf[0]
             hi = 0  # buf[:hi] is still unread; the current line ends at hi
+            later: list[bytes] = []  # the current line's bytes read before buf, last first
+            later_bytes = 0
             number = self.total - 1
             while number >= 0:
                 newline = buf.rfind(b"\n", 0, hi)
                 if newline >= 0:
-                    yield number, self._text(buf[newline + 1 : hi])
+                    line = buf[newline + 1 : hi]
+                    if later:
+                        line += b"".join(reversed(later))
+                        later, later_bytes = [], 0
+                    yield number, self._text(line)
                     number -= 1
                     hi = newline
                     continue
-                if buf_start == 0 or hi > GIANT_LINE:
-                    yield number, self._text(buf[max(0, hi - GIANT_LINE) : hi])
+                seen = hi + later_bytes
+                if buf_start == 0 or seen > GIANT_LINE:
+                    whole = buf[:hi] + b"".join(reversed(later))
+                    yield number, self._text(whole[max(0, seen - GIANT_LINE) :])
                     return
+                if hi:  # read on before it (each byte copied once: a long line costs no more)
+                    later.append(buf[:hi])
+                    later_bytes += hi
                 step = min(1 << 16, buf_start)
                 buf_start -= step
                 handle.seek(buf_start)
-                buf = handle.read(step) + buf[:hi]
+                buf = handle.read(step)
                 hi = len(buf)
+
+
+def _skip_line(handle: BinaryIO) -> None:
+    """Read ``handle`` on past the end of the line it is in (to the end of the file at most)."""
+    while block := handle.read(1 << 20):
+        newline = block.find(b"\n")
+        if newline >= 0:
+            handle.seek(newline + 1 - len(block), os.SEEK_CUR)
+            return
 
 
 _Source = _Text | _File
@@ -1115,13 +1134,18 @@ class _Context:
         self.previous = (last_line, body[last:-1])
 
 
+#: The raw bytes of a file are searched and counted this many at a time (a line longer than
+#: GIANT_LINE is then held by its start, at most this much past it).
+RAW_BLOCK = 1 << 20
+
+
 def _source_blocks(source: _Source) -> Iterator[bytes]:
     """The raw bytes of a source (what grep reads), a block at a time."""
     if isinstance(source, _Text):
         yield source.body.encode("utf-8", "surrogatepass")
         return
     with open(source.path, "rb") as handle:
-        while block := handle.read(SCAN_CHUNK):
+        while block := handle.read(RAW_BLOCK):
             yield block
 
 
