@@ -246,3 +246,20 @@ def test_a_file_reads_from_both_ends_as_before(
     source = preview._File(path, total, size, True)
     assert list(source.tail()) == _tail_before(source)
     assert list(source.head(limit)) == _head_before(source, limit)
+
+
+def test_a_grep_that_fails_leaves_the_scan_to_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    refusing = folder / "grep"
+    refusing.write_text("#!/bin/sh\necho 'grep: unknown option' >&2\nexit 2\n")
+    refusing.chmod(0o755)
+    rows = [f"step {n} compiled" for n in range(40_000)]
+    rows[20_000] = "src/app.py:12:4: error: the one that matters"
+    path = tmp_path / "build.log"
+    path.write_text("\n".join(rows) + "\n")
+    monkeypatch.setattr(preview, "_grep", lambda: None)
+    by_python = preview.bound_file(path, 200, 8000)
+    monkeypatch.setattr(preview, "_grep", lambda: str(refusing))
+    assert preview.bound_file(path, 200, 8000) == by_python
+    assert "the one that matters" in by_python.text

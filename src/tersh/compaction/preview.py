@@ -705,6 +705,11 @@ _UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
 _GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
 
 
+class GrepFailed(Exception):
+    """grep ended with an error (an option it does not know, a read error): what it printed
+    is not the whole answer."""
+
+
 def _grep() -> str | None:
     """The path of the system's grep (found on PATH, as a shell would), or None."""
     for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
@@ -792,8 +797,19 @@ class _Grep:
             os.close(write_end)
         self.output = open(read_end, "rb")  # noqa: SIM115 - closed by stop()
 
+    def finish(self) -> int:
+        """Reap grep once its output is read to the end: its exit code (negative: a signal)."""
+        self.output.close()
+        if self.popen is not None:
+            return self.popen.wait()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = -1
+        return os.waitstatus_to_exitcode(status)
+
     def stop(self) -> None:
         """Kill grep (it may still be reading), close its output, reap it."""
+        if self.output.closed:  # reaped already (finish)
+            return
         if self.popen is not None:
             self.popen.kill()
             self.output.close()
@@ -840,6 +856,8 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
                   else _grep_matches(started[1], cleaned, _LineNumbers(_source_blocks(source))))
         facts = _grep_matches(started[0], cleaned, _LineNumbers(_source_blocks(source)))
         yield from _from_grep(facts, around)
+        if any(process.finish() not in (0, 1) for process in list(started)):
+            raise GrepFailed("grep failed")  # 0: lines found, 1: none, else an error
     finally:
         for process in started:
             process.stop()
@@ -1178,10 +1196,17 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
+        found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
+        try:
+            self._scan(source, max_bytes, line_cap, found)
+        except GrepFailed:  # a grep that refused its options or failed: the scan in Python
+            self._scan(source, max_bytes, line_cap, None)
+
+    def _scan(self, source: _Source, max_bytes: int, line_cap: int,
+              found: Iterator[tuple[str, int, str]] | None) -> None:
         self.digest = Digest()
         facts = _Earliest(max_bytes, line_cap)
         shapes = _Earliest(max_bytes, line_cap)
-        found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
         grouped = False
         # A rule's text (in memory) may group findings by file: its entry lines are counted once
         # it is known under which file they stand.
