@@ -42,7 +42,7 @@ TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from types import ModuleType
-    from typing import NamedTuple, TypeAlias
+    from typing import BinaryIO, NamedTuple, TypeAlias
 
     FilePath: TypeAlias = str | os.PathLike[str]
 else:
@@ -178,9 +178,26 @@ def carries_fact(line: str) -> bool:
         is_fact_line(line)
         or next(iter_paths(line), None) is not None
         or next(iter_commits(line), None) is not None
-        or _SUMMARY.search(line) is not None
+        or _is_summary(line)
         or _STRUCTURE.match(line) is not None
     )
+
+
+#: Every _SUMMARY match holds one of these (lower-cased), or opens the line with "found ", "ran "
+#: or "=".
+_SUMMARY_WORDS = (" passed", " failed", " error", " warning", " problem", " test", " skipped", " issue",
+                  " file")
+
+
+def _is_summary(line: str) -> bool:
+    """Whether _SUMMARY finds a summary on ``line``, asked only when a literal search finds
+    one of its words (a line whose case folding the search cannot follow is always asked)."""
+    if not line.startswith("="):
+        lowered = line.lower()
+        if (line.isascii() or (len(lowered) == len(line) and not _FOLDED.search(line))) and not (
+                lowered.startswith(("found ", "ran ")) or any(word in lowered for word in _SUMMARY_WORDS)):
+            return False
+    return _SUMMARY.search(line) is not None
 
 
 def _candidate_starts(chunk: str) -> list[int] | None:
@@ -528,6 +545,16 @@ class _Text:
             end = start - 1
 
 
+#: Bytes after which clean_line may change an ASCII line: C0 controls but tab, DEL.
+_UNCLEAN_ASCII = bytes([*range(0x09), *range(0x0A, 0x20), 0x7F])
+
+
+def _is_plain_ascii(raw: bytes) -> bool:
+    """Whether ``raw`` (ASCII) holds no byte clean_line acts on (escape, carriage return,
+    backspace, other controls): its text is then its clean text."""
+    return len(raw.translate(None, _UNCLEAN_ASCII)) == len(raw)
+
+
 def decode(data: bytes) -> str:
     """Bytes as text: UTF-8, invalid sequences replaced (the capture keeps the exact bytes)."""
     return data.decode("utf-8", "replace")
@@ -540,6 +567,8 @@ class _File:
         self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
 
     def _text(self, raw: bytes) -> str:
+        if raw.isascii() and (not self.cleaned or _is_plain_ascii(raw)):
+            return raw.decode("ascii")  # what decode and clean_line give for it, in one pass
         text = decode(raw)
         return clean_line(text) if self.cleaned else text
 
@@ -579,8 +608,7 @@ class _File:
             for number in range(self.total):
                 raw = handle.readline(limit)
                 if len(raw) == limit and not raw.endswith(b"\n"):
-                    while (rest := handle.readline(SCAN_CHUNK)) and not rest.endswith(b"\n"):
-                        pass
+                    _skip_line(handle)
                 yield number, self._text(raw.rstrip(b"\n"))
 
     def tail(self) -> Iterator[tuple[int, str]]:
@@ -594,22 +622,42 @@ class _File:
             buf = b""
             buf_start = end  # file offset of buf[0]
             hi = 0  # buf[:hi] is still unread; the current line ends at hi
+            later: list[bytes] = []  # the current line's bytes read before buf, last first
+            later_bytes = 0
             number = self.total - 1
             while number >= 0:
                 newline = buf.rfind(b"\n", 0, hi)
                 if newline >= 0:
-                    yield number, self._text(buf[newline + 1 : hi])
+                    line = buf[newline + 1 : hi]
+                    if later:
+                        line += b"".join(reversed(later))
+                        later, later_bytes = [], 0
+                    yield number, self._text(line)
                     number -= 1
                     hi = newline
                     continue
-                if buf_start == 0 or hi > GIANT_LINE:
-                    yield number, self._text(buf[max(0, hi - GIANT_LINE) : hi])
+                seen = hi + later_bytes
+                if buf_start == 0 or seen > GIANT_LINE:
+                    whole = buf[:hi] + b"".join(reversed(later))
+                    yield number, self._text(whole[max(0, seen - GIANT_LINE) :])
                     return
+                if hi:  # read on before it (each byte copied once: a long line costs no more)
+                    later.append(buf[:hi])
+                    later_bytes += hi
                 step = min(1 << 16, buf_start)
                 buf_start -= step
                 handle.seek(buf_start)
-                buf = handle.read(step) + buf[:hi]
+                buf = handle.read(step)
                 hi = len(buf)
+
+
+def _skip_line(handle: BinaryIO) -> None:
+    """Read ``handle`` on past the end of the line it is in (to the end of the file at most)."""
+    while block := handle.read(1 << 20):
+        newline = block.find(b"\n")
+        if newline >= 0:
+            handle.seek(newline + 1 - len(block), os.SEEK_CUR)
+            return
 
 
 _Source = _Text | _File
@@ -651,9 +699,15 @@ _GREP_FACTS = (
 )
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).
+# Found in-process by :class:`_Context` (what ``grep -n -A2 -B1 -E`` prints for this pattern).
 _GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
 _UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
 _GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
+
+
+class GrepFailed(Exception):
+    """grep ended with an error (an option it does not know, a read error): what it printed
+    is not the whole answer."""
 
 
 def _grep() -> str | None:
@@ -679,12 +733,33 @@ def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
     if isinstance(source, _File):
         yield from _grep_file(grep, source, os.fsencode(source.path))
         return
+    data = source.body.encode("utf-8", "surrogatepass")
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is not None:  # a file in memory, no folder: grep reads it as its stdin
+        try:
+            fd = memfd_create("tersh-preview")
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                _write_all(fd, data)
+                os.lseek(fd, 0, os.SEEK_SET)
+                yield from _grep_file(grep, source, b"-", stdin=fd)
+            finally:
+                os.close(fd)
+            return
     import tempfile
 
     with tempfile.NamedTemporaryFile(prefix="tersh-preview-") as temporary:
-        temporary.write(source.body.encode("utf-8", "surrogatepass"))
+        temporary.write(data)
         temporary.flush()
         yield from _grep_file(grep, source, os.fsencode(temporary.name))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _signals() -> ModuleType:
@@ -696,20 +771,22 @@ class _Grep:
     """One grep started with ``posix_spawn`` (``subprocess`` where there is none), its output
     on a pipe."""
 
-    def __init__(self, grep: str, argv: list[bytes], env: dict[str, str]) -> None:
+    def __init__(self, grep: str, argv: list[bytes], env: dict[str, str], stdin: int = -1) -> None:
         self.pid, self.popen = -1, None
         if not hasattr(os, "posix_spawn"):
             import subprocess
 
-            self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin < 0 else stdin,
+                                          stdout=subprocess.PIPE,
                                           stderr=subprocess.DEVNULL, env=env)
             assert self.popen.stdout is not None
             self.output = self.popen.stdout
             return
         read_end, write_end = os.pipe()  # both close on exec: the child gets only its stdout
         try:
-            actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                       (os.POSIX_SPAWN_DUP2, write_end, 1),
+            reading = ((os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0) if stdin < 0
+                       else (os.POSIX_SPAWN_DUP2, stdin, 0))
+            actions = [reading, (os.POSIX_SPAWN_DUP2, write_end, 1),
                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
             self.pid = os.posix_spawn(grep, argv, env, file_actions=actions,
                                       setsigdef=(_signals().SIGPIPE, _signals().SIGXFSZ))
@@ -720,8 +797,19 @@ class _Grep:
             os.close(write_end)
         self.output = open(read_end, "rb")  # noqa: SIM115 - closed by stop()
 
+    def finish(self) -> int:
+        """Reap grep once its output is read to the end: its exit code (negative: a signal)."""
+        self.output.close()
+        if self.popen is not None:
+            return self.popen.wait()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = -1
+        return os.waitstatus_to_exitcode(status)
+
     def stop(self) -> None:
         """Kill grep (it may still be reading), close its output, reap it."""
+        if self.output.closed:  # reaped already (finish)
+            return
         if self.popen is not None:
             self.popen.kill()
             self.output.close()
@@ -735,13 +823,27 @@ class _Grep:
         os.waitpid(self.pid, 0)
 
 
-def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str, int, str]]:
+#: Up to this size, or from this mean line length on, the lines around the shape marks of a file
+#: are found in-process (:class:`_Context`): a second grep would cost more to start than the
+#: search, or (on lines of megabytes) more than the search in memory; between the two a grep is
+#: cheaper. A text in memory is always searched in-process (its one grep reads it as stdin).
+CONTEXT_IN_PROCESS_BYTES = 2 << 20
+CONTEXT_IN_PROCESS_LINE = 64 << 10
+
+
+def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
+               ) -> Iterator[tuple[str, int, str]]:
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
+    in_process = (not isinstance(source, _File) or source.size <= CONTEXT_IN_PROCESS_BYTES
+                  or source.size >= CONTEXT_IN_PROCESS_LINE * source.total)
+    searches = [([b"-i"], _GREP_FACTS)]
+    if not in_process:
+        searches.append(([b"-A2", b"-B1"], _GREP_CONTEXT))
     started: list[_Grep] = []
     try:
-        for options, pattern in (([b"-i"], _GREP_FACTS), ([b"-A2", b"-B1"], _GREP_CONTEXT)):
-            argv = [grep.encode(), b"-n", b"-a", b"-E", *options, b"--", pattern, target]
-            started.append(_Grep(grep, argv, env))
+        for options, pattern in searches:
+            argv = [grep.encode(), b"-b", b"-a", b"-E", *options, b"--", pattern, target]
+            started.append(_Grep(grep, argv, env, stdin))
     except OSError:
         for process in started:
             process.stop()
@@ -749,7 +851,13 @@ def _grep_file(grep: str, source: _Source, target: bytes) -> Iterator[tuple[str,
         return
     cleaned = isinstance(source, _File) and source.cleaned
     try:
-        yield from _from_grep(_grep_matches(started[0], cleaned), _grep_matches(started[1], cleaned))
+        # grep prints byte offsets (-b): counting lines (-n) costs it twice the time on short lines
+        around = (_Context(cleaned).lines(_source_blocks(source)) if in_process
+                  else _grep_matches(started[1], cleaned, _LineNumbers(_source_blocks(source))))
+        facts = _grep_matches(started[0], cleaned, _LineNumbers(_source_blocks(source)))
+        yield from _from_grep(facts, around)
+        if any(process.finish() not in (0, 1) for process in list(started)):
+            raise GrepFailed("grep failed")  # 0: lines found, 1: none, else an error
     finally:
         for process in started:
             process.stop()
@@ -760,7 +868,10 @@ def _grep_output(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
     return _grep_lines(process.output, cleaned)
 
 
-def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_lines(raws: Iterable[bytes], cleaned: bool, offsets: _LineNumbers | None = None
+                ) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of grep's output (``offsets``: grep ran with ``-b``, the
+    numbers are byte offsets of the lines)."""
     for raw in raws:
         if raw == b"--\n":
             yield -1, ""
@@ -769,7 +880,34 @@ def _grep_lines(raws: Iterable[bytes], cleaned: bool) -> Iterator[tuple[int, str
         if not digits:
             continue
         text = decode(raw[digits + 1 :].rstrip(b"\n")[:GIANT_LINE])
-        yield int(raw[:digits]) - 1, clean_line(text) if cleaned else text
+        number = int(raw[:digits])
+        yield number - 1 if offsets is None else offsets.at(number), clean_line(text) if cleaned else text
+
+
+class _LineNumbers:
+    """The number of the line at each byte offset of a text, offsets asked in increasing order
+    (its newlines counted from where the last one was asked, a block at a time)."""
+
+    def __init__(self, blocks: Iterator[bytes]) -> None:
+        self.blocks = blocks
+        self.block = b""
+        self.start = 0  # the offset of block[0]
+        self.cursor = 0  # newlines counted in block[:cursor]
+        self.number = 0  # newlines before start + cursor
+
+    def at(self, offset: int) -> int:
+        """The number (from 0) of the line that starts at ``offset``."""
+        while offset > self.start + len(self.block):
+            self.number += self.block.count(b"\n", self.cursor)
+            self.start += len(self.block)
+            self.cursor = 0
+            self.block = next(self.blocks, b"")
+            if not self.block:
+                return self.number
+        position = offset - self.start
+        self.number += self.block.count(b"\n", self.cursor, position)
+        self.cursor = position
+        return self.number
 
 
 #: grep's output is read this many bytes at a time (each block is held about six times over, as
@@ -780,39 +918,259 @@ GREP_BLOCK = 1 << 20
 _GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", re.MULTILINE)
 
 
-def _grep_matches(process: _Grep, cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_matches(process: _Grep, cleaned: bool, offsets: _LineNumbers | None = None
+                  ) -> Iterator[tuple[int, str]]:
     """What :func:`_grep_output` yields, grep's output read, decoded and cleaned a block of
-    lines at a time."""
+    lines at a time (``offsets``: grep ran with ``-b``)."""
     carry = b""
     while data := process.output.read(GREP_BLOCK):
         data = carry + data
         cut = data.rfind(b"\n") + 1
         body, carry = data[:cut], data[cut:]
         if body:
-            yield from _grep_block(body, cleaned)
+            yield from _grep_block(body, cleaned, offsets)
     if carry:
-        yield from _grep_block(carry + b"\n", cleaned)
+        yield from _grep_block(carry + b"\n", cleaned, offsets)
 
 
-def _grep_block(body: bytes, cleaned: bool) -> Iterator[tuple[int, str]]:
+def _grep_block(body: bytes, cleaned: bool, offsets: _LineNumbers | None = None
+                ) -> Iterator[tuple[int, str]]:
     """(number, text) of whole lines of grep's output: numbers and texts split by one search
     each, the texts decoded and cleaned as one (what _grep_output gives, line by line)."""
     numbers = _GREP_NUMBER.findall(body)
     raws = _GREP_NUMBER.sub(b"", body).split(b"\n")
     raws.pop()
     if len(raws) != len(numbers):  # a line without its number (grep printed no other)
-        yield from _grep_lines(body.splitlines(keepends=True), cleaned)
+        yield from _grep_lines(body.splitlines(keepends=True), cleaned, offsets)
         return
     if max(map(len, raws)) > GIANT_LINE:
         raws = [raw[:GIANT_LINE] for raw in raws]
     text = decode(b"\n".join(raws))
     lines = (clean(text) if cleaned else text).split("\n")
-    yield from zip([int(number) - 1 if number else -1 for number in numbers], lines, strict=True)
+    if offsets is None:
+        found = [int(number) - 1 if number else -1 for number in numbers]
+    else:
+        at = offsets.at
+        found = [at(int(number)) if number else -1 for number in numbers]
+    yield from zip(found, lines, strict=True)
+
+
+# --- the lines around a shape mark, found in-process -------------------------------------------
+
+# What _GREP_CONTEXT matches: a line that starts with one of these, or ends with "/" or with a
+# count in parentheses (" (12)", " (1,204)").
+_CONTEXT_HEADS = (b"Date:", b"CommitDate:", b"===", b"---")
+_CONTEXT_HEAD_MARKS = tuple(b"\n" + head for head in _CONTEXT_HEADS)
+_COUNT_DIGITS = b"0123456789,"
+_COUNT_RUN = lazy_bytes(rb"[0-9][0-9,]*")
+
+
+class _GiantEnd:
+    """Whether a line too long to hold ends as a _GREP_CONTEXT line does, fed piece by piece:
+    the last byte, and the run of count characters before it with the two bytes before that."""
+
+    def __init__(self) -> None:
+        self.head = b""  # the line's first bytes (a _CONTEXT_HEADS word fits)
+        self.last = b""
+        self.last2 = b""  # the last two bytes before ``last``
+        self.run = 0  # length of the run of _COUNT_DIGITS just before ``last``
+        self.run_first = b""
+        self.before_run = b""  # the two bytes before that run
+
+    def feed(self, piece: bytes) -> None:
+        """Take the next bytes of the line."""
+        if not piece:
+            return
+        if len(self.head) < 16:
+            self.head += piece[: 16 - len(self.head)]
+        held = self.last + piece[:-1]
+        self.last = piece[-1:]
+        kept = held.rstrip(_COUNT_DIGITS)
+        if not kept:
+            if not self.run:
+                self.run_first, self.before_run = held[:1], self.last2
+            self.run += len(held)
+        else:
+            self.run = len(held) - len(kept)
+            self.run_first = held[len(kept) : len(kept) + 1]
+            self.before_run = (self.last2 + kept)[-2:]
+        self.last2 = (self.last2 + held)[-2:]
+
+    def matches(self) -> bool:
+        """Whether the line fed starts with a _CONTEXT_HEADS word or ends with "/" or " (count)"."""
+        if self.last == b"/" or self.head.startswith(_CONTEXT_HEADS):
+            return True
+        return (self.last == b")" and self.run > 0 and self.run_first.isdigit()
+                and self.before_run == b" (")
+
+
+def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
+    """(whole lines each ending with ``\\n``, None), or for a line longer than GIANT_LINE
+    (its first GIANT_LINE bytes, whether it matches _GREP_CONTEXT), from raw blocks of a text."""
+    carry = b""
+    giant: _GiantEnd | None = None
+    prefix = b""
+    for block in blocks:
+        if giant is not None:
+            newline = block.find(b"\n")
+            if newline < 0:
+                giant.feed(block)
+                continue
+            giant.feed(block[:newline])
+            yield prefix, giant.matches()
+            block, giant = block[newline + 1 :], None
+        block = carry + block
+        cut = block.rfind(b"\n") + 1
+        body, carry = block[:cut], block[cut:]
+        if body:
+            yield body, None
+        if len(carry) > GIANT_LINE:
+            giant, prefix = _GiantEnd(), carry[:GIANT_LINE]
+            giant.feed(carry)
+            carry = b""
+    if giant is not None:
+        yield prefix, giant.matches()
+    elif carry:
+        yield carry + b"\n", None
+
+
+def _ends_with_count(body: bytes, start: int, end: int) -> bool:
+    """Whether ``body[start:end]`` (one line, ``)`` last) ends with " (count)"."""
+    opening = body.rfind(b"(", start, end)
+    return (opening > start and body[opening - 1] == 0x20
+            and _COUNT_RUN.fullmatch(body, opening + 1, end - 1) is not None)
+
+
+def _context_starts(body: bytes) -> list[int]:
+    """Start of every line of ``body`` (whole lines) that _GREP_CONTEXT matches, sorted (each
+    mark looked for only when a cheaper search for a part of it finds one)."""
+    starts: set[int] = set()
+    if body.startswith(_CONTEXT_HEADS):
+        starts.add(0)
+    find, rfind = body.find, body.rfind
+    for part, marks in ((b"Date:", _CONTEXT_HEAD_MARKS[:2]), (b"===", _CONTEXT_HEAD_MARKS[2:3]),
+                        (b"---", _CONTEXT_HEAD_MARKS[3:])):
+        if part not in body:
+            continue
+        for mark in marks:
+            position = find(mark)
+            while position >= 0:
+                starts.add(position + 1)
+                position = find(mark, position + 1)
+    if b"/" in body:
+        position = find(b"/\n")
+        while position >= 0:
+            starts.add(rfind(b"\n", 0, position) + 1)
+            position = find(b"/\n", position + 2)
+    if b")" in body:
+        position = find(b")\n")
+        while position >= 0:
+            start = rfind(b"\n", 0, position) + 1
+            if _ends_with_count(body, start, position + 1):
+                starts.add(start)
+            position = find(b")\n", position + 2)
+    return sorted(starts)
+
+
+class _Context:
+    """What ``grep -n -a -E -A2 -B1 _GREP_CONTEXT`` prints, as :func:`_grep_output` reads it:
+    (number, text) of each matching line, the line before it and the two after it, and (-1, "")
+    between groups that do not touch; found with whole-chunk searches, no per-line call."""
+
+    def __init__(self, cleaned: bool) -> None:
+        self.cleaned = cleaned
+        self.printed = -1  # the last line number printed (-1: none yet)
+        self.after = 0  # lines still to print after the last match
+        self.previous: tuple[int, bytes] | None = None  # the last line of the piece before
+
+    def lines(self, blocks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+        """The lines printed for the text given as raw ``blocks``."""
+        first = 0
+        for piece, giant in _raw_pieces(blocks):
+            if giant is None:
+                yield from self._body(piece, first)
+                first += piece.count(b"\n")
+            else:
+                yield from self._giant(piece, first, giant)
+                first += 1
+
+    def _line(self, number: int, raw: bytes) -> Iterator[tuple[int, str]]:
+        if number <= self.printed:
+            return
+        if self.printed >= 0 and number > self.printed + 1:
+            yield -1, ""
+        self.printed = number
+        text = decode(raw[:GIANT_LINE])
+        yield number, clean_line(text) if self.cleaned else text
+
+    def _giant(self, prefix: bytes, number: int, matched: bool) -> Iterator[tuple[int, str]]:
+        if matched:
+            if self.previous is not None and self.previous[0] == number - 1:
+                yield from self._line(*self.previous)
+            self.after = 3
+        if self.after:
+            yield from self._line(number, prefix)
+            self.after -= 1
+        self.previous = (number, prefix)
+
+    def _body(self, body: bytes, first: int) -> Iterator[tuple[int, str]]:
+        starts = _context_starts(body)
+        count = body.count(b"\n")
+        if not starts and self.after == 0:
+            last = body.rfind(b"\n", 0, len(body) - 1) + 1
+            self.previous = (first + count - 1, body[last:-1])
+            return
+        find = body.find
+        wanted: dict[int, int] = {}  # line number -> start (-1: the previous piece's last line)
+        start = 0
+        for number in range(first, first + min(self.after, count)):
+            wanted[number] = start
+            start = find(b"\n", start) + 1
+        number = first
+        counted = 0
+        for start in starts:
+            number += body.count(b"\n", counted, start)
+            counted = start
+            if number > first:
+                wanted.setdefault(number - 1, body.rfind(b"\n", 0, start - 1) + 1)
+            elif self.previous is not None and self.previous[0] == number - 1:
+                wanted.setdefault(number - 1, -1)
+            line_start = start
+            for following in range(number, min(number + 3, first + count)):
+                wanted.setdefault(following, line_start)
+                line_start = find(b"\n", line_start) + 1
+        last_line = first + count - 1
+        self.after = max(0, number + 2 - last_line) if starts else max(0, self.after - count)
+        for line_number in sorted(wanted):
+            start = wanted[line_number]
+            if start < 0:
+                assert self.previous is not None
+                yield from self._line(*self.previous)
+            else:
+                yield from self._line(line_number, body[start : find(b"\n", start)])
+        last = body.rfind(b"\n", 0, len(body) - 1) + 1
+        self.previous = (last_line, body[last:-1])
+
+
+#: The raw bytes of a file are searched and counted this many at a time (a line longer than
+#: GIANT_LINE is then held by its start, at most this much past it).
+RAW_BLOCK = 1 << 20
+
+
+def _source_blocks(source: _Source) -> Iterator[bytes]:
+    """The raw bytes of a source (what grep reads), a block at a time."""
+    if isinstance(source, _Text):
+        yield source.body.encode("utf-8", "surrogatepass")
+        return
+    with open(source.path, "rb") as handle:
+        while block := handle.read(RAW_BLOCK):
+            yield block
 
 
 def _from_grep(facts: Iterator[tuple[int, str]], around: Iterator[tuple[int, str]]
                ) -> Iterator[tuple[str, int, str]]:
-    """Candidates and shape lines from grep's two outputs (see _GREP_FACTS, _GREP_CONTEXT)."""
+    """Candidates and shape lines from grep's output (see _GREP_FACTS) and the lines around
+    the shape marks (see _GREP_CONTEXT)."""
     for number, line in facts:
         yield "candidate", number, line
         if _STRUCTURE.match(line):
@@ -838,10 +1196,17 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
+        found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
+        try:
+            self._scan(source, max_bytes, line_cap, found)
+        except GrepFailed:  # a grep that refused its options or failed: the scan in Python
+            self._scan(source, max_bytes, line_cap, None)
+
+    def _scan(self, source: _Source, max_bytes: int, line_cap: int,
+              found: Iterator[tuple[str, int, str]] | None) -> None:
         self.digest = Digest()
         facts = _Earliest(max_bytes, line_cap)
         shapes = _Earliest(max_bytes, line_cap)
-        found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
         grouped = False
         # A rule's text (in memory) may group findings by file: its entry lines are counted once
         # it is known under which file they stand.
@@ -999,6 +1364,16 @@ class _Selection:
         self.cut = 0
         #: A git log: its indented message lines carry facts (commit messages).
         self.messages = False
+        #: carries_fact of each line text offered (a flood repeats the same few lines).
+        self.carries: dict[str, bool] = {}
+
+    def _carries_fact(self, line: str) -> bool:
+        found = self.carries.get(line)
+        if found is None:
+            if len(self.carries) >= _READS_KEPT:
+                self.carries.clear()
+            found = self.carries[line] = carries_fact(line)
+        return found
 
     def _new_gaps(self, number: int) -> int:
         """How the count of gap markers changes when ``number`` is chosen (-1, 0 or +1)."""
@@ -1017,7 +1392,7 @@ class _Selection:
             return True
         budget = self.budget
         is_filler = filler is not None and not (
-            (self.messages and line.startswith("    ")) or carries_fact(line[: self.line_cap]))
+            (self.messages and line.startswith("    ")) or self._carries_fact(line[: self.line_cap]))
         cap = self.line_cap
         if is_filler:  # a long filler line is cut to the allowance left, when 2 lines' worth
             left = int(budget.filler * (filler or 0.0)) - budget.used_filler
