@@ -19,10 +19,9 @@ structure patterns) are read one by one, so lines that cannot carry a fact cost 
 from __future__ import annotations
 
 import os
-import re
 import sys
 
-from tersh._startup.lazyre import lazy, lazy_bytes
+from tersh._startup.lazyre import IGNORECASE, MULTILINE, lazy, lazy_bytes
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.verify.facts import (
     _LOCATION_COLON,
@@ -40,6 +39,7 @@ from tersh.compaction.verify.facts import (
 # import, more than bounding a megabyte of output may take (grep is started with posix_spawn).
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable, Iterator
     from types import ModuleType
     from typing import BinaryIO, NamedTuple, TypeAlias
@@ -80,14 +80,14 @@ _STRUCTURE_LINES = lazy(  # the same, found in a chunk of many lines
     r"|func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?[^\S\n]*(?:static[^\S\n]+)?(?:class|interface|record) "
     r"|diff --git |commit [0-9a-f]{7,40}\b|[^\S\n]*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)",
-    re.MULTILINE,
+    MULTILINE,
 )
 # A commit's subject: the first message line after its Date: header and a blank line.
-_SUBJECT_LINES = lazy(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", re.MULTILINE)
+_SUBJECT_LINES = lazy(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", MULTILINE)
 # A setext heading: a text line underlined by === or ---.
-_SETEXT_LINES = lazy(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", re.MULTILINE)
+_SETEXT_LINES = lazy(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", MULTILINE)
 # A line that heads grouped entries (findings, matches or paths under their file or folder).
-_GROUP_HEAD_LINES = lazy(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", re.MULTILINE)
+_GROUP_HEAD_LINES = lazy(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", MULTILINE)
 
 # Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
 # or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
@@ -119,7 +119,7 @@ _SUMMARY = lazy(
     r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
     r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
     r"|^=+ .*\bin \d[\d.]*s\b",
-    re.IGNORECASE,
+    IGNORECASE,
 )
 
 
@@ -915,7 +915,7 @@ class _LineNumbers:
 GREP_BLOCK = 1 << 20
 # The number grep writes before a line (":" after a matching line, "-" after a context line),
 # or the "--" line between two groups of context, which stands for no number.
-_GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", re.MULTILINE)
+_GREP_NUMBER = lazy_bytes(rb"^(?:(\d+)[:-]|--$)", MULTILINE)
 
 
 def _grep_matches(process: _Grep, cleaned: bool, offsets: _LineNumbers | None = None
@@ -1271,7 +1271,7 @@ class _Scan:
 _GROUP_FILE_HEAD = lazy(r"^(?P<path>\S+) \((?P<count>\d[\d,]*)\)$")
 # (an entry is indented less than four columns; a line indented more continues the entry before)
 _GROUP_ENTRY = lazy(r"^[ \t]{1,3}(?P<places>\d+(?::\d+)?(?:[^\S\n]+\d+(?::\d+)?)*)(?=[^\S\n]|$)")
-_GROUP_MARKS = lazy(r"^(?:\S+ \(\d[\d,]*\)$|[^\S\n])", re.MULTILINE)
+_GROUP_MARKS = lazy(r"^(?:\S+ \(\d[\d,]*\)$|[^\S\n])", MULTILINE)
 
 
 def _grouped_entries(source: _Source) -> Iterator[tuple[int, str, list[tuple[str, str, str]]]]:
