@@ -145,6 +145,30 @@ def frame_line_carries_fact(lines: Sequence[str], index: int) -> bool:
     line = lines[index]
     if not quoted_source(lines, index):
         return carries_fact(line, paths=True)
+    return _names_place(line)
+
+
+#: What ``frame_fact_kind`` says of a line.
+BLANK, NO_FACT, FACT, DIAGNOSTIC_ONLY = range(4)
+
+
+def frame_fact_kind(line: str) -> int:
+    """What ``frame_line_carries_fact`` needs to know of a non-blank line beyond the line itself:
+    NO_FACT (False wherever it stands), FACT (True wherever it stands), DIAGNOSTIC_ONLY (True
+    unless the line is ``quoted_source``); BLANK for a line that ``str.strip`` empties.
+
+    A location, path or commit id is also what ``carries_fact(line, paths=True)`` finds first,
+    so the two readings of ``frame_line_carries_fact`` differ only on a line whose one fact is
+    its diagnostic."""
+    if not line.strip():
+        return BLANK
+    if not carries_fact(line, paths=True):
+        return NO_FACT
+    return FACT if _names_place(line) else DIAGNOSTIC_ONLY
+
+
+def _names_place(line: str) -> bool:
+    """Whether ``line`` names a location, a path or a commit id (the facts of quoted code)."""
     return (
         next(verify.iter_locations(line), None) is not None
         or next(verify.iter_paths(line), None) is not None
