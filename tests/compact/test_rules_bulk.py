@@ -11,8 +11,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import ruff
+from tersh.compaction.rules import cargobuild, ruff
+from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,3 +69,143 @@ def test_frame_fact_kind_says_what_frame_line_carries_fact_needs(line: str) -> N
             assert expected is False
         elif kind == _diag.FACT:
             assert expected is True
+
+
+# ---------------------------------------------------------------- cargo build: the per-line readings
+
+_CARGO_EDGES = [
+    "", " ", "   |", "  |   ^^^^ expected `u32`", "  |_____^", "25 |     + x as u32", "71 +     return x;",
+    "71 -     return y;", "...", "error[E0308]: mismatched types", "warning: unused import: `x`",
+    "  --> src/lib.rs:4:5", "   --> src/a.rs:10:1  ", "  ::: src/b.rs:1:1", "   = note: `#[warn(x)]` on",
+    "   = help: for further information visit https://rust-lang.github.io/x", "help: try this",
+    "note: see here", "   Compiling semver v1.0.27 (/home/dev/semver)", "   Compiling bad error v1",
+    "    Finished `dev` profile", "     Running `target/debug/x`", "src/lib.rs:7:9: error[E0308]: bad",
+    "src/lib.rs:8:1: warning: unused", "error: could not compile `x`", "hello from the program",
+    "  Downloaded serde v1.0", "e", "w", "warning", "error[E0308]: mismatched types  ",
+]  # fmt: skip
+_CARGO_LINES = st.one_of(
+    st.sampled_from(support.fragment_lines("build__cargo", "cargobuild")), st.sampled_from(_CARGO_EDGES)
+)
+
+
+def _cargo_read_each(lines: list[str]) -> tuple[list[str], dict[str, int], dict[str, None], int, int, int]:
+    """What the cargo build rule reads of each line in turn (its definition before the bulk reading)."""
+    out: list[str] = []
+    dropped = {"progress line": 0, "code-frame line": 0}
+    paths: dict[str, None] = {}
+    recognised = other = 0
+    short = 0
+    for line in lines:
+        if (": error" in line or ": warning" in line) and cargobuild._SHORT.match(line):
+            recognised += 1
+            short += 1
+            out.append(line)
+        elif cargobuild._PROGRESS.match(line) and not verify.is_diagnostic(line):
+            recognised += 1
+            dropped["progress line"] += 1
+            if "/" in line or "." in line:
+                paths.update(dict.fromkeys(verify.iter_paths(line)))
+        elif _diag.is_frame_line(line):
+            recognised += 1
+            reduced = _diag.reduce_frame_line(line)
+            if reduced is None:
+                dropped["code-frame line"] += 1
+            else:
+                out.append(reduced)
+        else:
+            if cargobuild._HEADER.match(line) or cargobuild._OUTCOME.match(line):
+                recognised += 1
+            elif line.strip():
+                other += 1
+            out.append(line)
+    return out, dropped, paths, recognised, other, short
+
+
+def _cargo_merge_each(lines: list[str]) -> tuple[list[str], int]:
+    """The cargo build rule's merge of repeated diagnostic blocks, a line and a block at a time."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        starts = line[:1] in "ew" and cargobuild._BLOCK_START.match(line) is not None
+        if starts or not blocks or not line.strip() or not blocks[-1][-1].strip():
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    first: dict[tuple[str, ...], list[str]] = {}
+    keep: list[tuple[list[str], tuple[str, ...] | None]] = []
+    merged = 0
+    for block in blocks:
+        key = _cargo_block_key(block)
+        if key is None:
+            keep.append((block, None))
+        elif key in first:
+            first[key].append(next(match[1] for match in map(cargobuild._ARROW.match, block) if match))
+            merged += 1
+        else:
+            first[key] = []
+            keep.append((block, key))
+    out: list[str] = []
+    for block, key in keep:
+        out.extend(block)
+        if key is not None and first[key]:
+            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[key])}")
+    return _squeeze_each(out), merged
+
+
+def _cargo_block_key(block: list[str]) -> tuple[str, ...] | None:
+    if not cargobuild._BLOCK_START.match(block[0]):
+        return None
+    for index, line in enumerate(block):
+        if "-->" in line and cargobuild._ARROW.match(line):
+            rest = map(str.strip, block[:index] + block[index + 1 :])
+            return tuple(cargobuild._EDIT_NUMBER.sub("", x, count=1) if x[:1].isdigit() else x for x in rest)
+    return None
+
+
+def _squeeze_each(lines: list[str]) -> list[str]:
+    squeezed: list[str] = []
+    for line in lines:
+        if line.strip() or (squeezed and squeezed[-1].strip()):
+            squeezed.append(line)
+    return squeezed
+
+
+def _help_links_each(lines: list[str]) -> tuple[list[str], int]:
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in lines:
+        if "for further information visit" in line and cargobuild._HELP_LINK.match(line):
+            link = line.strip()
+            if link in seen:
+                continue
+            seen.add(link)
+        kept.append(line)
+    return kept, len(lines) - len(kept)
+
+
+@_PROPERTY
+@given(st.lists(_CARGO_LINES, min_size=1, max_size=150), st.booleans())
+def test_cargo_reads_distinct_lines_as_it_reads_each(lines: list[str], newline_at_end: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    if any(mark in text for mark in _diag.OTHER_BREAKS):
+        return  # read a line at a time (compact never reads those in bulk)
+    assert cargobuild._read_bulk(text) == _cargo_read_each(text.splitlines())
+    assert cargobuild._read_lines(text.splitlines()) == _cargo_read_each(text.splitlines())
+
+
+# Diagnostic blocks that repeat (the same message at two places), with and without blank lines.
+_CARGO_BLOCK = st.tuples(
+    st.sampled_from(("error[E0308]: mismatched types", "warning: unused import: `x`", "note: x")),
+    st.sampled_from(("  --> src/a.rs:4:5", "  --> src/b.rs:9:1", "   |", "")),
+    st.lists(st.sampled_from(("   |", "4 -     x", "9 -     x", "  = help: y", "", " ")), max_size=3),
+).map(lambda parts: [parts[0], parts[1], *parts[2]])
+_CARGO_BLOCKS = st.lists(st.one_of(_CARGO_BLOCK, st.lists(_CARGO_LINES, max_size=3)), max_size=30).map(
+    lambda blocks: [line for block in blocks for line in block]
+)
+
+
+@_PROPERTY
+@given(st.one_of(st.lists(_CARGO_LINES, max_size=150), _CARGO_BLOCKS))
+def test_cargo_merges_blocks_as_it_did_a_line_at_a_time(lines: list[str]) -> None:
+    assert cargobuild._squeeze_blank(lines) == _squeeze_each(lines)
+    assert cargobuild._merge_repeated(lines) == _cargo_merge_each(lines)
+    assert cargobuild._first_help_links(lines) == _help_links_each(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from itertools import chain
 
 from tersh._startup.lazyre import lazy
@@ -66,6 +67,18 @@ class Finding(NamedTuple):
 #: ``make_finding((path, location, text, source_line, extra))``: a :class:`Finding` built from
 #: its five values without the keyword handling of ``Finding(...)`` (a log holds many).
 make_finding = Finding._make
+_new_finding = partial(tuple.__new__, Finding)
+
+
+def findings(values: Iterable[tuple[str, str, str, str, tuple[str, ...]]]) -> list[Finding]:
+    """:class:`Finding` of each ``(path, location, text, source_line, extra)`` (no Python call
+    per finding: a bulk reading builds many)."""
+    return list(map(_new_finding, values))
+
+
+#: The line breaks other than "\\n" at which ``str.splitlines`` also splits a text: a bulk
+#: reading that splits at "\\n" reads a text holding any of them a line at a time.
+OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 class FindingRun:
