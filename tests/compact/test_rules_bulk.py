@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, ruff
+from tersh.compaction.rules import cargobuild, eslint, ruff
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -209,3 +209,36 @@ def test_cargo_merges_blocks_as_it_did_a_line_at_a_time(lines: list[str]) -> Non
     assert cargobuild._squeeze_blank(lines) == _squeeze_each(lines)
     assert cargobuild._merge_repeated(lines) == _cargo_merge_each(lines)
     assert cargobuild._first_help_links(lines) == _help_links_each(lines)
+
+
+# ---------------------------------------------------------------- eslint: a file's block of entries at once
+
+_ESLINT_EDGES = [
+    "", " ", "\t", "/home/dev/app/index.js", "src/a.js", "lib/b.ts", "not a path at all",
+    "   7:1  error  Unexpected var, use let or const instead  no-var",
+    "  12:5  warning  'x' is defined but never used  no-unused-vars", "  3:1 error x", "  3:1  error",
+    "\t4:2\terror\tTabs  rule", "  9:9  info  not an entry", "  10:1  errors  plural",
+    "src/a.js:1:2: Unexpected var [Error/no-var]", "✖ 3 problems (3 errors, 0 warnings)",
+    "  2 errors and 0 warnings potentially fixable with the `--fix` option.",
+]  # fmt: skip
+_ESLINT_LINES = st.one_of(
+    st.sampled_from(support.fragment_lines("lint__eslint", "eslint")), st.sampled_from(_ESLINT_EDGES)
+)
+
+
+def _eslint_reading(text: str, bulk: bool) -> tuple[list[object], bool]:
+    reading = eslint._Reading()
+    if bulk:
+        reading.read_bulk(text)
+    else:
+        reading.read_lines(text.splitlines())
+    return list(reading.items), reading.seen_eslint
+
+
+@_PROPERTY
+@given(st.lists(_ESLINT_LINES, min_size=1, max_size=150), st.booleans())
+def test_eslint_reads_blocks_as_it_reads_lines(lines: list[str], newline_at_end: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    if any(mark in text for mark in _diag.OTHER_BREAKS):
+        return  # read a line at a time (compact never reads those in bulk)
+    assert _eslint_reading(text, bulk=True) == _eslint_reading(text, bulk=False)
