@@ -8,7 +8,7 @@ with lines of the shapes where the two readings could part, must give the same r
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
@@ -16,6 +16,15 @@ from tersh.compaction.kit import diag as _diag
 from tersh.compaction.rules import cargobuild, eslint, ruff
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
+
+
+def _bulk_text(lines: list[str], newline_at_end: bool) -> str:
+    """An output of ``lines``; only those a rule reads in bulk (no line break but "\\n": a text
+    with others is read a line at a time)."""
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    assume(not any(mark in text for mark in _diag.OTHER_BREAKS))
+    return text
+
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -30,7 +39,7 @@ _RUFF_EDGES = [
     "info: see src/a.py:3", "F401 [*] `os` imported but unused", "  --> src/a.py:1:8",
     "   --> a.py:12:30  ", "unformatted: File would be reformatted", "E501 Line too long",
     "Found 3 errors.", "[*] 2 fixable with the `--fix` option.", "  deadbeef1 commit",
-    "12 | see lib/b.py:4", "   12 | warning: quoted", "", " ", "\t", "x\ry", "a\x0cb", "\u2028",
+    "12 | see lib/b.py:4", "   12 | warning: quoted", "", " ", "\t",
     "  1\t2", "1 2 | x", "12", "12 |", "h", "n", "note", "helper: x", "nothing: 1:2",
 ]  # fmt: skip
 _RUFF_LINES = st.one_of(
@@ -50,9 +59,8 @@ def _ruff_reading(text: str, bulk: bool) -> tuple[list[_diag.Finding | str], dic
 @_PROPERTY
 @given(st.lists(_RUFF_LINES, min_size=1, max_size=150), st.booleans())
 def test_ruff_reads_blocks_as_it_reads_lines(lines: list[str], newline_at_end: bool) -> None:
-    text = "\n".join(lines) + ("\n" if newline_at_end else "")
-    if any(mark in text for mark in ruff._OTHER_BREAKS) or not text.replace("\n", ""):
-        return  # read a line at a time (compact never reads those in bulk)
+    text = _bulk_text(lines, newline_at_end)
+    assume(text.replace("\n", ""))
     assert _ruff_reading(text, bulk=True) == _ruff_reading(text, bulk=False)
 
 
@@ -185,9 +193,7 @@ def _help_links_each(lines: list[str]) -> tuple[list[str], int]:
 @_PROPERTY
 @given(st.lists(_CARGO_LINES, min_size=1, max_size=150), st.booleans())
 def test_cargo_reads_distinct_lines_as_it_reads_each(lines: list[str], newline_at_end: bool) -> None:
-    text = "\n".join(lines) + ("\n" if newline_at_end else "")
-    if any(mark in text for mark in _diag.OTHER_BREAKS):
-        return  # read a line at a time (compact never reads those in bulk)
+    text = _bulk_text(lines, newline_at_end)
     assert cargobuild._read_bulk(text) == _cargo_read_each(text.splitlines())
     assert cargobuild._read_lines(text.splitlines()) == _cargo_read_each(text.splitlines())
 
@@ -238,7 +244,5 @@ def _eslint_reading(text: str, bulk: bool) -> tuple[list[object], bool]:
 @_PROPERTY
 @given(st.lists(_ESLINT_LINES, min_size=1, max_size=150), st.booleans())
 def test_eslint_reads_blocks_as_it_reads_lines(lines: list[str], newline_at_end: bool) -> None:
-    text = "\n".join(lines) + ("\n" if newline_at_end else "")
-    if any(mark in text for mark in _diag.OTHER_BREAKS):
-        return  # read a line at a time (compact never reads those in bulk)
+    text = _bulk_text(lines, newline_at_end)
     assert _eslint_reading(text, bulk=True) == _eslint_reading(text, bulk=False)

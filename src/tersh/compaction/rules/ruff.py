@@ -56,7 +56,7 @@ _SNIFF = re.compile(
 def compact(text: str, inv: Invocation) -> str | None:
     """One line per finding (grouped by file when many); None when nothing can go."""
     # the bulk reading splits at "\n" only: a text with other line breaks is read a line at a time
-    plain = not any(mark in text for mark in _OTHER_BREAKS)
+    plain = not any(mark in text for mark in _diag.OTHER_BREAKS)
     lines = _newline_lines(text) if plain else text.splitlines()
     if any(_STATISTIC.match(line) for line in lines[:50]):
         return _statistics(text, lines)
@@ -90,8 +90,6 @@ _STEP_LINE = re.compile(
     r"|[^\S\n]+\d+:\d+[^\S\n])",
     re.MULTILINE,
 )
-#: The line breaks other than "\\n" at which str.splitlines also splits a text.
-_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def _newline_lines(text: str) -> list[str]:
