@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, eslint, ruff
+from tersh.compaction.rules import cargobuild, eslint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -246,3 +246,58 @@ def _eslint_reading(text: str, bulk: bool) -> tuple[list[object], bool]:
 def test_eslint_reads_blocks_as_it_reads_lines(lines: list[str], newline_at_end: bool) -> None:
     text = _bulk_text(lines, newline_at_end)
     assert _eslint_reading(text, bulk=True) == _eslint_reading(text, bulk=False)
+
+
+# ---------------------------------------------------------------- tsc: errors as plain tuples
+
+_TSC_EDGES = [
+    "", " ", "src/a.ts(1,2): error TS2345: Argument of type 'string'.", "src/a.ts(3,4): warning TS1: w",
+    "src/a.ts:42:7 - error TS2322: Type 'string' is not assignable", "  Type 'number' is not 'string'.",
+    "42   timeout: options.timeout,", "     ~~~~~~~", "  ~", "12 see src/b.ts:3",
+    "Found 7 errors in 2 files.",
+    "Errors  Files", "     6  src/api/client.ts:42", "[12:00:00 PM] Starting compilation in watch mode...",
+    "a b(1,2): error TS1: x", "src/a.ts(1,2): error TS2345:", "\tindented with a tab",
+]  # fmt: skip
+_TSC_LINES = st.one_of(
+    st.sampled_from(support.fragment_lines("build__tsc", "tsc")), st.sampled_from(_TSC_EDGES)
+)
+
+
+def _tsc_read_each(lines: list[str]) -> tuple[list[_diag.Finding | str], dict[str, int], bool]:
+    """The tsc rule's reading before errors became plain tuples (its readable definition)."""
+    items: list[_diag.Finding | str] = []
+    dropped = {"quoted source or marker line": 0}
+    run = _diag.FindingRun(items)
+    recognised = False
+    for line in lines:
+        match = tsc._PLAIN.match(line) or tsc._PRETTY.match(line)
+        if match:
+            run.close()
+            location = f"{match['line']}:{match['col']}"
+            run.current, recognised = (
+                _diag.make_finding((match["path"], location, match["text"], line, ())),
+                True,
+            )
+            continue
+        if not line.strip():
+            continue
+        if run.current is not None and tsc._PRETTY.match(run.current.source_line) and tsc._QUOTED.match(line):
+            if core.carries_fact(line, paths=True) and "~" not in line:
+                run.extra.append(line)
+            else:
+                dropped["quoted source or marker line"] += 1
+        elif run.current is not None and line[:1].isspace():
+            run.extra.append(line)
+        else:
+            run.close()
+            items.append(line)
+    run.close()
+    return items, dropped, recognised
+
+
+@_PROPERTY
+@given(st.lists(_TSC_LINES, max_size=150))
+def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> None:
+    items, dropped, recognised = tsc._read(lines)
+    expected = _tsc_read_each(lines)
+    assert (list(items), dropped, recognised) == (list(expected[0]), *expected[1:])

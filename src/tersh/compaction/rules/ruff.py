@@ -85,8 +85,8 @@ def compact(text: str, inv: Invocation) -> str | None:
 # Every other line is a blank, indented, hint, separator, frame or diff line, read by
 # ``_Reading.read_block``.
 _STEP_LINE = re.compile(
-    r"\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn\d|│.\-][^\s:]*:"
-    r"|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
+    r"\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
+    r"|[\d|│.\-][^\s:]*:|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
     r"|[^\S\n]+\d+:\d+[^\S\n])",
     re.MULTILINE,
 )
