@@ -171,28 +171,33 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
     cuts = list(compress(range(len(lines)), map(or_, map(or_, starts, blanks), chain((True,), blanks))))
     cuts.append(len(lines))
     first: dict[tuple[str, ...], list[str]] = {}  # block key -> places of the later copies
-    keep: list[tuple[int, int, tuple[str, ...] | None]] = []
+    # in order of place: (start, end, None) a block that goes, (end, end, key) where a first
+    # block ends (its note, if copies went); only the blocks a start line opens are read
+    events: list[tuple[int, int, tuple[str, ...] | None]] = []
     merged = 0
-    for start, end in pairwise(cuts):
-        key = None
-        if starts[start]:
-            try:
-                arrow = located.index(True, start, end)
-            except ValueError:
-                arrow = -1
-            if arrow >= 0:
-                key = tuple(keyed[start:arrow] + keyed[arrow + 1 : end])
-                if key in first:
-                    first[key].append(places[arrow])
-                    merged += 1
-                    continue
-                first[key] = []
-        keep.append((start, end, key))
+    for number in compress(range(len(cuts) - 1), map(starts.__getitem__, cuts[:-1])):
+        start, end = cuts[number], cuts[number + 1]
+        try:
+            arrow = located.index(True, start, end)
+        except ValueError:
+            continue  # no arrow: not a located block, kept as it is
+        key = tuple(keyed[start:arrow] + keyed[arrow + 1 : end])
+        places_of = first.get(key)
+        if places_of is None:
+            first[key] = []
+            events.append((end, end, key))
+        else:
+            places_of.append(places[arrow])
+            events.append((start, end, None))
+            merged += 1
     out: list[str] = []
-    for start, end, key in keep:
-        out.extend(lines[start:end])
+    done = 0
+    for start, end, key in events:
+        out.extend(lines[done:start])
         if key is not None and first[key]:
             out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[key])}")
+        done = end
+    out.extend(lines[done:])
     return _squeeze_blank(out), merged
 
 
