@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import partial
-from itertools import chain, compress, pairwise
+from itertools import chain, compress
 from operator import is_not, itemgetter, or_
 
 from tersh.compaction.kit import core
@@ -192,10 +192,10 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
             merged += 1
     out: list[str] = []
     done = 0
-    for start, end, key in events:
+    for start, end, noted in events:
         out.extend(lines[done:start])
-        if key is not None and first[key]:
-            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[key])}")
+        if noted is not None and first[noted]:
+            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[noted])}")
         done = end
     out.extend(lines[done:])
     return _squeeze_blank(out), merged
