@@ -78,7 +78,7 @@ OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 #: ``is_str(x)``: ``isinstance(x, str)``, callable from C (``filter`` makes no Python call).
-is_str = _is_str = str.__instancecheck__
+is_str = str.__instancecheck__
 
 
 class FindingRun:
@@ -268,7 +268,7 @@ def render(
     before the groups, the rest follow them); with fewer, every line stays where it was.
     """
     # the findings and the lines apart, without a Python step per item (items hold nothing else)
-    findings: list[FindingLike] = list(filterfalse(_is_str, items))  # type: ignore[arg-type]
+    findings: list[FindingLike] = list(filterfalse(is_str, items))  # type: ignore[arg-type]
     grouped = len(findings) > FEW_FINDINGS
     if not grouped and not any(dropped.values()):
         return None
@@ -277,7 +277,7 @@ def render(
         first = next(i for i, item in enumerate(items) if not isinstance(item, str))
         out.extend(items[:first])  # type: ignore[arg-type]  # lines only, before the first finding
         out.extend(render_grouped(findings, strict_paths))
-        out.extend(filter(_is_str, items[first:]))  # type: ignore[arg-type]
+        out.extend(filter(is_str, items[first:]))  # type: ignore[arg-type]
         files = len(set(map(itemgetter(0), findings)))
         summary = "; ".join(
             x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "

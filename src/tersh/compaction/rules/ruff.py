@@ -83,9 +83,14 @@ def compact(text: str, inv: Invocation) -> str | None:
 # ``help:`` and ``note:`` lines are left out unless a colon follows (``help:3: F401 …`` is a
 # finding); the block reading reads them as the step would.
 # Every other line is a blank, indented, hint, separator, frame or diff line, read by
-# ``_Reading.read_block``.
+# ``_Reading.read_block``. A heading and its arrow line are matched whole: the heading can be
+# no ``--output-format grouped`` file nor entry (it holds a space and starts with a letter), so
+# ``step`` would read the two as one finding.
 _STEP_LINE = re.compile(
-    r"\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
+    # a finding's heading (``_HEADER``) and its arrow (``_ARROW``), read from the match
+    r"\n(?P<heading>(?:(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|unformatted: ).*)"
+    r"(?P<arrow>\n[^\S\n]*-->[^\S\n]+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)[^\S\n]*$)"
+    r"|\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
     r"|[\d|│.\-][^\s:]*:|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
     r"|[^\S\n]+\d+:\d+[^\S\n])",
     re.MULTILINE,
@@ -139,7 +144,15 @@ class _Reading:
             if line_at >= size:
                 break
             self.read_block(index, line_at)
-            index = self.step(line_at)
+            if match["arrow"] is None:
+                index = self.step(line_at)
+                continue
+            # a finding's heading and its arrow: what ``step`` reads of them, from the match
+            self.run.close()
+            location = f"{match['line']}:{match['col']}"
+            concise = f"{match['path']}:{location}: {match['heading']}"
+            self.run.current = _diag.make_finding((match["path"], location, match["heading"], concise, ()))
+            index = line_at + 2
         self.read_block(index, size)
         self.run.close()
 
