@@ -56,8 +56,21 @@ def _ruff_reading(text: str, bulk: bool) -> tuple[list[_diag.Finding | str], dic
     return reading.items, reading.dropped, reading.group
 
 
+# Findings as ruff writes them: a heading, its arrow, a frame; or a line of any shape.
+_RUFF_FINDING = st.tuples(
+    st.sampled_from(
+        ("F401 [*] `os` imported but unused", "E501 Line too long", "unformatted: File", "help: x")
+    ),
+    st.sampled_from(("  --> src/a.py:1:8", "   --> a b.py:12:30  ", " --> x:1:2:3", "  -> src/a.py:1:8")),
+    st.lists(st.one_of(st.sampled_from(_RUFF_EDGES), _RUFF_LINES), max_size=6),
+).map(lambda parts: [parts[0], parts[1], *parts[2]])
+_RUFF_OUTPUTS = st.lists(
+    st.one_of(_RUFF_FINDING, st.lists(_RUFF_LINES, max_size=3)), min_size=1, max_size=25
+).map(lambda blocks: [line for block in blocks for line in block])
+
+
 @_PROPERTY
-@given(st.lists(_RUFF_LINES, min_size=1, max_size=150), st.booleans())
+@given(st.one_of(st.lists(_RUFF_LINES, min_size=1, max_size=150), _RUFF_OUTPUTS), st.booleans())
 def test_ruff_reads_blocks_as_it_reads_lines(lines: list[str], newline_at_end: bool) -> None:
     text = _bulk_text(lines, newline_at_end)
     assume(text.replace("\n", ""))
