@@ -314,3 +314,9 @@ def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> No
     items, dropped, recognised = tsc._read(lines)
     expected = _tsc_read_each(lines)
     assert (list(items), dropped, recognised) == (list(expected[0]), *expected[1:])
+
+
+@_PROPERTY
+@given(st.text(alphabet="ab\n ", max_size=40))
+def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str) -> None:
+    assert list(eslint._blocks(text)) == text.split("\n\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import repeat
 from operator import itemgetter
 
@@ -69,8 +69,7 @@ class _Reading:
         block (the lines between two empty lines: a file and its entries) at a time: its first
         line with ``step``, the others with one regex when they are all entries of that file."""
         step = self.step
-        body = text[:-1] if text.endswith("\n") else text
-        for number, block in enumerate(body.split("\n\n")):
+        for number, block in enumerate(_blocks(text[:-1] if text.endswith("\n") else text)):
             if number:
                 step("")
             cut = block.find("\n")
@@ -128,6 +127,18 @@ class _Reading:
             return
         self.seen_eslint = self.seen_eslint or bool(_SUMMARY.match(line.strip()))
         self.items.append(line)
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """``text.split("\\n\\n")``, one part at a time (no copy of the whole text at once)."""
+    start = 0
+    while True:
+        end = text.find("\n\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 2
 
 
 def _kept_message(printed: str) -> str:
