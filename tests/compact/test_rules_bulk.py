@@ -317,6 +317,6 @@ def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> No
 
 
 @_PROPERTY
-@given(st.text(alphabet="ab\n ", max_size=40))
-def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str) -> None:
-    assert list(eslint._blocks(text)) == text.split("\n\n")
+@given(st.text(alphabet="ab\n ", max_size=40), st.integers(0, 40))
+def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str, size: int) -> None:
+    assert list(eslint._blocks(text, size)) == text[:size].split("\n\n")

@@ -69,7 +69,7 @@ class _Reading:
         block (the lines between two empty lines: a file and its entries) at a time: its first
         line with ``step``, the others with one regex when they are all entries of that file."""
         step = self.step
-        for number, block in enumerate(_blocks(text[:-1] if text.endswith("\n") else text)):
+        for number, block in enumerate(_blocks(text, len(text) - text.endswith("\n"))):
             if number:
                 step("")
             cut = block.find("\n")
@@ -129,13 +129,13 @@ class _Reading:
         self.items.append(line)
 
 
-def _blocks(text: str) -> Iterator[str]:
-    """``text.split("\\n\\n")``, one part at a time (no copy of the whole text at once)."""
+def _blocks(text: str, size: int) -> Iterator[str]:
+    """``text[:size].split("\\n\\n")``, one part at a time (no copy of the whole text)."""
     start = 0
     while True:
-        end = text.find("\n\n", start)
+        end = text.find("\n\n", start, size)
         if end < 0:
-            yield text[start:]
+            yield text[start:size]
             return
         yield text[start:end]
         start = end + 2
