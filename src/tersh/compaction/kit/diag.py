@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
+from itertools import chain, filterfalse
+from operator import itemgetter
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
@@ -66,6 +67,18 @@ class Finding(NamedTuple):
 #: ``make_finding((path, location, text, source_line, extra))``: a :class:`Finding` built from
 #: its five values without the keyword handling of ``Finding(...)`` (a log holds many).
 make_finding = Finding._make
+#: A finding as a plain tuple, in :class:`Finding`'s order: what a bulk reading builds (C-level
+#: ``zip``), which ``render`` takes as it takes a :class:`Finding`.
+FindingLike = tuple[str, str, str, str, tuple[str, ...]]
+
+
+#: The line breaks other than "\\n" at which ``str.splitlines`` also splits a text: a bulk
+#: reading that splits at "\\n" reads a text holding any of them a line at a time.
+OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+#: ``is_str(x)``: ``isinstance(x, str)``, callable from C (``filter`` makes no Python call).
+is_str = str.__instancecheck__
 
 
 class FindingRun:
@@ -145,6 +158,30 @@ def frame_line_carries_fact(lines: Sequence[str], index: int) -> bool:
     line = lines[index]
     if not quoted_source(lines, index):
         return carries_fact(line, paths=True)
+    return _names_place(line)
+
+
+#: What ``frame_fact_kind`` says of a line.
+BLANK, NO_FACT, FACT, DIAGNOSTIC_ONLY = range(4)
+
+
+def frame_fact_kind(line: str) -> int:
+    """What ``frame_line_carries_fact`` needs to know of a non-blank line beyond the line itself:
+    NO_FACT (False wherever it stands), FACT (True wherever it stands), DIAGNOSTIC_ONLY (True
+    unless the line is ``quoted_source``); BLANK for a line that ``str.strip`` empties.
+
+    A location, path or commit id is also what ``carries_fact(line, paths=True)`` finds first,
+    so the two readings of ``frame_line_carries_fact`` differ only on a line whose one fact is
+    its diagnostic."""
+    if not line.strip():
+        return BLANK
+    if not carries_fact(line, paths=True):
+        return NO_FACT
+    return FACT if _names_place(line) else DIAGNOSTIC_ONLY
+
+
+def _names_place(line: str) -> bool:
+    """Whether ``line`` names a location, a path or a commit id (the facts of quoted code)."""
     return (
         next(verify.iter_locations(line), None) is not None
         or next(verify.iter_paths(line), None) is not None
@@ -166,7 +203,7 @@ def omission_note(counts: dict[str, int], extra: str = "") -> str:
     return f"{text}; {extra}" if extra else text
 
 
-def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> list[str]:
+def render_grouped(findings: Iterable[FindingLike], strict_paths: bool = True) -> list[str]:
     """Findings grouped by file (``path (N)``), identical messages merged onto one entry.
 
     Each entry starts with every ``line[:col]`` that shares the message, then the message:
@@ -218,39 +255,41 @@ def render_grouped(findings: Iterable[Finding], strict_paths: bool = True) -> li
 
 def render(
     source: str,
-    items: list[Finding | str],
+    items: Sequence[FindingLike | str],
     dropped: dict[str, int],
     summary: str = "",
     strict_paths: bool = True,
 ) -> str | None:
     """The proposal of a line-per-finding tool, or None when it saves too little.
 
-    ``items`` are the kept lines and the findings in the tool's order. With more than
+    ``items`` are the kept lines and the findings (:class:`Finding` or plain tuples of its
+    five values) in the tool's order. With more than
     FEW_FINDINGS findings they are grouped by file (other lines before the first finding stay
     before the groups, the rest follow them); with fewer, every line stays where it was.
     """
-    findings = [item for item in items if isinstance(item, Finding)]
+    # the findings and the lines apart, without a Python step per item (items hold nothing else)
+    findings: list[FindingLike] = list(filterfalse(is_str, items))  # type: ignore[arg-type]
     grouped = len(findings) > FEW_FINDINGS
     if not grouped and not any(dropped.values()):
         return None
     out: list[str] = []
     if grouped:
-        first = next(i for i, item in enumerate(items) if isinstance(item, Finding))
-        out.extend(item for item in items[:first] if isinstance(item, str))
+        first = next(i for i, item in enumerate(items) if not isinstance(item, str))
+        out.extend(items[:first])  # type: ignore[arg-type]  # lines only, before the first finding
         out.extend(render_grouped(findings, strict_paths))
-        out.extend(item for item in items[first:] if isinstance(item, str))
-        files = len({f.path for f in findings})
+        out.extend(filter(is_str, items[first:]))  # type: ignore[arg-type]
+        files = len(set(map(itemgetter(0), findings)))
         summary = "; ".join(
             x for x in (f"{plural(len(findings), 'finding')} in {plural(files, 'file')} "
                         "grouped by file, repeated messages merged", summary) if x
         )
     else:
         for item in items:
-            if isinstance(item, Finding):
-                out.append(item.source_line)
-                out.extend(item.extra)
-            else:
+            if isinstance(item, str):
                 out.append(item)
+            else:
+                out.append(item[3])  # the finding's own line, then its lines
+                out.extend(item[4])
     out.append(omission_note(dropped, summary))
     if grouped and sum(map(len, out)) + len(out) > DIGEST_ABOVE_BYTES:
         digest = code_digest(findings)
@@ -268,14 +307,15 @@ _LEADING_CODE = lazy(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
 _TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
 
 
-def code_digest(findings: Iterable[Finding]) -> str:
+def code_digest(findings: Iterable[FindingLike]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
     codes: dict[str, str | None] = {}  # a log repeats its messages: each is read once
     for finding in findings:
-        code = codes.get(finding.text, "")
+        text = finding[2]
+        code = codes.get(text, "")
         if code == "":
-            code = codes[finding.text] = _code_of(finding.text.strip())
+            code = codes[text] = _code_of(text.strip())
         if code:
             counts[code] = counts.get(code, 0) + 1
     if not counts:

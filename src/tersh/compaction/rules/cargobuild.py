@@ -13,6 +13,10 @@ mostly not the compiler's (``cargo run`` printing a program's output) is left al
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import partial
+from itertools import chain, compress
+from operator import is_not, itemgetter, or_
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
@@ -43,10 +47,6 @@ _ARROW = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
 _EDIT_NUMBER = re.compile(r"^\d+(?=\s*[+~-](?:\s|$))")
 # clippy's pointer to a lint's documentation, printed under every finding of that lint.
 _HELP_LINK = re.compile(r"^\s*= help: for further information visit \S+\s*$")
-# A suggested edit's line number ("71 -     code", "71 +     code").
-_EDIT_NUMBER = re.compile(r"^\d+(?=\s*[+~-](?:\s|$))")
-# clippy's pointer to a lint's documentation, printed under every finding of that lint.
-_HELP_LINK = re.compile(r"^\s*= help: for further information visit \S+\s*$")
 # --message-format short: "src/lib.rs:7:9: error[E0308]: mismatched types: expected …".
 _SHORT = re.compile(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
 _SNIFF = re.compile(
@@ -58,34 +58,8 @@ _SNIFF = re.compile(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress and quoted source; None when the output is not a Rust build's."""
-    out: list[str] = []
-    dropped = {"progress line": 0, "code-frame line": 0}
-    paths: dict[str, None] = {}
-    recognised = other = 0
-    short = 0
-    for line in _diag.lines_of(text):
-        if (": error" in line or ": warning" in line) and _SHORT.match(line):
-            recognised += 1
-            short += 1
-            out.append(line)
-        elif _PROGRESS.match(line) and not verify.is_diagnostic(line):
-            recognised += 1
-            dropped["progress line"] += 1
-            if "/" in line or "." in line:
-                paths.update(dict.fromkeys(verify.iter_paths(line)))
-        elif _diag.is_frame_line(line):
-            recognised += 1
-            reduced = _diag.reduce_frame_line(line)
-            if reduced is None:
-                dropped["code-frame line"] += 1
-            else:
-                out.append(reduced)
-        else:
-            if _HEADER.match(line) or _OUTCOME.match(line):
-                recognised += 1
-            elif line.strip():
-                other += 1
-            out.append(line)
+    read = _read_bulk(text) if text and not any(mark in text for mark in _diag.OTHER_BREAKS) else None
+    out, dropped, paths, recognised, other, short = read or _read_lines(_diag.lines_of(text))
     if recognised == 0 or other > recognised:
         return None
     kept = "\n".join(out)
@@ -100,6 +74,69 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     out.append(_diag.omission_note(dropped, extra))
     return core.finish(text, out)
+
+
+#: What a read gives: the kept lines, the dropped counts, the paths the progress lines name,
+#: how many lines were recognised, how many not (blank ones aside), how many were short-form.
+_Read = tuple[list[str], dict[str, int], dict[str, None], int, int, int]
+_SHORT_LINE, _PROGRESS_LINE, _FRAME_DROPPED, _KNOWN, _OTHER, _BLANK = range(6)
+
+
+def _read_lines(lines: Iterable[str]) -> _Read:
+    """Read each line in turn with ``_line_reading``."""
+    out: list[str] = []
+    dropped = {"progress line": 0, "code-frame line": 0}
+    paths: dict[str, None] = {}
+    counts = [0] * 6
+    for line in lines:
+        kind, kept, named = _line_reading(line)
+        counts[kind] += 1
+        if kept is not None:
+            out.append(kept)
+        paths.update(dict.fromkeys(named))
+    dropped["progress line"], dropped["code-frame line"] = counts[_PROGRESS_LINE], counts[_FRAME_DROPPED]
+    recognised = sum(counts[kind] for kind in (_SHORT_LINE, _PROGRESS_LINE, _FRAME_DROPPED, _KNOWN))
+    return out, dropped, paths, recognised, counts[_OTHER], counts[_SHORT_LINE]
+
+
+#: What ``_line_reading`` says of a line.
+_LineReading = tuple[int, str | None, tuple[str, ...]]
+
+
+def _line_reading(line: str) -> _LineReading:
+    """What a line is: its kind, the line kept (reduced for a frame line; None: dropped), and
+    the paths it names when it is a progress line (the omission note lists those the kept
+    lines do not show)."""
+    if (": error" in line or ": warning" in line) and _SHORT.match(line):
+        return _SHORT_LINE, line, ()
+    if _PROGRESS.match(line) and not verify.is_diagnostic(line):
+        return _PROGRESS_LINE, None, tuple(verify.iter_paths(line)) if "/" in line or "." in line else ()
+    if _diag.is_frame_line(line):
+        reduced = _diag.reduce_frame_line(line)
+        return (_FRAME_DROPPED, None, ()) if reduced is None else (_KNOWN, reduced, ())
+    if _HEADER.match(line) or _OUTCOME.match(line):
+        return _KNOWN, line, ()
+    return _OTHER if line.strip() else _BLANK, line, ()
+
+
+def _read_bulk(text: str) -> _Read:
+    """``_read_lines`` of a text whose only line break is ``\\n``: each distinct line read once
+    (a build log repeats its frame lines, blank lines, progress shapes), the results gathered
+    without a Python step per line."""
+    lines = text.split("\n") if text else []
+    if text.endswith("\n"):
+        lines.pop()
+    memo: dict[str, _LineReading] = {}
+    for line in set(lines):  # each distinct line read once
+        memo[line] = _line_reading(line)
+    readings = list(map(memo.__getitem__, lines))
+    kinds = list(map(itemgetter(0), readings))
+    out: list[str] = list(filter(partial(is_not, None), map(itemgetter(1), readings)))
+    paths = dict.fromkeys(chain.from_iterable(map(itemgetter(2), readings)))
+    counts = [kinds.count(kind) for kind in range(6)]
+    dropped = {"progress line": counts[_PROGRESS_LINE], "code-frame line": counts[_FRAME_DROPPED]}
+    recognised = sum(counts[kind] for kind in (_SHORT_LINE, _PROGRESS_LINE, _FRAME_DROPPED, _KNOWN))
+    return out, dropped, paths, recognised, counts[_OTHER], counts[_SHORT_LINE]
 
 
 def _short_grouped(text: str, lines: list[str], dropped: dict[str, int], extra: str) -> str | None:
@@ -118,74 +155,87 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
     are the same when every line but the first ``-->`` arrow matches (white space aside). The
     first keeps its lines and gets ``[tersh] same diagnostic also at: loc loc …``; the others
     go. Returns the lines and how many blocks went.
+
+    What each distinct line says (a block's start, a blank, its place, its text in a key) is
+    read once; blocks are cut where a start, a blank or the line after a blank is.
     """
-    blocks: list[list[str]] = []
-    for line in lines:
-        starts = line[:1] in "ew" and _BLOCK_START.match(line) is not None
-        if starts or not blocks or not line.strip() or not blocks[-1][-1].strip():
-            blocks.append([line])
-        else:
-            blocks[-1].append(line)
+    if not lines:
+        return [], 0
+    said = {line: _block_line(line) for line in set(lines)}
+    rows = list(map(said.__getitem__, lines))
+    starts = list(map(itemgetter(0), rows))
+    blanks = list(map(itemgetter(1), rows))
+    keyed = list(map(itemgetter(2), rows))
+    places = list(map(itemgetter(3), rows))
+    located = list(map(bool, places))
+    cuts = list(compress(range(len(lines)), map(or_, map(or_, starts, blanks), chain((True,), blanks))))
+    cuts.append(len(lines))
     first: dict[tuple[str, ...], list[str]] = {}  # block key -> places of the later copies
-    keep: list[tuple[list[str], tuple[str, ...] | None]] = []
+    # in order of place: (start, end, None) a block that goes, (end, end, key) where a first
+    # block ends (its note, if copies went); only the blocks a start line opens are read
+    events: list[tuple[int, int, tuple[str, ...] | None]] = []
     merged = 0
-    for block in blocks:
-        key = _block_key(block)
-        if key is None:
-            keep.append((block, None))
-        elif key in first:
-            first[key].append(_arrow_place(block))
-            merged += 1
-        else:
+    for number in compress(range(len(cuts) - 1), map(starts.__getitem__, cuts[:-1])):
+        start, end = cuts[number], cuts[number + 1]
+        try:
+            arrow = located.index(True, start, end)
+        except ValueError:
+            continue  # no arrow: not a located block, kept as it is
+        key = tuple(keyed[start:arrow] + keyed[arrow + 1 : end])
+        places_of = first.get(key)
+        if places_of is None:
             first[key] = []
-            keep.append((block, key))
+            events.append((end, end, key))
+        else:
+            places_of.append(places[arrow])
+            events.append((start, end, None))
+            merged += 1
     out: list[str] = []
-    for block, key in keep:
-        out.extend(block)
-        if key is not None and first[key]:
-            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[key])}")
+    done = 0
+    for start, end, noted in events:
+        out.extend(lines[done:start])
+        if noted is not None and first[noted]:
+            out.append(f"{core.MARK} same diagnostic also at: {' '.join(first[noted])}")
+        done = end
+    out.extend(lines[done:])
     return _squeeze_blank(out), merged
 
 
-def _block_key(block: list[str]) -> tuple[str, ...] | None:
-    """What a diagnostic block says, without its primary place (None: not a located block).
-
-    A suggested edit counts without its line number (``8 -     return total;``): the same fix
-    at another place."""
-    if not _BLOCK_START.match(block[0]):
-        return None
-    for index, line in enumerate(block):
-        if "-->" in line and _ARROW.match(line):
-            rest = map(str.strip, block[:index] + block[index + 1 :])
-            return tuple(_EDIT_NUMBER.sub("", x, count=1) if x[:1].isdigit() else x for x in rest)
-    return None
+def _block_line(line: str) -> tuple[bool, bool, str, str]:
+    """What ``_merge_repeated`` reads of a line: whether it starts a diagnostic block, whether
+    it is blank, its text in a block's key, and the place its arrow names ('' when none)."""
+    starts = line[:1] in "ew" and _BLOCK_START.match(line) is not None
+    text = line.strip()
+    arrow = _ARROW.match(line) if "-->" in line else None
+    key = _EDIT_NUMBER.sub("", text, count=1) if text[:1].isdigit() else text
+    return starts, not text, key, arrow[1] if arrow else ""
 
 
 def _first_help_links(lines: list[str]) -> tuple[list[str], int]:
     """Each ``= help: for further information visit <url>`` line (clippy's, one per lint) kept
     only where it first appears; how many repeats went."""
+    links = {
+        line: _HELP_LINK.match(line) is not None
+        for line in set(lines)
+        if "for further information visit" in line
+    }
+    if not any(links.values()):
+        return lines, 0
     seen: set[str] = set()
-    kept: list[str] = []
-    for line in lines:
-        if "for further information visit" in line and _HELP_LINK.match(line):
-            link = line.strip()
-            if link in seen:
-                continue
-            seen.add(link)
-        kept.append(line)
+    repeats: set[int] = set()
+    for index in compress(range(len(lines)), map(links.get, lines)):
+        link = lines[index].strip()
+        if link in seen:
+            repeats.add(index)
+        seen.add(link)
+    kept = [line for index, line in enumerate(lines) if index not in repeats]
     return kept, len(lines) - len(kept)
 
 
-def _arrow_place(block: list[str]) -> str:
-    return next(match[1] for match in map(_ARROW.match, block) if match)
-
-
 def _squeeze_blank(lines: list[str]) -> list[str]:
-    squeezed: list[str] = []
-    for line in lines:
-        if line.strip() or (squeezed and squeezed[-1].strip()):
-            squeezed.append(line)
-    return squeezed
+    """``lines`` without blank lines at the start and with each run of blank lines cut to one."""
+    filled = list(map(bool, map(str.strip, lines)))
+    return list(compress(lines, map(or_, filled, chain((False,), filled))))
 
 
 def sniff(text: str) -> float:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable, Iterator
+from itertools import repeat
+from operator import itemgetter
 
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -30,41 +33,117 @@ _SUMMARY = re.compile(r"^[✖✕×]? ?\d[\d,]* problems? \(", re.MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Merge repeated messages per file; None with few findings (nothing to gain)."""
-    items: list[_diag.Finding | str] = []
-    current: str | None = None
-    seen_eslint = False
-    messages: dict[str, str] = {}  # a message as printed -> as kept (a log repeats its messages)
-    entry_match, make_finding = _ENTRY.match, _diag.make_finding
-    for line in _diag.lines_of(text):
-        entry = entry_match(line) if current is not None else None
+    reading = _Reading()
+    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
+        reading.read_bulk(text)
+    else:
+        reading.read_lines(_diag.lines_of(text))
+    findings = len(reading.items) - sum(map(_diag.is_str, reading.items))
+    if not reading.seen_eslint or findings <= _diag.FEW_FINDINGS:
+        return None
+    return _diag.render(text, reading.items, {})
+
+
+# A stylish entry ("  7:1  error  Unexpected var  no-var") after its "\n": (line:col, message
+# as printed).
+_RUN_ENTRY = re.compile(r"\n[^\S\n]+(\d+:\d+)[^\S\n]+((?:error|warning)[^\S\n].*)")
+
+
+class _Reading:
+    """eslint's findings and the lines kept between them, read a line (``step``) or a file's
+    block of entries at a time (``read_bulk``)."""
+
+    def __init__(self) -> None:
+        self.items: list[_diag.FindingLike | str] = []
+        self.current: str | None = None  # the file whose entries follow
+        self.seen_eslint = False
+        self.messages: dict[str, str] = {}  # a message as printed -> as kept (a log repeats its messages)
+
+    def read_lines(self, lines: Iterable[str]) -> None:
+        """Read every line with ``step`` (the readable definition of the reading)."""
+        for line in lines:
+            self.step(line)
+
+    def read_bulk(self, text: str) -> None:
+        """The same items as ``read_lines`` on a text whose only line break is ``\\n``, read a
+        block (the lines between two empty lines: a file and its entries) at a time: its first
+        line with ``step``, the others with one regex when they are all entries of that file."""
+        step = self.step
+        for number, block in enumerate(_blocks(text, len(text) - text.endswith("\n"))):
+            if number:
+                step("")
+            cut = block.find("\n")
+            if cut < 0:
+                step(block)
+                continue
+            step(block[:cut])
+            rest = block[cut:]
+            current = self.current
+            entries: list[tuple[str, str]] = _RUN_ENTRY.findall(rest) if current is not None else []
+            if current is None or len(entries) != rest.count("\n"):
+                for line in rest[1:].split("\n"):
+                    step(line)
+                continue
+            self._add_entries(current, entries)
+
+    def _add_entries(self, current: str, entries: list[tuple[str, str]]) -> None:
+        """The findings of the stylish ``entries`` of file ``current``, built without a Python
+        step per entry."""
+        messages = self.messages
+        printed = list(map(itemgetter(1), entries))
+        for message in set(printed).difference(messages):
+            messages[message] = _kept_message(message)
+        places = list(map(itemgetter(0), entries))
+        texts = list(map(messages.__getitem__, printed))
+        sources = map("{}:{} {}".format, repeat(current), places, texts)
+        self.items.extend(zip(repeat(current), places, texts, sources, repeat(())))
+        self.seen_eslint = True
+
+    def step(self, line: str) -> None:
+        """Read one line."""
+        current = self.current
+        entry = _ENTRY.match(line) if current is not None else None
         if entry and current is not None:
             line_no, col, printed = entry.groups()
-            text_part = messages.get(printed)
+            text_part = self.messages.get(printed)
             if text_part is None:
-                text_part = messages[printed] = sys.intern(" ".join(printed.split("  ")).strip())
+                text_part = self.messages[printed] = _kept_message(printed)
             location = f"{line_no}:{col}"
-            items.append(
-                make_finding((current, location, text_part, f"{current}:{location} {text_part}", ()))
+            self.items.append(
+                _diag.make_finding((current, location, text_part, f"{current}:{location} {text_part}", ()))
             )
-            seen_eslint = True
-            continue
+            self.seen_eslint = True
+            return
         finding = _diag.line_finding(line) if _UNIX.search(line) else None
         if finding is not None:
-            items.append(finding)
-            seen_eslint = True
-            continue
+            self.items.append(finding)
+            self.seen_eslint = True
+            return
         if not line.strip():
-            current = None
-            continue
+            self.current = None
+            return
         if current is None and not line[:1].isspace() and _FILE.match(line) and _is_file(line):
-            current = line.strip()
-            continue
-        seen_eslint = seen_eslint or bool(_SUMMARY.match(line.strip()))
-        items.append(line)
-    findings = sum(isinstance(item, _diag.Finding) for item in items)
-    if not seen_eslint or findings <= _diag.FEW_FINDINGS:
-        return None
-    return _diag.render(text, items, {})
+            self.current = line.strip()
+            return
+        self.seen_eslint = self.seen_eslint or bool(_SUMMARY.match(line.strip()))
+        self.items.append(line)
+
+
+def _blocks(text: str, size: int) -> Iterator[str]:
+    """``text[:size].split("\\n\\n")``, one part at a time (no copy of the whole text)."""
+    start = 0
+    while True:
+        end = text.find("\n\n", start, size)
+        if end < 0:
+            yield text[start:size]
+            return
+        yield text[start:end]
+        start = end + 2
+
+
+def _kept_message(printed: str) -> str:
+    """A message as the rule keeps it: eslint's column gaps (two spaces) closed."""
+    return sys.intern(" ".join(printed.split("  ")).strip())
 
 
 def _is_file(line: str) -> bool:

@@ -13,11 +13,13 @@ and grouped forms, the ``--statistics`` table, and the summary lines (``Found 54
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
+from tersh.compaction.verify.facts import quoted_source
 
 NAME = "ruff"
 CATEGORY = "linters"
@@ -53,33 +55,125 @@ _SNIFF = re.compile(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """One line per finding (grouped by file when many); None when nothing can go."""
-    lines = text.splitlines()
+    # the bulk reading splits at "\n" only: a text with other line breaks is read a line at a time
+    plain = not any(mark in text for mark in _diag.OTHER_BREAKS)
+    lines = _newline_lines(text) if plain else text.splitlines()
     if any(_STATISTIC.match(line) for line in lines[:50]):
         return _statistics(text, lines)
-    items: list[_diag.Finding | str] = []
-    dropped = {_FRAME: 0}
-    run = _diag.FindingRun(items)
-    seen: set[str] = set()  # frame lines kept so far, white space collapsed
+    reading = _Reading(lines)
+    if plain and lines:
+        reading.read_bulk(text)
+    else:
+        reading.read_each()
+    items = reading.items
+    if (
+        reading.group is not None
+        and sum(isinstance(item, _diag.Finding) for item in items) > _diag.FEW_FINDINGS
+    ):
+        # regrouped: the tool's own file headings give way to the rule's
+        items = [item for item in items if not (isinstance(item, str) and _GROUP_FILE.match(item))]
+    return _diag.render(text, items, reading.dropped)
 
-    index = 0
-    group: str | None = None  # the file heading the entries of --output-format grouped
-    while index < len(lines):
+
+# After a "\n": a line the per-line step must read, found by its first characters (a superset
+# of every line that is not in a finding's block (``_in_block``) or may be a ``path:line``
+# finding, a ``--output-format grouped`` file or entry): any line but an indented one or one
+# starting with a digit, a gutter, a dot or a dash; of those, a word holding a colon, a number
+# not followed by a gutter, a dot not opening an elision, a dash not opening a separator.
+# ``help:`` and ``note:`` lines are left out unless a colon follows (``help:3: F401 …`` is a
+# finding); the block reading reads them as the step would.
+# Every other line is a blank, indented, hint, separator, frame or diff line, read by
+# ``_Reading.read_block``. A heading and its arrow line are matched whole: the heading can be
+# no ``--output-format grouped`` file nor entry (it holds a space and starts with a letter), so
+# ``step`` would read the two as one finding.
+_STEP_LINE = re.compile(
+    # a finding's heading (``_HEADER``) and its arrow (``_ARROW``), read from the match
+    r"\n(?P<heading>(?:(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|unformatted: ).*)"
+    r"(?P<arrow>\n[^\S\n]*-->[^\S\n]+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)[^\S\n]*$)"
+    r"|\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
+    r"|[\d|│.\-][^\s:]*:|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
+    r"|[^\S\n]+\d+:\d+[^\S\n])",
+    re.MULTILINE,
+)
+
+
+def _newline_lines(text: str) -> list[str]:
+    """``text.splitlines()`` for a text whose only line break is ``\\n``."""
+    lines = text.split("\n")
+    if text.endswith("\n") or not text:
+        lines.pop()
+    return lines
+
+
+#: ``_diag.frame_fact_kind`` as one letter: blank, no fact, fact, diagnostic only.
+_KIND_LETTERS = {_diag.BLANK: "b", _diag.NO_FACT: "n", _diag.FACT: "f", _diag.DIAGNOSTIC_ONLY: "d"}
+
+
+class _Reading:
+    """The findings and kept lines of ruff's output, read a line (``step``) or a block at a time."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.items: list[_diag.Finding | str] = []
+        self.dropped = {_FRAME: 0}
+        self.run = _diag.FindingRun(self.items)
+        self.seen: set[str] = set()  # frame lines kept so far, white space collapsed
+        self.group: str | None = None  # the file heading the entries of --output-format grouped
+        self.kinds: dict[str, str] = {}  # a frame line -> its _KIND_LETTERS
+
+    def read_each(self) -> None:
+        """Read every line with ``step`` (the readable definition of the reading)."""
+        index = 0
+        while index < len(self.lines):
+            index = self.step(index)
+        self.run.close()
+
+    def read_bulk(self, text: str) -> None:
+        """Read the lines ``_STEP_LINE`` finds with ``step``, the lines between them (a
+        finding's frame) with ``read_block``: the same items as ``read_each``."""
+        size = len(self.lines)
+        index = self.step(0)
+        line_at, at = 0, 0  # the line that starts at text[at]
+        count = text.count
+        for match in _STEP_LINE.finditer(text):
+            start = match.start() + 1
+            line_at += count("\n", at, start)
+            at = start
+            if line_at < index:  # taken by the step before (a finding's arrow line)
+                continue
+            if line_at >= size:
+                break
+            self.read_block(index, line_at)
+            if match["arrow"] is None:
+                index = self.step(line_at)
+                continue
+            # a finding's heading and its arrow: what ``step`` reads of them, from the match
+            self.run.close()
+            location = f"{match['line']}:{match['col']}"
+            concise = f"{match['path']}:{location}: {match['heading']}"
+            self.run.current = _diag.make_finding((match["path"], location, match["heading"], concise, ()))
+            index = line_at + 2
+        self.read_block(index, size)
+        self.run.close()
+
+    def step(self, index: int) -> int:
+        """Read ``lines[index]`` (and the arrow line after a finding's heading); the next index."""
+        lines, run = self.lines, self.run
         line = lines[index]
         heading = _GROUP_FILE.match(line)
         if heading:
             run.close()
-            group = heading["path"]
-            items.append(line)
-            index += 1
-            continue
+            self.group = heading["path"]
+            self.items.append(line)
+            return index + 1
+        group = self.group
         entry = _GROUP_ENTRY.match(line) if group is not None else None
         if entry and group is not None:
             run.close()
             run.current = _diag.make_finding(
                 (group, f"{entry['line']}:{entry['col']}", entry["text"], line, ())
             )
-            index += 1
-            continue
+            return index + 1
         following = lines[index + 1] if index + 1 < len(lines) else ""
         arrow = _ARROW.match(following) if "-->" in following else None
         if arrow and _HEADER.match(line):
@@ -87,8 +181,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             location = f"{arrow['line']}:{arrow['col']}"
             concise = f"{arrow['path']}:{location}: {line}"
             run.current = _diag.make_finding((arrow["path"], location, line, concise, ()))
-            index += 2
-            continue
+            return index + 2
         finding = _diag.line_finding(line)
         if finding is not None and _CODE.match(finding.text):
             run.close()
@@ -96,20 +189,45 @@ def compact(text: str, inv: Invocation) -> str | None:
         elif run.current is not None and _in_block(line):
             if not line.strip():
                 pass
-            elif _diag.frame_line_carries_fact(lines, index) and _first_sight(line, seen):
+            elif _diag.frame_line_carries_fact(lines, index) and _first_sight(line, self.seen):
                 run.extra.append(line)
             else:  # quoted code, markers, hints, or a line kept once already
-                dropped[_FRAME] += 1
+                self.dropped[_FRAME] += 1
         else:
             run.close()
             if line.strip():
-                items.append(line)
-        index += 1
-    run.close()
-    if group is not None and sum(isinstance(item, _diag.Finding) for item in items) > _diag.FEW_FINDINGS:
-        # regrouped: the tool's own file headings give way to the rule's
-        items = [item for item in items if not (isinstance(item, str) and _GROUP_FILE.match(item))]
-    return _diag.render(text, items, dropped)
+                self.items.append(line)
+        return index + 1
+
+    def read_block(self, start: int, end: int) -> None:
+        """Read ``lines[start:end]``, lines that ``step`` would read as a block's (``_in_block``)
+        and as no finding: under a finding, its fact-carrying lines are kept (once), the others
+        counted; under none, every line but blank ones is kept."""
+        lines = self.lines
+        if self.run.current is None:
+            self.items.extend(line for line in lines[start:end] if line.strip())
+            return
+        block = lines[start:end]
+        kinds = self.kinds
+        # one letter per line (see _KIND_LETTERS), "?" for a line not read before
+        found = "".join(map(kinds.get, block, repeat("?", len(block))))
+        if "?" in found:
+            for line in block:
+                if line not in kinds:
+                    kinds[line] = _KIND_LETTERS[_diag.frame_fact_kind(line)]
+            found = "".join(map(kinds.__getitem__, block))
+        dropped = found.count("n")
+        if "f" in found or "d" in found:
+            extra, seen = self.run.extra, self.seen
+            for offset, kind in enumerate(found):
+                if kind == "f" or kind == "d":
+                    index = start + offset
+                    line = lines[index]
+                    if (kind == "f" or not quoted_source(lines, index)) and _first_sight(line, seen):
+                        extra.append(line)
+                    else:
+                        dropped += 1
+        self.dropped[_FRAME] += dropped
 
 
 def _first_sight(line: str, seen: set[str]) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
@@ -34,35 +35,57 @@ _SNIFF = re.compile(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? 
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source, group errors by file when many; None if nothing is gained."""
-    items: list[_diag.Finding | str] = []
-    dropped = {"quoted source or marker line": 0}
-    run = _diag.FindingRun(items)
-    recognised = False
-
-    for line in _diag.lines_of(text):
-        match = _PLAIN.match(line) or _PRETTY.match(line)
-        if match:
-            run.close()
-            location = f"{match['line']}:{match['col']}"
-            path, message = sys.intern(match["path"]), sys.intern(match["text"])
-            run.current, recognised = _diag.make_finding((path, location, message, line, ())), True
-            continue
-        if not line.strip():
-            continue
-        if run.current is not None and _PRETTY.match(run.current.source_line) and _QUOTED.match(line):
-            if core.carries_fact(line, paths=True) and "~" not in line:
-                run.extra.append(line)
-            else:
-                dropped["quoted source or marker line"] += 1
-        elif run.current is not None and line[:1].isspace():
-            run.extra.append(line)
-        else:
-            run.close()
-            items.append(line)
-    run.close()
+    items, dropped, recognised = _read(_diag.lines_of(text))
     if not recognised:
         return None
     return _diag.render(text, items, dropped)
+
+
+def _read(lines: Iterable[str]) -> tuple[list[_diag.FindingLike | str], dict[str, int], bool]:
+    """The errors (each with the lines under it) and the kept lines, in order; the dropped
+    counts; whether any line was an error. Each error is a plain tuple (see
+    ``kit.diag.FindingLike``), built and closed here without a call per line."""
+    items: list[_diag.FindingLike | str] = []
+    append = items.append
+    quoted_dropped = 0
+    current: _diag.FindingLike | None = None
+    extra: list[str] = []  # the lines under the current error
+    pretty: bool | None = None  # whether the current error is in the --pretty form (read once)
+    recognised = False
+    plain_match, pretty_match, quoted_match = _PLAIN.match, _PRETTY.match, _QUOTED.match
+    intern = sys.intern
+    for line in lines:
+        match = plain_match(line) or pretty_match(line)
+        if match:
+            if current is not None:
+                append((*current[:4], tuple(extra)) if extra else current)
+                extra = []
+            path, row, col, message = match.group("path", "line", "col", "text")
+            current, pretty, recognised = (
+                (intern(path), f"{row}:{col}", intern(message), line, ()),
+                None,
+                True,
+            )
+            continue
+        if not line.strip():
+            continue
+        if current is not None and pretty is None:
+            pretty = pretty_match(current[3]) is not None
+        if current is not None and pretty and quoted_match(line):
+            if core.carries_fact(line, paths=True) and "~" not in line:
+                extra.append(line)
+            else:
+                quoted_dropped += 1
+        elif current is not None and line[:1].isspace():
+            extra.append(line)
+        else:
+            if current is not None:
+                append((*current[:4], tuple(extra)) if extra else current)
+                extra, current = [], None
+            append(line)
+    if current is not None:
+        append((*current[:4], tuple(extra)) if extra else current)
+    return items, {"quoted source or marker line": quoted_dropped}, recognised
 
 
 def sniff(text: str) -> float:
