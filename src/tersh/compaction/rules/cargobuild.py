@@ -12,12 +12,12 @@ mostly not the compiler's (``cargo run`` printing a program's output) is left al
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import partial
 from itertools import chain, compress
 from operator import is_not, itemgetter, or_
 
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -31,28 +31,28 @@ PROGRAMS = ("cargo build", "cargo check", "cargo clippy", "cargo rustc", "cargo 
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("--> ", "Compiling ", "error: could not compile `")
 
-_PROGRESS = re.compile(
+_PROGRESS = lazy(
     r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Updating|Fresh|Locking|Adding|Blocking"
     r"|Packaging|Verifying|Documenting|Fetching|Unpacking|Building|Archiving|Scraping|Generated"
     r"|Packaged|Removing|Removed|Updated|Unchanged|Waiting|Dirty)\b"
 )
-_HEADER = re.compile(r"^(?:error|warning|note|help)(?:\[[\w-]+\])?: |^\s*(?:-->|:::) |^\s*= (?:note|help)")
-_OUTCOME = re.compile(r"^\s+Finished |^\s+Running |^\s+Executable ")
+_HEADER = lazy(r"^(?:error|warning|note|help)(?:\[[\w-]+\])?: |^\s*(?:-->|:::) |^\s*= (?:note|help)")
+_OUTCOME = lazy(r"^\s+Finished |^\s+Running |^\s+Executable ")
 # The first line of a diagnostic block (not cargo's own "error: could not compile" summaries,
 # which have no location arrow and so never merge).
-_BLOCK_START = re.compile(r"^(?:error|warning)(?:\[[\w-]+\])?: ")
+_BLOCK_START = lazy(r"^(?:error|warning)(?:\[[\w-]+\])?: ")
 # A block's primary location: the first arrow under its header.
-_ARROW = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
+_ARROW = lazy(r"^\s*--> (\S+:\d+:\d+)\s*$")
 # A suggested edit's line number ("71 -     code", "71 +     code").
-_EDIT_NUMBER = re.compile(r"^\d+(?=\s*[+~-](?:\s|$))")
+_EDIT_NUMBER = lazy(r"^\d+(?=\s*[+~-](?:\s|$))")
 # clippy's pointer to a lint's documentation, printed under every finding of that lint.
-_HELP_LINK = re.compile(r"^\s*= help: for further information visit \S+\s*$")
+_HELP_LINK = lazy(r"^\s*= help: for further information visit \S+\s*$")
 # --message-format short: "src/lib.rs:7:9: error[E0308]: mismatched types: expected …".
-_SHORT = re.compile(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
-_SNIFF = re.compile(
+_SHORT = lazy(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
+_SNIFF = lazy(
     r"^(?:error|warning)(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+|^\s+Compiling \S+ v\d|"
     r"^error: could not compile `",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

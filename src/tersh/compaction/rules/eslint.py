@@ -9,12 +9,12 @@ the file header with its count, and keeps the summary (``✖ 1750 problems (…)
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from itertools import repeat
 from operator import itemgetter
 
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
@@ -25,10 +25,10 @@ PROGRAMS = ("eslint", "eslint_d", "next lint")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("problem",)
 
-_ENTRY = re.compile(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<text>(?:error|warning)\s.*)$")
-_FILE = re.compile(r"^(?:/|[A-Za-z]:\\|\.{0,2}/|\w)\S*(?: \S+)*$")
-_UNIX = re.compile(r"\[(?:Error|Warning)(?:/[^\]]+)?\]$")
-_SUMMARY = re.compile(r"^[✖✕×]? ?\d[\d,]* problems? \(", re.MULTILINE)
+_ENTRY = lazy(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<text>(?:error|warning)\s.*)$")
+_FILE = lazy(r"^(?:/|[A-Za-z]:\\|\.{0,2}/|\w)\S*(?: \S+)*$")
+_UNIX = lazy(r"\[(?:Error|Warning)(?:/[^\]]+)?\]$")
+_SUMMARY = lazy(r"^[✖✕×]? ?\d[\d,]* problems? \(", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -46,7 +46,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 
 # A stylish entry ("  7:1  error  Unexpected var  no-var") after its "\n": (line:col, message
 # as printed).
-_RUN_ENTRY = re.compile(r"\n[^\S\n]+(\d+:\d+)[^\S\n]+((?:error|warning)[^\S\n].*)")
+_RUN_ENTRY = lazy(r"\n[^\S\n]+(\d+:\d+)[^\S\n]+((?:error|warning)[^\S\n].*)")
 
 
 class _Reading:

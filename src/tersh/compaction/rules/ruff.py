@@ -12,9 +12,9 @@ and grouped forms, the ``--statistics`` table, and the summary lines (``Found 54
 
 from __future__ import annotations
 
-import re
 from itertools import repeat
 
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -28,28 +28,28 @@ PROGRAMS = ("ruff", "ruff check", "ruff format")
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("--> ", "Found ", "[*] ")
 
-_ARROW = re.compile(r"^\s*-->\s+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
-_HEADER = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|^unformatted: ")
+_ARROW = lazy(r"^\s*-->\s+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+_HEADER = lazy(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|^unformatted: ")
 # `ruff format --check` (0.9+) prints a diff per file under "unformatted: File would be
 # reformatted" and its arrow; a diff line is "  - old" or "N + new".
-_FORMAT_DIFF = re.compile(r"^\d+ [+-](?: |$)")
-_CODE = re.compile(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+:?|\[[A-Z]+[0-9]+\])(?: \[[*-]\])? ")
+_FORMAT_DIFF = lazy(r"^\d+ [+-](?: |$)")
+_CODE = lazy(r"^(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+:?|\[[A-Z]+[0-9]+\])(?: \[[*-]\])? ")
 # --output-format grouped: a file alone on a line, then "  12:5  F401 [*] message" entries.
-_GROUP_FILE = re.compile(r"^(?P<path>[^\s:]+\.\w+):$")
-_GROUP_ENTRY = re.compile(
+_GROUP_FILE = lazy(r"^(?P<path>[^\s:]+\.\w+):$")
+_GROUP_ENTRY = lazy(
     r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<text>(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S.*)$"
 )
 _FRAME = "code-frame or fix-hint line"
-_HUNK_SEPARATOR = re.compile(r"^-{20,}\s*$")
-_HINT = re.compile(r"^(?:help|note|info|hint)(?:\[[\w-]+\])?:")
-_STATISTIC = re.compile(r"^\s*(?P<count>\d+)\t(?P<code>\S+)\s*\t(?:\[ \] )?(?P<rest>.*)$")
-_SUMMARY = re.compile(
+_HUNK_SEPARATOR = lazy(r"^-{20,}\s*$")
+_HINT = lazy(r"^(?:help|note|info|hint)(?:\[[\w-]+\])?:")
+_STATISTIC = lazy(r"^\s*(?P<count>\d+)\t(?P<code>\S+)\s*\t(?:\[ \] )?(?P<rest>.*)$")
+_SUMMARY = lazy(
     r"^(?:Found \d[\d,]* errors?|\[\*\] \d[\d,]* fixable|No fixes available|All checks passed"
     r"|\d[\d,]* files? (?:would be |left |already |re)|warning: |error: )"
 )
-_SNIFF = re.compile(
+_SNIFF = lazy(
     r"^\s+--> \S+:\d+:\d+\s*$|^Found \d+ errors?\.|^\[\*\] \d+ fixable with the `--fix`",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 
@@ -86,14 +86,14 @@ def compact(text: str, inv: Invocation) -> str | None:
 # ``_Reading.read_block``. A heading and its arrow line are matched whole: the heading can be
 # no ``--output-format grouped`` file nor entry (it holds a space and starts with a letter), so
 # ``step`` would read the two as one finding.
-_STEP_LINE = re.compile(
+_STEP_LINE = lazy(
     # a finding's heading (``_HEADER``) and its arrow (``_ARROW``), read from the match
     r"\n(?P<heading>(?:(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|unformatted: ).*)"
     r"(?P<arrow>\n[^\S\n]*-->[^\S\n]+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)[^\S\n]*$)"
     r"|\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
     r"|[\d|│.\-][^\s:]*:|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
     r"|[^\S\n]+\d+:\d+[^\S\n])",
-    re.MULTILINE,
+    MULTILINE,
 )
 
 

@@ -10,10 +10,10 @@ error, the footer and table stay verbatim. Watch-mode banners are kept.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable
 
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -26,11 +26,11 @@ PROGRAMS = ("tsc", "vue-tsc", "tsgo", "tsserver")
 SNIFF_HINTS: tuple[str, ...] = ("error TS", "Found ")
 
 _TEXT = r"(?P<text>(?:error|warning|message) TS\d+: .*)$"
-_PLAIN = re.compile(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)
-_PRETTY = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+) - " + _TEXT)
+_PLAIN = lazy(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)
+_PRETTY = lazy(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+) - " + _TEXT)
 # In --pretty output: a quoted source line ("42   code", gutter then one space) or its "~~~".
-_QUOTED = re.compile(r"^\s*\d+ |^\s*~[~\s]*$")
-_SNIFF = re.compile(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", re.M)
+_QUOTED = lazy(r"^\s*\d+ |^\s*~[~\s]*$")
+_SNIFF = lazy(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
