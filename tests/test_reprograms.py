@@ -60,12 +60,15 @@ def test_every_pattern_is_built_as_re_compiles_it(fresh: Path) -> None:
         _same(reprograms.compiled(pattern, flags), pattern, flags)  # compiled here, kept
     for pattern, flags in PATTERNS:
         _same(reprograms.compiled(pattern, flags), pattern, flags)  # from the kept program
+    assert not os.path.exists(reprograms.programs_file())  # kept once, at the end
+    reprograms.save()
     assert os.stat(reprograms.programs_file()).st_mode & 0o777 == 0o600
 
 
 def test_a_later_process_builds_them_from_the_file(fresh: Path) -> None:
     for pattern, flags in PATTERNS:
         reprograms.compiled(pattern, flags)
+    reprograms.save()
     code = (
         "import re, sys\n"
         "from tersh._startup import reprograms\n"
@@ -88,6 +91,7 @@ def test_a_later_process_builds_them_from_the_file(fresh: Path) -> None:
 
 def test_a_bad_file_is_never_read(fresh: Path) -> None:
     reprograms.compiled(r"(?P<word>\w+)-\d+", 0)
+    reprograms.save()
     path = reprograms.programs_file()
     image = Path(path).read_bytes()
 
@@ -128,4 +132,17 @@ def test_no_profile_is_made_for_the_programs(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("TERSH_HOME", str(missing))
     monkeypatch.setattr(reprograms, "_kept", [])
     _same(reprograms.compiled(r"x(\d+)y"), r"x(\d+)y", 0)
+    reprograms.save()
     assert not missing.exists()
+
+
+def test_a_run_that_ends_at_once_keeps_what_it_compiled(fresh: Path) -> None:
+    env = {**os.environ, "TERSH_HOME": str(fresh)}
+    tersh = [sys.executable, "-m", "tersh"]
+    subprocess.run([*tersh, "enable"], env=env, check=True, capture_output=True)
+    lines = "".join(f"src/a{i}.py:{i}:1: error: name 'x{i}' is not defined\n" for i in range(60))
+    out = subprocess.run([*tersh, "run", "--", "printf", lines], env=env, capture_output=True,
+                         text=True, cwd=fresh)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "src/a59.py:59:1" in out.stdout
+    assert len(reprograms._read()) > 5  # what a later process reads

@@ -86,6 +86,10 @@ def entry() -> None:
     if _fast_exit:
         import os
 
+        programs = sys.modules.get("tersh._startup.reprograms")
+        if programs is not None:
+            programs.save()  # os._exit runs no exit handler
+
         try:
             sys.stdout.flush()
         except (BrokenPipeError, ValueError):

@@ -13,7 +13,8 @@ before it takes it.
 
 The file is keyed by the Python version and the engine's magic number; a file that is a link,
 another user's, writable by others, damaged or foreign is not read (the patterns are compiled
-as usual), and it is rewritten, atomically, when a process compiled patterns it lacked. Any
+as usual), and it is rewritten, atomically, once at the end of a process that compiled patterns
+it lacked (:func:`save`: at exit, or before ``os._exit`` on the run and hook paths). Any
 failure here falls back to ``re.compile``.
 """
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 MAX_PROGRAMS = 2000
 
 _kept: list[dict[Any, Any]] = []  # the programs read from the file, once a process
+_unsaved: list[Any] = []  # the keys of the programs compiled here and not yet kept
 
 
 def _key() -> bytes:
@@ -103,8 +105,20 @@ def compiled(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
         return re.compile(pattern, flags)
     if len(programs) < MAX_PROGRAMS:
         programs[key] = program
-        _keep(programs)
+        if not _unsaved:
+            import atexit
+
+            atexit.register(save)  # a process that ends with os._exit calls save() itself
+        _unsaved.append(key)
     return made  # type: ignore[no-any-return]
+
+
+def save() -> None:
+    """Keep the programs this process compiled that the file lacked (once, at its end); never
+    fails."""
+    if _unsaved:
+        del _unsaved[:]
+        _keep(_programs())
 
 
 def _keep(programs: dict[Any, Any]) -> None:

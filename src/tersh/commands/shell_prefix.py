@@ -47,6 +47,9 @@ def entry() -> None:
         sys.stderr.flush()
     except (BrokenPipeError, ValueError, AttributeError):
         pass
+    programs = sys.modules.get("tersh._startup.reprograms")
+    if programs is not None:
+        programs.save()  # os._exit runs no exit handler
     os._exit(code & 0xFF if code >= 0 else 1)
 
 
