@@ -129,3 +129,14 @@ def test_skeletons_tell_apart_only_lines_of_other_shapes(lines: list[str]) -> No
             assert codes[i] == 0
             if i + 1 < len(lines) and codes[i + 1] != generic._PROTECTED:
                 assert codes[i + 1] == 0 and masked[i] != masked[i + 1]
+
+
+@given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], window: int) -> None:
+    import pytest
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices, as on a long run
+        assert generic._values(lines) == generic._line_values(lines)
+    assert generic._values(lines) == generic._line_values(lines)

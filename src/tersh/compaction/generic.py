@@ -29,6 +29,9 @@ bulk answer equal to the per-line definition it stands for.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add
+
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
@@ -327,13 +330,31 @@ def _chatter_code(line: str) -> int:
 
 def _values(lines: list[str]) -> list[str]:
     """The distinct paths and commit ids the lines name, in order (the paths first), read a
-    slice of lines at a time as one text (no path or commit id spans a line break)."""
+    slice of lines at a time as one text (no path or commit id spans a line break) by the
+    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``)."""
+    from tersh.compaction.verify import scan  # the bulk readers, loaded with the first note
+
     found: dict[str, None] = {}
-    slices = range(0, len(lines), SKELETON_WINDOW)  # read a slice at a time: no copy of all of them
-    for start in slices:
-        found.update(dict.fromkeys(iter_paths("\n".join(lines[start : start + SKELETON_WINDOW]))))
-    for start in slices:
-        found.update(dict.fromkeys(iter_commits("\n".join(lines[start : start + SKELETON_WINDOW]))))
+    for text in _slices(lines):  # a slice at a time: no copy of all of them
+        if "/" in text or "." in text:
+            words = scan._path_words(scan._without_urls(text))
+            found.update(dict.fromkeys(path for path in map(scan._word_path, words) if path is not None))
+    for text in _slices(lines):
+        words = (match.group() for match in scan._commit_matches(text))
+        found.update(dict.fromkeys(word for word in words if not word.isdigit() and not word.isalpha()))
+    return list(found)
+
+
+def _slices(lines: list[str]) -> Iterator[str]:
+    """The lines, SKELETON_WINDOW of them at a time, each slice as one text."""
+    for start in range(0, len(lines), SKELETON_WINDOW):
+        yield "\n".join(lines[start : start + SKELETON_WINDOW])
+
+
+def _line_values(lines: list[str]) -> list[str]:
+    """``_values``, one line at a time with the per-line readers (what the tests compare)."""
+    found = dict.fromkeys(path for line in lines for path in iter_paths(line))
+    found.update(dict.fromkeys(commit for line in lines for commit in iter_commits(line)))
     return list(found)
 
 
@@ -386,23 +407,32 @@ _MASK_FORMS = (_MASK_DIGITS, _MASK_NO_SLASH, _MASK)
 # Bytes as "x" when a hex digit, line breaks as they are, the others as " " (a run of seven "x"
 # is a hex-id run).
 _HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 else 32 for c in range(256))
-_SLASH = lazy("/")
 _HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
 
 
 def _mask_forms(text: str, total: int) -> bytearray:
     """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
-    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII."""
+    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII.
+
+    Each chunk's lines are tested by ``map`` over builtins (no Python call per line): three
+    flags a line, summed into one byte and read through ``_FORM_OF``."""
     forms = bytearray(total)
     for first, chunk in _chunks(text):
-        marks = chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
-        for index in _lines_holding(_HEX_RUN, marks, first):
-            forms[index] = 1
-    for index in _lines_holding(_SLASH, text):
-        forms[index] = 2
-    for index in _lines_holding(_WIDE, text):
-        forms[index] |= 4
+        lines = chunk.split("\n")
+        hexes = bytearray(len(lines))  # few lines hold a run: found by searches, not line by line
+        for index in _lines_holding(_HEX_RUN, chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)):
+            hexes[index] = 1
+        slashes = bytes(map(str.__contains__, lines, repeat("/"))).translate(_TWO_FOR_ONE)
+        wide = bytes(map(str.isascii, lines)).translate(_FOUR_FOR_NOT_ONE)
+        sums = bytes(map(add, map(add, hexes, slashes), wide))
+        forms[first : first + len(lines)] = sums.translate(_FORM_OF)
     return forms
+
+
+# The sums of ``_mask_forms``' flags (hex run 1, "/" 2, wide 4) as forms: a "/" wins over a run.
+_FORM_OF = bytes([0, 1, 2, 2, 4, 5, 6, 6, *range(8, 256)])
+_TWO_FOR_ONE = bytes([0, 2, *range(2, 256)])
+_FOUR_FOR_NOT_ONE = bytes([4, 0, *range(2, 256)])
 
 
 # What a mask may replace on an ASCII line with no "/" (and "#", what it writes): the bytes that
@@ -554,15 +584,14 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
             out.extend(lines[index:end])
             index = end
             continue
-        end = index + 1
-        while end < total and codes[end] != _PROTECTED and masks.same(end, index):
-            end += 1
+        members, between = _shape_run(lines, masks, codes, index)
+        # the members right after line ``index``: the lines of its shape up to the first other
+        end = index + _consecutive(members)
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
             out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
             omitted += end - index - 1
             index = end
             continue
-        members, between = _shape_run(lines, masks, codes, index)
         if len(members) >= MIN_RUN and masks.mask(index).strip():
             hidden = [lines[member] for member in members[1:-1]]
             note = _note(len(hidden), "lines of the same shape", hidden)
@@ -587,6 +616,19 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         out.insert(places[kind], note)
     result = "\n".join(out)
     return result if len(result) < len(text) * (1 - min_share()) else None
+
+
+def _consecutive(members: list[int]) -> int:
+    """How many of ``members`` (sorted, distinct) follow the first with no gap, it included."""
+    low, high = 1, len(members)  # members[:low] has no gap; find the longest such prefix
+    first = members[0]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if members[middle - 1] - first == middle - 1:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _findings_run(lines: list[str], codes: bytearray, index: int, known: bytearray) -> tuple[list[int], int]:
