@@ -140,3 +140,36 @@ def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], windo
         patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices, as on a long run
         assert generic._values(lines) == generic._line_values(lines)
     assert generic._values(lines) == generic._line_values(lines)
+
+
+@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_the_frame_walk_answers_as_quoted_source_in_any_order(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
+    walk = generic._FrameWalk(len(lines))
+    order = list(range(len(lines))) * 2
+    random.shuffle(order)
+    for i in order:
+        assert walk.quoted(lines, i) == quoted_source(lines, i)
+
+
+def test_the_frame_walk_reaches_as_far_as_quoted_source() -> None:
+    for length in (generic.FRAME_REACH - 1, generic.FRAME_REACH, generic.FRAME_REACH + 1, 70):
+        for gutter_first in (True, False):
+            source = [f"  {i} \u2502 x" for i in range(length)]
+            lines = ["   |", *source, "plain"] if gutter_first else ["plain", *source, "   |"]
+            walk = generic._FrameWalk(len(lines))
+            assert [walk.quoted(lines, i) for i in range(len(lines))] == [
+                quoted_source(lines, i) for i in range(len(lines))
+            ]
+
+
+@given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_lines_naming_something_are_found_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    expected = [generic._names_something(line) for line in lines]
+    assert generic._naming_lines(lines) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices
+        assert generic._naming_lines(lines) == expected

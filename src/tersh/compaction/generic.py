@@ -41,6 +41,7 @@ from tersh.compaction.verify.facts import (
     _TSC_MARKERS,
     _TSC_SOURCE,
     FRAME_REACH,
+    _word_path,
     iter_commits,
     iter_locations,
     iter_paths,
@@ -262,7 +263,7 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
         marks[0] = 1
     for index in _lines_holding(_DIGIT_FIRST, text):
         marks[index + 1] = 1  # the break before the digit ends the line before
-    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted)
+    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted, _naming_lines)
     for index in frames:
         codes[index] = _FRAME_CODE
     for index in _caret_frames(lines, codes, _lines_holding(_CARET_MARKS, text)):
@@ -338,10 +339,10 @@ def _values(lines: list[str]) -> list[str]:
     for text in _slices(lines):  # a slice at a time: no copy of all of them
         if "/" in text or "." in text:
             words = scan._path_words(scan._without_urls(text))
-            found.update(dict.fromkeys(path for path in map(scan._word_path, words) if path is not None))
+            found.update(dict.fromkeys(path for path in map(_word_path, words) if path is not None))
     for text in _slices(lines):
-        words = (match.group() for match in scan._commit_matches(text))
-        found.update(dict.fromkeys(word for word in words if not word.isdigit() and not word.isalpha()))
+        ids = (match.group() for match in scan._commit_matches(text))
+        found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
     return list(found)
 
 
@@ -680,22 +681,61 @@ def _frame_lines(
     protected: MutableSequence[bool] | _Protected,
     candidates: Iterable[int],
     quoted: Callable[[list[str], int], bool] = quoted_source,
+    naming: Callable[[list[str]], list[bool]] | None = None,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
     the lines ``candidates`` (in order; every line with a bar or a digit first among them).
-    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``)."""
+    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``);
+    ``naming``: whether each of some lines names something, ``_names_something`` of each by
+    default, or what answers as it does (``_naming_lines``)."""
     found: set[int] = set()
+    sources: list[int] = []
     for index in candidates:
         line = lines[index]
-        if "|" not in line and "│" not in line and not line[:1].isdigit():
+        if "|" not in line and "\u2502" not in line and not line[:1].isdigit():
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted(lines, index) and not _names_something(line):
+        elif may_be_quoted_source(line) and quoted(lines, index):
+            sources.append(index)
+    named = (
+        [_names_something(lines[index]) for index in sources]
+        if naming is None
+        else naming([lines[index] for index in sources])
+    )
+    for index, names in zip(sources, named, strict=True):
+        if not names:
             found.add(index)
             protected[index] = False
     return found
+
+
+def _naming_lines(lines: list[str]) -> list[bool]:
+    """``_names_something`` of each line, read a slice of lines at a time as one text by the
+    verifier's bulk readers (no location, path or commit id spans a line break)."""
+    from tersh.compaction.verify import scan  # the bulk readers, loaded with the first frame
+
+    named = bytearray(len(lines))
+    for first, text in zip(range(0, len(lines), SKELETON_WINDOW), _slices(lines), strict=True):
+        for index in scan.located_lines(text):
+            named[first + index] = 1
+        urlfree = scan._without_urls(text)
+        if "/" in urlfree or "." in urlfree:
+            parts = scan._PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+            index = 0
+            for between, word in zip(parts[::2], parts[1::2], strict=False):
+                index += between.count("\n")
+                if _word_path(word) is not None:
+                    named[first + index] = 1
+        index = last = 0
+        for match in scan._commit_matches(text):
+            word = match.group()
+            if not word.isdigit() and not word.isalpha():
+                index += text.count("\n", last, match.start())
+                last = match.start()
+                named[first + index] = 1
+    return list(map(bool, named))
 
 
 def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int]) -> list[int]:
@@ -720,14 +760,23 @@ def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int])
 _READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
 
 
-class _FrameWalk:
-    """``facts.quoted_source`` with what it reads of each line read once: the lines of a frame
-    are walked from each of its source lines, each line matched against three patterns then."""
+# A line a walk passes over: quoted source or an elision, not a gutter.
+_PASSED = _SOURCE | _ELISION
 
-    __slots__ = ("kinds",)
+
+class _FrameWalk:
+    """``facts.quoted_source`` with what it reads of each line read once: each line is matched
+    against three patterns once, and each stretch of lines a walk passes over (source lines
+    and elisions between a frame's gutters) is walked once: the line that stops a walk (a gutter,
+    or a line of no frame) is kept for the stretch, so that the walks from its other lines
+    start there (answers in any order; in order, linear in the lines read)."""
+
+    __slots__ = ("above", "below", "kinds")
 
     def __init__(self, total: int) -> None:
         self.kinds = bytearray(total)
+        self.below = (0, 0)  # (low, stop): the lines after low, up to stop, a walk passes over
+        self.above = (-1, -1)  # (stop, high): the lines after stop, up to high and it too, as well
 
     def _kind(self, lines: list[str], index: int) -> int:
         kind = self.kinds[index]
@@ -740,20 +789,45 @@ class _FrameWalk:
             self.kinds[index] = kind
         return kind
 
+    def _passed(self, lines: list[str], index: int) -> bool:
+        kind = self._kind(lines, index)
+        return not kind & _GUTTER and bool(kind & _PASSED)
+
+    def _stop_below(self, lines: list[str], index: int) -> int:
+        """The first line after ``index`` a walk down does not pass over (len(lines): none)."""
+        low, stop = self.below
+        if not low <= index < stop:
+            stop = index + 1
+            while stop < len(lines) and self._passed(lines, stop):
+                stop += 1
+            self.below = (index, stop)
+        return stop
+
+    def _stop_above(self, lines: list[str], index: int) -> int:
+        """The first line before ``index`` a walk up does not pass over (-1: none)."""
+        stop, high = self.above
+        if stop < index <= high + 1:
+            return stop
+        other = index - 1
+        while other >= 0:
+            if stop < other <= high:  # a stretch walked before: its stop is this walk's
+                other = stop
+                break
+            if not self._passed(lines, other):
+                break
+            other -= 1
+        self.above = (other, index - 1)
+        return other
+
     def quoted(self, lines: list[str], index: int) -> bool:
         """``quoted_source(lines, index)``."""
         if self._kind(lines, index) & _SOURCE:
-            for step in (-1, 1):
-                other = index + step
-                for _ in range(FRAME_REACH):
-                    if not 0 <= other < len(lines):
-                        break
-                    near = self._kind(lines, other)
-                    if near & _GUTTER:
-                        return True
-                    if not near & (_SOURCE | _ELISION):
-                        break
-                    other += step
+            above = self._stop_above(lines, index)
+            if above >= 0 and index - above <= FRAME_REACH and self._kind(lines, above) & _GUTTER:
+                return True
+            below = self._stop_below(lines, index)
+            if below < len(lines) and below - index <= FRAME_REACH and self._kind(lines, below) & _GUTTER:
+                return True
         number = _TSC_SOURCE.match(lines[index])
         if number is None or index + 1 >= len(lines):
             return False

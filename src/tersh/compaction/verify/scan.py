@@ -146,6 +146,8 @@ def _path_words(text: str) -> list[str]:
     words: list[str] = []
     add = words.append
     for token in text.translate(_PATH_WORD_MARKS).split():
+        if "/" not in token and "." not in token:  # nor any piece of it (the times of a log)
+            continue
         if ":" in token:
             first, *rest = token.split(":")
             if "/" in first or "." in first:
@@ -249,9 +251,23 @@ def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) ->
     With ``after_word``, only the hints right after a word character count. None when ``hint``
     occurs on so many lines that one scan of the whole text is cheaper.
     """
-    hits = [match.start() for match in hint.finditer(text)]
+    found: Iterable[int] = (match.start() for match in hint.finditer(text))
     if after_word:
-        hits = [hit for hit in hits if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_")]
+        found = (hit for hit in found if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_"))
+    # one past as many as a sparse text may hold: the rest are not looked for
+    hits = list(islice(found, (text.count("\n") + 1) // 8 + 1))
+    return _spans_of(text, hits)
+
+
+def _colon_spans(urlfree: str) -> list[tuple[int, int]] | None:
+    """``_sparse_spans`` for the colon form of a text without URLs, from the colons where a
+    location may end its path (``_colon_candidates``): the times of day of a log are no hint."""
+    return _spans_of(urlfree, _colon_candidates(urlfree))
+
+
+def _spans_of(text: str, hits: list[int]) -> list[tuple[int, int]] | None:
+    """The lines of ``text`` holding a position of ``hits`` (sorted) as spans of adjacent lines
+    (see ``_sparse_spans``); None when they are so many that one scan of the text is cheaper."""
     if len(hits) * 8 > text.count("\n") + 1:
         return None
     spans: list[tuple[int, int]] = []
@@ -287,6 +303,12 @@ def _sparse_sub(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> s
     spans = _sparse_spans(text, hint)
     if spans is None:
         return pattern.sub(" ", text)
+    return _sub_spans(pattern, text, spans)
+
+
+def _sub_spans(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]) -> str:
+    """``pattern.sub(" ", text)`` for a pattern whose matches stay on one line and lie within
+    ``spans`` (whole lines)."""
     pieces: list[str] = []
     last = 0
     for start, end in spans:
@@ -330,7 +352,14 @@ def _scan(
     text: str, pattern: re.Pattern[str], hint: re.Pattern[str], after_word: bool = False
 ) -> Iterator[re.Match[str]]:
     """Every match of ``pattern`` in ``text``, reading only the lines where ``hint`` occurs."""
-    spans = _sparse_spans(text, hint, after_word)
+    return _scan_spans(text, pattern, _sparse_spans(text, hint, after_word))
+
+
+def _scan_spans(
+    text: str, pattern: re.Pattern[str], spans: list[tuple[int, int]] | None
+) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern`` in ``text`` (one line at most each) within ``spans`` (whole
+    lines that hold every match; None: all of the text)."""
     if spans is None:
         yield from pattern.finditer(text)
         return
@@ -354,7 +383,7 @@ def _iter_text_locations(
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
     if colon and ":" in urlfree:
-        for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
+        for match in _scan_spans(urlfree, _LOCATION_COLON, _colon_spans(urlfree)):
             path, row, col = match.groups()
             named = _colon_location_path(path)
             if named is not None:
@@ -414,7 +443,7 @@ class _Facts:
         A form found on many lines is read by one split of the chunk (no call per match).
         """
         located: set[int] = set()
-        colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+        colon_dense = ":" in urlfree and _colon_spans(urlfree) is None
         paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
         blanked: str | None = None if 'File "' in urlfree else urlfree
         if paren_dense:
@@ -431,8 +460,9 @@ class _Facts:
                 blanked = " ".join(parts[::4])
             elif blanked is not None:
                 blanked = _LOCATION_COLON.sub(" ", blanked)
-        elif blanked is not None and ":" in blanked:
-            blanked = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, blanked)
+        elif blanked is not None and ":" in blanked:  # a colon + digit on many lines: times of day
+            spans = _sparse_spans(blanked, _COLON_DIGIT)  # blanked by one scan only when few
+            blanked = None if spans is None else _sub_spans(_LOCATION_COLON, blanked, spans)
         return located, None if blanked is None else blanked.split("\n")
 
     def _scanned_locations(
@@ -639,7 +669,7 @@ def _normalized(lines: Iterable[str]) -> Iterator[str]:
 def _location_triples(urlfree: str) -> set[tuple[str, str, str]]:
     """``(path, line, col)`` of every location of a chunk without URLs (col may be '');
     a form found on many lines is read by one split."""
-    colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+    colon_dense = ":" in urlfree and _colon_spans(urlfree) is None
     paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
     scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense)
     found = {(path, row, col) for _, _, path, row, col in scanned}
