@@ -262,7 +262,7 @@ def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) ->
 def _colon_spans(urlfree: str) -> list[tuple[int, int]] | None:
     """``_sparse_spans`` for the colon form of a text without URLs, from the colons where a
     location may end its path (``_colon_candidates``): the times of day of a log are no hint."""
-    return _spans_of(urlfree, _colon_candidates(urlfree))
+    return _spans_of(urlfree, _colon_candidates(urlfree, (urlfree.count("\n") + 1) // 8 + 1))
 
 
 def _spans_of(text: str, hits: list[int]) -> list[tuple[int, int]] | None:
@@ -368,10 +368,14 @@ def _scan_spans(
 
 
 def _iter_text_locations(
-    urlfree: str, paren: bool = True, colon: bool = True
+    urlfree: str,
+    paren: bool = True,
+    colon: bool = True,
+    colon_spans: list[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, int, str, str, str]]:
     """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the
-    parenthesised and colon forms only with ``paren`` and ``colon``).
+    parenthesised and colon forms only with ``paren`` and ``colon``; ``colon_spans``: the
+    chunk's ``_colon_spans`` when known).
 
     The three forms come one after the other (a line's Python locations before its others).
     """
@@ -383,7 +387,8 @@ def _iter_text_locations(
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
     if colon and ":" in urlfree:
-        for match in _scan_spans(urlfree, _LOCATION_COLON, _colon_spans(urlfree)):
+        spans = colon_spans if colon_spans is not None else _colon_spans(urlfree)
+        for match in _scan_spans(urlfree, _LOCATION_COLON, spans):
             path, row, col = match.groups()
             named = _colon_location_path(path)
             if named is not None:
@@ -443,7 +448,8 @@ class _Facts:
         A form found on many lines is read by one split of the chunk (no call per match).
         """
         located: set[int] = set()
-        colon_dense = ":" in urlfree and _colon_spans(urlfree) is None
+        colon_spans = _colon_spans(urlfree) if ":" in urlfree else []
+        colon_dense = colon_spans is None
         paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
         blanked: str | None = None if 'File "' in urlfree else urlfree
         if paren_dense:
@@ -451,7 +457,8 @@ class _Facts:
             self._split_locations(parts, _RANK["paren"], _norm_path, first_line, base, located)
             if blanked is not None and len(parts) > 1:
                 blanked = " ".join(parts[::4])
-        if self._scanned_locations(urlfree, first_line, base, located, not paren_dense, not colon_dense):
+        scanned = self._scanned_locations(urlfree, first_line, base, located, not paren_dense, colon_spans)
+        if scanned:
             blanked = None  # a sparse form found something: its lines are blanked one by one
         if colon_dense:
             parts = _LOCATION_COLON.split(urlfree)
@@ -466,15 +473,22 @@ class _Facts:
         return located, None if blanked is None else blanked.split("\n")
 
     def _scanned_locations(
-        self, urlfree: str, first_line: int, base: int, located: set[int], paren: bool, colon: bool
+        self,
+        urlfree: str,
+        first_line: int,
+        base: int,
+        located: set[int],
+        paren: bool,
+        colon_spans: list[tuple[int, int]] | None,
     ) -> bool:
-        """Record the locations the per-match scans find (Python form; the others when asked);
-        whether they found any."""
+        """Record the locations the per-match scans find (Python form; the others when asked:
+        the colon form in ``colon_spans``, none when None); whether they found any."""
         found = self.by_kind["location"]
         index = last = 0
         count, get = urlfree.count, found.get
         any_found = False
-        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon):
+        colon = colon_spans is not None
+        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon, colon_spans):
             if start < last:
                 index, last = 0, 0
             index += count("\n", last, start)
@@ -669,9 +683,10 @@ def _normalized(lines: Iterable[str]) -> Iterator[str]:
 def _location_triples(urlfree: str) -> set[tuple[str, str, str]]:
     """``(path, line, col)`` of every location of a chunk without URLs (col may be '');
     a form found on many lines is read by one split."""
-    colon_dense = ":" in urlfree and _colon_spans(urlfree) is None
+    colon_spans = _colon_spans(urlfree) if ":" in urlfree else []
+    colon_dense = colon_spans is None
     paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
-    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense)
+    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense, colon_spans)
     found = {(path, row, col) for _, _, path, row, col in scanned}
     forms = (
         (paren_dense, _TEXT_LOCATION_PAREN, _norm_path),
@@ -789,20 +804,25 @@ _PATH_LETTER_MARKS = str.maketrans(
 # In those marks read backwards: a digit (or another path character), a colon, then path
 # characters up to a letter (a literal comes first: a fast search, where the letter-first form
 # is tried at every letter).
-_LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
+_LETTERED_COLON_BACKWARDS = lazy("(?<=0):0*+a")
+# The same where characters past ASCII stand as they are: each may be a digit, a letter, or no
+# path character at all, so each counts as a digit after the colon and as a letter before it.
+_WIDE_LETTERED_COLON_BACKWARDS = lazy("(?<=[0\x80-\U0010ffff]):0*+[a\x80-\U0010ffff]")
 
 
-def _colon_candidates(chunk: str) -> list[int]:
+def _colon_candidates(chunk: str, limit: int | None = None) -> list[int]:
     """Where a ``:`` + digit may end the path of a colon location. On an ASCII chunk only where
     the run of path characters before the colon holds a letter: a location's path is that whole
     run (see _LOCATION_COLON), a path without a letter never names a file (see
     _colon_location_path), and a URL blanked out only shortens a run. So the times of day of a
-    log (``10:11:12``) cost no call per line. On other chunks, every one."""
-    if not chunk.isascii():
-        return [match.start() for match in _COLON_DIGIT.finditer(chunk)]
+    log (``10:11:12``) cost no call per line. On other chunks the same, a character past ASCII
+    read as any of a digit, a letter and a character of no path (a superset of the colons).
+    Last first; with ``limit``, at most that many (the last ones)."""
     backwards = chunk.translate(_PATH_LETTER_MARKS)[::-1]
-    last = len(backwards) - 2  # a match's colon, counted from the chunk's start
-    return [last - match.start() for match in _LETTERED_COLON_BACKWARDS.finditer(backwards)]
+    last = len(backwards) - 1  # a match's colon, counted from the chunk's start
+    pattern = _LETTERED_COLON_BACKWARDS if chunk.isascii() else _WIDE_LETTERED_COLON_BACKWARDS
+    found = (last - match.start() for match in pattern.finditer(backwards))
+    return list(found if limit is None else islice(found, limit))
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:
