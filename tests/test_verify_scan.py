@@ -155,3 +155,33 @@ def test_colon_candidates_hold_every_colon_location(chunk: str) -> None:
     for match in facts._LOCATION_COLON.finditer(chunk):
         if facts._colon_location_path(match["path"]) is not None:
             assert match.end("path") in candidates
+
+
+_FRAME_PIECES = st.sampled_from(
+    [
+        " ",
+        "\t",
+        "\u00a0",
+        "\x1c",
+        ">",
+        "|",
+        "\u2502",
+        "-",
+        "+",
+        "~",
+        ".",
+        "...",
+        "12",
+        "4 4",
+        "\u0663",
+        "x",
+        "^",
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_FRAME_PIECES | _LINE, max_size=8).map("".join))
+def test_the_frame_shape_pattern_is_in_frame_shape(line: str) -> None:
+    line = line.replace("\n", " ")
+    assert (verify_scan._IN_FRAME_SHAPE.match(line) is not None) == facts.in_frame_shape(line)

@@ -173,3 +173,19 @@ def test_lines_naming_something_are_found_as_line_by_line(lines: list[str], wind
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices
         assert generic._naming_lines(lines) == expected
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # runs across windows of skeletons
+        for index in range(len(lines)):
+            if codes[index] != generic._PROTECTED:
+                expected = generic._shape_run(lines, generic._Masks(lines, forms), codes, index)
+                assert generic._Masks(lines, forms).run(index, codes) == expected

@@ -476,9 +476,14 @@ class _Masks:
         return self.mask(one) == self.mask(other)
 
     def _skeleton(self, index: int, weak: bool) -> bytes:
-        for low, strong, blanks in self.windows:
-            if 0 <= index - low < len(strong):
-                return (blanks if weak else strong)[index - low]
+        low, strong, blanks = self._window(index)
+        return (blanks if weak else strong)[index - low]
+
+    def _window(self, index: int) -> tuple[int, list[bytes], list[bytes]]:
+        """A window of skeletons that holds line ``index``: (its first line, strong, weak)."""
+        for window in self.windows:
+            if 0 <= index - window[0] < len(window[1]):
+                return window
         part = "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
         window = (
             index,
@@ -486,7 +491,40 @@ class _Masks:
             part.translate(None, _NOT_BLANK).split(b"\n"),
         )
         self.windows = [window, *self.windows[:1]]
-        return (window[2] if weak else window[1])[0]
+        return window
+
+    def run(self, index: int, codes: bytearray) -> tuple[list[int], list[int]]:
+        """``_shape_run``: ``same(other, index)`` for the lines after ``index`` in one loop, the
+        skeletons of line ``index`` and its mask read once."""
+        forms, total = self.forms, len(self.lines)
+        head_weak = forms[index] >= 2
+        low, strong, blanks = self._window(index)
+        head_strong, head_blanks = strong[index - low], blanks[index - low]
+        head_mask: str | None = None
+        members: list[int] = [index]
+        between: list[int] = []
+        pending: list[int] = []
+        other = index + 1
+        while other < total and codes[other] != _PROTECTED:
+            if other - low >= len(strong):
+                low, strong, blanks = self._window(other)
+            at = other - low
+            weak = head_weak or forms[other] >= 2  # a "/" or a wide character: blanks only
+            alike = blanks[at] == head_blanks if weak else strong[at] == head_strong
+            if alike:
+                if head_mask is None:
+                    head_mask = self.mask(index)
+                alike = self.mask(other) == head_mask
+            if alike:
+                members.append(other)
+                between += pending
+                pending = []
+            elif codes[other]:
+                pending.append(other)
+            else:
+                break
+            other += 1
+        return members, between
 
 
 # A byte of the codes that is not the given one (a run of one code ends there).
@@ -585,7 +623,7 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
             out.extend(lines[index:end])
             index = end
             continue
-        members, between = _shape_run(lines, masks, codes, index)
+        members, between = masks.run(index, codes)
         # the members right after line ``index``: the lines of its shape up to the first other
         end = index + _consecutive(members)
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
@@ -658,7 +696,8 @@ def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
 
 def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
     """The lines of the shape of line ``index`` that follow it with only chatter between (a log
-    line under each, as java.util.logging writes them), and the chatter lines between them."""
+    line under each, as java.util.logging writes them), and the chatter lines between them.
+    (``_Masks.run`` answers the same in one loop: what ``_compacted`` calls.)"""
     members: list[int] = [index]
     between: list[int] = []
     pending: list[int] = []

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import or_
+from operator import not_, or_
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
     _COMMIT,
+    _FRAME_ELISION,
+    _FRAME_GUTTER,
+    _FRAME_SOURCE,
     _KINDS,
     _LOCATION_COLON,
     _PATH_CANDIDATE,
@@ -34,6 +37,8 @@ from tersh.compaction.verify.facts import (
     _SEVERITY_HEADS,
     _SEVERITY_STEMS,
     _TRIM,
+    _TSC_MARKERS,
+    _TSC_SOURCE,
     _URL,
     FRAME_REACH,
     Fact,
@@ -45,7 +50,6 @@ from tersh.compaction.verify.facts import (
     _searching,
     _without_locations,
     _word_path,
-    in_frame_shape,
     is_diagnostic,
     iter_locations,
     may_be_quoted_source,
@@ -732,24 +736,21 @@ def _blanked_chunks(
             flags = list(map(or_, flags, map(rebuilt.__contains__, stripped)))
         if entries:
             flags = list(map(or_, flags, map(entries.__contains__, _normalized(distinct))))
-        blank = [line for line in compress(distinct, flags) if not _may_frame(line)]
+        held_here = list(compress(distinct, flags))
+        blank = list(compress(held_here, map(not_, map(_IN_FRAME_SHAPE.match, held_here))))
         if blank:
             yield "\n".join(map(dict.fromkeys(blank, "").get, lines, lines))
         else:
             yield chunk
 
 
-# What a line that ``in_frame_shape`` accepts starts with, after its white space (or a digit).
-_FRAME_HEADS = frozenset(">|\u2502-.~")
-
-
-def _may_frame(line: str) -> bool:
-    """``in_frame_shape(line)``, answered without a regex for a line whose first character past
-    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line."""
-    head = line.lstrip()[:1]
-    return bool(head) and (head in _FRAME_HEADS or head.isdecimal()) and in_frame_shape(line)
-
-
+# ``in_frame_shape`` as one pattern: one match a line, no call per line (a test holds the two equal).
+_IN_FRAME_SHAPE = lazy(
+    "|".join(
+        f"(?:{pattern.pattern})"
+        for pattern in (_FRAME_SOURCE, _TSC_SOURCE, _FRAME_GUTTER, _FRAME_ELISION, _TSC_MARKERS)
+    )
+)
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
 # Three patterns that each start with a literal are searched far faster than one alternation.
 _LOCATION_MARKS = (lazy(r":\d"), lazy(r"\(\d"), lazy('File "'))
@@ -804,10 +805,16 @@ _PATH_LETTER_MARKS = str.maketrans(
 # In those marks read backwards: a digit (or another path character), a colon, then path
 # characters up to a letter (a literal comes first: a fast search, where the letter-first form
 # is tried at every letter).
-_LETTERED_COLON_BACKWARDS = lazy("(?<=0):0*+a")
-# The same where characters past ASCII stand as they are: each may be a digit, a letter, or no
-# path character at all, so each counts as a digit after the colon and as a letter before it.
-_WIDE_LETTERED_COLON_BACKWARDS = lazy("(?<=[0\x80-\U0010ffff]):0*+[a\x80-\U0010ffff]")
+_LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
+# The same over bytes where each character past ASCII is a "?" (``encode("ascii", "replace")``
+# keeps one byte a character), marked "b": it may be a digit, a letter or no path character, so
+# it counts as a digit after the colon and as a letter before it (so does a "?" of the text).
+# (Two patterns, each led by a literal: searched far faster than one led by a class.)
+_WIDE_LETTERED_COLON_BACKWARDS = (lazy_bytes(b"0:0*+[ab]"), lazy_bytes(b"b:0*+[ab]"))
+_PATH_LETTER_BYTES = bytes(
+    ord("b") if c == ord("?") else ord(chr(c).translate(_PATH_LETTER_MARKS)) if c < 128 else 32
+    for c in range(256)
+)
 
 
 def _colon_candidates(chunk: str, limit: int | None = None) -> list[int]:
@@ -818,10 +825,19 @@ def _colon_candidates(chunk: str, limit: int | None = None) -> list[int]:
     log (``10:11:12``) cost no call per line. On other chunks the same, a character past ASCII
     read as any of a digit, a letter and a character of no path (a superset of the colons).
     Last first; with ``limit``, at most that many (the last ones)."""
-    backwards = chunk.translate(_PATH_LETTER_MARKS)[::-1]
-    last = len(backwards) - 1  # a match's colon, counted from the chunk's start
-    pattern = _LETTERED_COLON_BACKWARDS if chunk.isascii() else _WIDE_LETTERED_COLON_BACKWARDS
-    found = (last - match.start() for match in pattern.finditer(backwards))
+    last = len(chunk) - 2  # a match's colon, counted from the chunk's start
+    if chunk.isascii():
+        found = (
+            last - match.start()
+            for match in _LETTERED_COLON_BACKWARDS.finditer(chunk.translate(_PATH_LETTER_MARKS)[::-1])
+        )
+    else:
+        marks = chunk.encode("ascii", "replace").translate(_PATH_LETTER_BYTES)[::-1]
+        found = (
+            last - match.start()
+            for pattern in _WIDE_LETTERED_COLON_BACKWARDS
+            for match in pattern.finditer(marks)
+        )
     return list(found if limit is None else islice(found, limit))
 
 
