@@ -67,6 +67,7 @@ def test_bulk_codes_are_the_per_line_codes_around_caret_frames(lines: list[str])
 def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
     text = "\n".join(lines)
     forms = generic._mask_forms(text, len(lines))
+    assert generic._mask_forms(text, len(lines), lines) == forms  # the lines given, not split again
     for line, form in zip(lines, forms, strict=True):
         assert form & 3 == (
             2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0
@@ -86,6 +87,7 @@ def test_chunked_reading_finds_the_facts_of_every_chunk(monkeypatch) -> None:  #
     monkeypatch.setattr(generic, "CHUNK_CHARS", 64)
     assert generic._fact_flags(text) == whole
     assert generic._mask_forms(text, len(lines)) == bytearray(2 if "/" in line else 4 for line in lines)
+    assert generic._mask_forms(text, len(lines), lines) == generic._mask_forms(text, len(lines))
     assert whole == bytearray(0 if i % 3 else 1 for i in range(300))
 
 
@@ -169,10 +171,10 @@ def test_lines_naming_something_are_found_as_line_by_line(lines: list[str], wind
     import pytest
 
     expected = [generic._names_something(line) for line in lines]
-    assert generic._naming_lines(lines) == expected
+    assert list(map(bool, generic._naming_lines(lines))) == expected
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices
-        assert generic._naming_lines(lines) == expected
+        patch.setattr(generic, "NAMING_WINDOW", window)  # several slices
+        assert list(map(bool, generic._naming_lines(lines))) == expected
 
 
 @given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))

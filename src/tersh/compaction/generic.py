@@ -52,7 +52,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterable, Iterator, MutableSequence
+    from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
     from typing import AnyStr
 
 NAME = "generic"
@@ -346,10 +346,11 @@ def _values(lines: list[str]) -> list[str]:
     return list(found)
 
 
-def _slices(lines: list[str]) -> Iterator[str]:
-    """The lines, SKELETON_WINDOW of them at a time, each slice as one text."""
-    for start in range(0, len(lines), SKELETON_WINDOW):
-        yield "\n".join(lines[start : start + SKELETON_WINDOW])
+def _slices(lines: list[str], size: int | None = None) -> Iterator[str]:
+    """The lines, ``size`` (SKELETON_WINDOW) of them at a time, each slice as one text."""
+    size = size or SKELETON_WINDOW
+    for start in range(0, len(lines), size):
+        yield "\n".join(lines[start : start + size])
 
 
 def _line_values(lines: list[str]) -> list[str]:
@@ -411,22 +412,23 @@ _HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 el
 _HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
 
 
-def _mask_forms(text: str, total: int) -> bytearray:
+def _mask_forms(text: str, total: int, lines: list[str] | None = None) -> bytearray:
     """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
     a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII.
 
     Each chunk's lines are tested by ``map`` over builtins (no Python call per line): three
-    flags a line, summed into one byte and read through ``_FORM_OF``."""
+    flags a line, summed into one byte and read through ``_FORM_OF``. ``lines``: the lines of
+    ``text`` when the caller holds them (no copy of a chunk's lines then)."""
     forms = bytearray(total)
     for first, chunk in _chunks(text):
-        lines = chunk.split("\n")
-        hexes = bytearray(len(lines))  # few lines hold a run: found by searches, not line by line
+        part = chunk.split("\n") if lines is None else lines[first : first + chunk.count("\n") + 1]
+        hexes = bytearray(len(part))  # few lines hold a run: found by searches, not line by line
         for index in _lines_holding(_HEX_RUN, chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)):
             hexes[index] = 1
-        slashes = bytes(map(str.__contains__, lines, repeat("/"))).translate(_TWO_FOR_ONE)
-        wide = bytes(map(str.isascii, lines)).translate(_FOUR_FOR_NOT_ONE)
+        slashes = bytes(map(str.__contains__, part, repeat("/"))).translate(_TWO_FOR_ONE)
+        wide = bytes(map(str.isascii, part)).translate(_FOUR_FOR_NOT_ONE)
         sums = bytes(map(add, map(add, hexes, slashes), wide))
-        forms[first : first + len(lines)] = sums.translate(_FORM_OF)
+        forms[first : first + len(part)] = sums.translate(_FORM_OF)
     return forms
 
 
@@ -444,6 +446,8 @@ _FIELD_BYTES = b"0123456789abcdefABCDEFx.,:/-%#msunhkKMGTiB"
 _NOT_BLANK = bytes(c for c in range(256) if c not in b" \t\r\x0b\x0c\n")
 #: Lines whose skeletons are held at a time (the window before stays too).
 SKELETON_WINDOW = 4096
+#: Frame lines read at a time for what they name (``_naming_lines``).
+NAMING_WINDOW = 1024
 
 
 class _Masks:
@@ -579,7 +583,7 @@ _NOT_LONE = lazy_bytes(b"[^\x01]")
 
 
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
-    forms = _mask_forms(text, len(lines))
+    forms = _mask_forms(text, len(lines), lines)
     masks = _Masks(lines, forms)
     lone = _lone_lines(lines, codes, forms)
     findings = bytearray(len(lines))  # _finding of a line: 0 not read yet, 1 no, 2 yes
@@ -720,7 +724,7 @@ def _frame_lines(
     protected: MutableSequence[bool] | _Protected,
     candidates: Iterable[int],
     quoted: Callable[[list[str], int], bool] = quoted_source,
-    naming: Callable[[list[str]], list[bool]] | None = None,
+    naming: Callable[[list[str]], Sequence[int]] | None = None,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
@@ -750,13 +754,14 @@ def _frame_lines(
     return found
 
 
-def _naming_lines(lines: list[str]) -> list[bool]:
+def _naming_lines(lines: list[str]) -> bytearray:
     """``_names_something`` of each line, read a slice of lines at a time as one text by the
     verifier's bulk readers (no location, path or commit id spans a line break)."""
     from tersh.compaction.verify import scan  # the bulk readers, loaded with the first frame
 
     named = bytearray(len(lines))
-    for first, text in zip(range(0, len(lines), SKELETON_WINDOW), _slices(lines), strict=True):
+    slices = _slices(lines, NAMING_WINDOW)  # (a split of one holds a string a word)
+    for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
         for index in scan.located_lines(text):
             named[first + index] = 1
         urlfree = scan._without_urls(text)
@@ -774,7 +779,7 @@ def _naming_lines(lines: list[str]) -> list[bool]:
                 index += text.count("\n", last, match.start())
                 last = match.start()
                 named[first + index] = 1
-    return list(map(bool, named))
+    return named
 
 
 def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int]) -> list[int]:
