@@ -65,6 +65,10 @@ _PIECES = [
     "ß",
     "é",
     "\ufffd",
+    "\u0663",
+    "\u00e9.py:\u0663",
+    "x.\u00e9:1",
+    "\u2501 12:3",
     " ",
     "  ",
     "\t",
@@ -141,3 +145,43 @@ def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
     for case in corpus.cases():
         for chunk in verify_scan._chunks(case.combined):
             assert verify_scan._path_word_set(chunk) == set(facts._PATH_CANDIDATE.findall(chunk))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CHUNK)
+def test_colon_candidates_hold_every_colon_location(chunk: str) -> None:
+    """Every ``path:line`` the colon form finds and names a file ends at a candidate colon."""
+    candidates = set(verify_scan._colon_candidates(chunk))
+    for match in facts._LOCATION_COLON.finditer(chunk):
+        if facts._colon_location_path(match["path"]) is not None:
+            assert match.end("path") in candidates
+
+
+_FRAME_PIECES = st.sampled_from(
+    [
+        " ",
+        "\t",
+        "\u00a0",
+        "\x1c",
+        ">",
+        "|",
+        "\u2502",
+        "-",
+        "+",
+        "~",
+        ".",
+        "...",
+        "12",
+        "4 4",
+        "\u0663",
+        "x",
+        "^",
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_FRAME_PIECES | _LINE, max_size=8).map("".join))
+def test_the_frame_shape_pattern_is_in_frame_shape(line: str) -> None:
+    line = line.replace("\n", " ")
+    assert (verify_scan._IN_FRAME_SHAPE.match(line) is not None) == facts.in_frame_shape(line)

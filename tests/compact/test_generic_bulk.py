@@ -67,6 +67,7 @@ def test_bulk_codes_are_the_per_line_codes_around_caret_frames(lines: list[str])
 def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
     text = "\n".join(lines)
     forms = generic._mask_forms(text, len(lines))
+    assert generic._mask_forms(text, len(lines), lines) == forms  # the lines given, not split again
     for line, form in zip(lines, forms, strict=True):
         assert form & 3 == (
             2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0
@@ -86,6 +87,7 @@ def test_chunked_reading_finds_the_facts_of_every_chunk(monkeypatch) -> None:  #
     monkeypatch.setattr(generic, "CHUNK_CHARS", 64)
     assert generic._fact_flags(text) == whole
     assert generic._mask_forms(text, len(lines)) == bytearray(2 if "/" in line else 4 for line in lines)
+    assert generic._mask_forms(text, len(lines), lines) == generic._mask_forms(text, len(lines))
     assert whole == bytearray(0 if i % 3 else 1 for i in range(300))
 
 
@@ -129,3 +131,63 @@ def test_skeletons_tell_apart_only_lines_of_other_shapes(lines: list[str]) -> No
             assert codes[i] == 0
             if i + 1 < len(lines) and codes[i + 1] != generic._PROTECTED:
                 assert codes[i + 1] == 0 and masked[i] != masked[i + 1]
+
+
+@given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], window: int) -> None:
+    import pytest
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices, as on a long run
+        assert generic._values(lines) == generic._line_values(lines)
+    assert generic._values(lines) == generic._line_values(lines)
+
+
+@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_the_frame_walk_answers_as_quoted_source_in_any_order(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
+    walk = generic._FrameWalk(len(lines))
+    order = list(range(len(lines))) * 2
+    random.shuffle(order)
+    for i in order:
+        assert walk.quoted(lines, i) == quoted_source(lines, i)
+
+
+def test_the_frame_walk_reaches_as_far_as_quoted_source() -> None:
+    for length in (generic.FRAME_REACH - 1, generic.FRAME_REACH, generic.FRAME_REACH + 1, 70):
+        for gutter_first in (True, False):
+            source = [f"  {i} \u2502 x" for i in range(length)]
+            lines = ["   |", *source, "plain"] if gutter_first else ["plain", *source, "   |"]
+            walk = generic._FrameWalk(len(lines))
+            assert [walk.quoted(lines, i) for i in range(len(lines))] == [
+                quoted_source(lines, i) for i in range(len(lines))
+            ]
+
+
+@given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_lines_naming_something_are_found_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    expected = [generic._names_something(line) for line in lines]
+    assert list(map(bool, generic._naming_lines(lines))) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "NAMING_WINDOW", window)  # several slices
+        assert list(map(bool, generic._naming_lines(lines))) == expected
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # runs across windows of skeletons
+        for index in range(len(lines)):
+            if codes[index] != generic._PROTECTED:
+                expected = generic._shape_run(lines, generic._Masks(lines, forms), codes, index)
+                assert generic._Masks(lines, forms).run(index, codes) == expected

@@ -418,3 +418,29 @@ def test_quoted_source_of_a_code_frame_is_no_diagnostic() -> None:
     assert facts.Fact("diagnostic", "1 | error | disk full", 3) in facts.plain_facts(table)
     far = "  |\n" + "".join(f"{n} | x\n" for n in range(1, 40)) + "40 | error\n"
     assert any(f.kind == "diagnostic" for f in facts.plain_facts(far))  # no gutter within reach
+
+
+# A log with a time of day on every line (a colon and a digit everywhere, no location there)
+# and locations and reports on some: the colon form is found from the colons after a lettered
+# path, and the lines' messages are blanked out line by line or all in one scan.
+_LOG_LINE = st.sampled_from(
+    [
+        "10:11:12.345 INFO worker-3 handled request in 12 ms",
+        "2026-12-01 10:59:21 ERROR disk full",
+        "10:11:12 WARN src/app.py:42:7: slow path",
+        "10:11:12 error at lib/x.ts(3,4) and 12:30",
+        "[10:11:12] Traceback: https://h.io/a.py:3 then b.py:9",
+        "10:11 fail 7:8 ab:1 a1:2:3 ./c/d.rs:4:5x",
+        "a.py:1:2x warning 0:00:01",
+        "12:04 \u2713 ok 3:4",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LOG_LINE, min_size=1, max_size=40), st.integers(min_value=1, max_value=12))
+def test_facts_of_logs_with_times_of_day(lines: list[str], copies: int) -> None:
+    text = "\n".join(lines * copies) + "\n"
+    assert scan.extract_facts(text) == facts.plain_facts(text)
+    proposal = "\n".join(lines[: len(lines) // 2])
+    assert verify.missing_facts(text, proposal) == _plain_missing(text, proposal)

@@ -31,6 +31,9 @@ bulk answer equal to the per-line definition it stands for.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add
+
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
@@ -40,6 +43,7 @@ from tersh.compaction.verify.facts import (
     _TSC_MARKERS,
     _TSC_SOURCE,
     FRAME_REACH,
+    _word_path,
     iter_commits,
     iter_locations,
     iter_paths,
@@ -50,7 +54,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterable, Iterator, MutableSequence
+    from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
     from typing import AnyStr
 
 NAME = "generic"
@@ -270,7 +274,7 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
         marks[0] = 1
     for index in _lines_holding(_DIGIT_FIRST, text):
         marks[index + 1] = 1  # the break before the digit ends the line before
-    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted)
+    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted, _naming_lines)
     for index in frames:
         codes[index] = _FRAME_CODE
     for index in _caret_frames(lines, codes, _lines_holding(_CARET_MARKS, text)):
@@ -338,13 +342,32 @@ def _chatter_code(line: str) -> int:
 
 def _values(lines: list[str]) -> list[str]:
     """The distinct paths and commit ids the lines name, in order (the paths first), read a
-    slice of lines at a time as one text (no path or commit id spans a line break)."""
+    slice of lines at a time as one text (no path or commit id spans a line break) by the
+    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``)."""
+    from tersh.compaction.verify import scan  # the bulk readers, loaded with the first note
+
     found: dict[str, None] = {}
-    slices = range(0, len(lines), SKELETON_WINDOW)  # read a slice at a time: no copy of all of them
-    for start in slices:
-        found.update(dict.fromkeys(iter_paths("\n".join(lines[start : start + SKELETON_WINDOW]))))
-    for start in slices:
-        found.update(dict.fromkeys(iter_commits("\n".join(lines[start : start + SKELETON_WINDOW]))))
+    for text in _slices(lines):  # a slice at a time: no copy of all of them
+        if "/" in text or "." in text:
+            words = scan._path_words(scan._without_urls(text))
+            found.update(dict.fromkeys(path for path in map(_word_path, words) if path is not None))
+    for text in _slices(lines):
+        ids = (match.group() for match in scan._commit_matches(text))
+        found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
+    return list(found)
+
+
+def _slices(lines: list[str], size: int | None = None) -> Iterator[str]:
+    """The lines, ``size`` (SKELETON_WINDOW) of them at a time, each slice as one text."""
+    size = size or SKELETON_WINDOW
+    for start in range(0, len(lines), size):
+        yield "\n".join(lines[start : start + size])
+
+
+def _line_values(lines: list[str]) -> list[str]:
+    """``_values``, one line at a time with the per-line readers (what the tests compare)."""
+    found = dict.fromkeys(path for line in lines for path in iter_paths(line))
+    found.update(dict.fromkeys(commit for line in lines for commit in iter_commits(line)))
     return list(found)
 
 
@@ -397,23 +420,33 @@ _MASK_FORMS = (_MASK_DIGITS, _MASK_NO_SLASH, _MASK)
 # Bytes as "x" when a hex digit, line breaks as they are, the others as " " (a run of seven "x"
 # is a hex-id run).
 _HEX_BYTES = bytes(ord("x") if chr(c) in "0123456789abcdef" else c if c == 10 else 32 for c in range(256))
-_SLASH = lazy("/")
 _HEX_RUN = lazy_bytes(b"xxxxxxx")  # a literal: searched far faster than x{7}
 
 
-def _mask_forms(text: str, total: int) -> bytearray:
+def _mask_forms(text: str, total: int, lines: list[str] | None = None) -> bytearray:
     """Which of _MASK_FORMS masks each line: 2 (all of _MASK) for a line with a "/", else 1 for
-    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII."""
+    a line with a hex-id run, else 0; plus 4 for a line with a character past ASCII.
+
+    Each chunk's lines are tested by ``map`` over builtins (no Python call per line): three
+    flags a line, summed into one byte and read through ``_FORM_OF``. ``lines``: the lines of
+    ``text`` when the caller holds them (no copy of a chunk's lines then)."""
     forms = bytearray(total)
     for first, chunk in _chunks(text):
-        marks = chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
-        for index in _lines_holding(_HEX_RUN, marks, first):
-            forms[index] = 1
-    for index in _lines_holding(_SLASH, text):
-        forms[index] = 2
-    for index in _lines_holding(_WIDE, text):
-        forms[index] |= 4
+        part = chunk.split("\n") if lines is None else lines[first : first + chunk.count("\n") + 1]
+        hexes = bytearray(len(part))  # few lines hold a run: found by searches, not line by line
+        for index in _lines_holding(_HEX_RUN, chunk.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)):
+            hexes[index] = 1
+        slashes = bytes(map(str.__contains__, part, repeat("/"))).translate(_TWO_FOR_ONE)
+        wide = bytes(map(str.isascii, part)).translate(_FOUR_FOR_NOT_ONE)
+        sums = bytes(map(add, map(add, hexes, slashes), wide))
+        forms[first : first + len(part)] = sums.translate(_FORM_OF)
     return forms
+
+
+# The sums of ``_mask_forms``' flags (hex run 1, "/" 2, wide 4) as forms: a "/" wins over a run.
+_FORM_OF = bytes([0, 1, 2, 2, 4, 5, 6, 6, *range(8, 256)])
+_TWO_FOR_ONE = bytes([0, 2, *range(2, 256)])
+_FOUR_FOR_NOT_ONE = bytes([4, 0, *range(2, 256)])
 
 
 # What a mask may replace on an ASCII line with no "/" (and "#", what it writes): the bytes that
@@ -424,6 +457,8 @@ _FIELD_BYTES = b"0123456789abcdefABCDEFx.,:/-%#msunhkKMGTiB"
 _NOT_BLANK = bytes(c for c in range(256) if c not in b" \t\r\x0b\x0c\n")
 #: Lines whose skeletons are held at a time (the window before stays too).
 SKELETON_WINDOW = 4096
+#: Frame lines read at a time for what they name (``_naming_lines``).
+NAMING_WINDOW = 1024
 
 
 class _Masks:
@@ -456,9 +491,14 @@ class _Masks:
         return self.mask(one) == self.mask(other)
 
     def _skeleton(self, index: int, weak: bool) -> bytes:
-        for low, strong, blanks in self.windows:
-            if 0 <= index - low < len(strong):
-                return (blanks if weak else strong)[index - low]
+        low, strong, blanks = self._window(index)
+        return (blanks if weak else strong)[index - low]
+
+    def _window(self, index: int) -> tuple[int, list[bytes], list[bytes]]:
+        """A window of skeletons that holds line ``index``: (its first line, strong, weak)."""
+        for window in self.windows:
+            if 0 <= index - window[0] < len(window[1]):
+                return window
         part = "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
         window = (
             index,
@@ -466,7 +506,40 @@ class _Masks:
             part.translate(None, _NOT_BLANK).split(b"\n"),
         )
         self.windows = [window, *self.windows[:1]]
-        return (window[2] if weak else window[1])[0]
+        return window
+
+    def run(self, index: int, codes: bytearray) -> tuple[list[int], list[int]]:
+        """``_shape_run``: ``same(other, index)`` for the lines after ``index`` in one loop, the
+        skeletons of line ``index`` and its mask read once."""
+        forms, total = self.forms, len(self.lines)
+        head_weak = forms[index] >= 2
+        low, strong, blanks = self._window(index)
+        head_strong, head_blanks = strong[index - low], blanks[index - low]
+        head_mask: str | None = None
+        members: list[int] = [index]
+        between: list[int] = []
+        pending: list[int] = []
+        other = index + 1
+        while other < total and codes[other] != _PROTECTED:
+            if other - low >= len(strong):
+                low, strong, blanks = self._window(other)
+            at = other - low
+            weak = head_weak or forms[other] >= 2  # a "/" or a wide character: blanks only
+            alike = blanks[at] == head_blanks if weak else strong[at] == head_strong
+            if alike:
+                if head_mask is None:
+                    head_mask = self.mask(index)
+                alike = self.mask(other) == head_mask
+            if alike:
+                members.append(other)
+                between += pending
+                pending = []
+            elif codes[other]:
+                pending.append(other)
+            else:
+                break
+            other += 1
+        return members, between
 
 
 # A byte of the codes that is not the given one (a run of one code ends there).
@@ -521,7 +594,7 @@ _NOT_LONE = lazy_bytes(b"[^\x01]")
 
 
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
-    forms = _mask_forms(text, len(lines))
+    forms = _mask_forms(text, len(lines), lines)
     masks = _Masks(lines, forms)
     lone = _lone_lines(lines, codes, forms)
     findings = bytearray(len(lines))  # _finding of a line: 0 not read yet, 1 no, 2 yes
@@ -565,15 +638,14 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
             out.extend(lines[index:end])
             index = end
             continue
-        end = index + 1
-        while end < total and codes[end] != _PROTECTED and masks.same(end, index):
-            end += 1
+        members, between = masks.run(index, codes)
+        # the members right after line ``index``: the lines of its shape up to the first other
+        end = index + _consecutive(members)
         if end - index >= 3 and line.strip() and lines[index:end].count(line) == end - index:
             out += [line, f"[tersh: previous line repeated {end - index - 1:,} more times]"]
             omitted += end - index - 1
             index = end
             continue
-        members, between = _shape_run(lines, masks, codes, index)
         if len(members) >= MIN_RUN and masks.mask(index).strip():
             hidden = [lines[member] for member in members[1:-1]]
             note = _note(len(hidden), "lines of the same shape", hidden)
@@ -598,6 +670,19 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         out.insert(places[kind], note)
     result = "\n".join(out)
     return result if len(result) < len(text) * (1 - min_share()) else None
+
+
+def _consecutive(members: list[int]) -> int:
+    """How many of ``members`` (sorted, distinct) follow the first with no gap, it included."""
+    low, high = 1, len(members)  # members[:low] has no gap; find the longest such prefix
+    first = members[0]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if members[middle - 1] - first == middle - 1:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _findings_run(lines: list[str], codes: bytearray, index: int, known: bytearray) -> tuple[list[int], int]:
@@ -626,7 +711,8 @@ def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
 
 def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
     """The lines of the shape of line ``index`` that follow it with only chatter between (a log
-    line under each, as java.util.logging writes them), and the chatter lines between them."""
+    line under each, as java.util.logging writes them), and the chatter lines between them.
+    (``_Masks.run`` answers the same in one loop: what ``_compacted`` calls.)"""
     members: list[int] = [index]
     between: list[int] = []
     pending: list[int] = []
@@ -649,22 +735,62 @@ def _frame_lines(
     protected: MutableSequence[bool] | _Protected,
     candidates: Iterable[int],
     quoted: Callable[[list[str], int], bool] = quoted_source,
+    naming: Callable[[list[str]], Sequence[int]] | None = None,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
     the lines ``candidates`` (in order; every line with a bar or a digit first among them).
-    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``)."""
+    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``);
+    ``naming``: whether each of some lines names something, ``_names_something`` of each by
+    default, or what answers as it does (``_naming_lines``)."""
     found: set[int] = set()
+    sources: list[int] = []
     for index in candidates:
         line = lines[index]
-        if "|" not in line and "│" not in line and not line[:1].isdigit():
+        if "|" not in line and "\u2502" not in line and not line[:1].isdigit():
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted(lines, index) and not _names_something(line):
+        elif may_be_quoted_source(line) and quoted(lines, index):
+            sources.append(index)
+    named = (
+        [_names_something(lines[index]) for index in sources]
+        if naming is None
+        else naming([lines[index] for index in sources])
+    )
+    for index, names in zip(sources, named, strict=True):
+        if not names:
             found.add(index)
             protected[index] = False
     return found
+
+
+def _naming_lines(lines: list[str]) -> bytearray:
+    """``_names_something`` of each line, read a slice of lines at a time as one text by the
+    verifier's bulk readers (no location, path or commit id spans a line break)."""
+    from tersh.compaction.verify import scan  # the bulk readers, loaded with the first frame
+
+    named = bytearray(len(lines))
+    slices = _slices(lines, NAMING_WINDOW)  # (a split of one holds a string a word)
+    for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
+        for index in scan.located_lines(text):
+            named[first + index] = 1
+        urlfree = scan._without_urls(text)
+        if "/" in urlfree or "." in urlfree:
+            parts = scan._PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+            index = 0
+            for between, word in zip(parts[::2], parts[1::2], strict=False):
+                index += between.count("\n")
+                if _word_path(word) is not None:
+                    named[first + index] = 1
+        index = last = 0
+        for match in scan._commit_matches(text):
+            word = match.group()
+            if not word.isdigit() and not word.isalpha():
+                index += text.count("\n", last, match.start())
+                last = match.start()
+                named[first + index] = 1
+    return named
 
 
 def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int]) -> list[int]:
@@ -689,14 +815,23 @@ def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int])
 _READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
 
 
-class _FrameWalk:
-    """``facts.quoted_source`` with what it reads of each line read once: the lines of a frame
-    are walked from each of its source lines, each line matched against three patterns then."""
+# A line a walk passes over: quoted source or an elision, not a gutter.
+_PASSED = _SOURCE | _ELISION
 
-    __slots__ = ("kinds",)
+
+class _FrameWalk:
+    """``facts.quoted_source`` with what it reads of each line read once: each line is matched
+    against three patterns once, and each stretch of lines a walk passes over (source lines
+    and elisions between a frame's gutters) is walked once: the line that stops a walk (a gutter,
+    or a line of no frame) is kept for the stretch, so that the walks from its other lines
+    start there (answers in any order; in order, linear in the lines read)."""
+
+    __slots__ = ("above", "below", "kinds")
 
     def __init__(self, total: int) -> None:
         self.kinds = bytearray(total)
+        self.below = (0, 0)  # (low, stop): the lines after low, up to stop, a walk passes over
+        self.above = (-1, -1)  # (stop, high): the lines after stop, up to high and it too, as well
 
     def _kind(self, lines: list[str], index: int) -> int:
         kind = self.kinds[index]
@@ -709,20 +844,45 @@ class _FrameWalk:
             self.kinds[index] = kind
         return kind
 
+    def _passed(self, lines: list[str], index: int) -> bool:
+        kind = self._kind(lines, index)
+        return not kind & _GUTTER and bool(kind & _PASSED)
+
+    def _stop_below(self, lines: list[str], index: int) -> int:
+        """The first line after ``index`` a walk down does not pass over (len(lines): none)."""
+        low, stop = self.below
+        if not low <= index < stop:
+            stop = index + 1
+            while stop < len(lines) and self._passed(lines, stop):
+                stop += 1
+            self.below = (index, stop)
+        return stop
+
+    def _stop_above(self, lines: list[str], index: int) -> int:
+        """The first line before ``index`` a walk up does not pass over (-1: none)."""
+        stop, high = self.above
+        if stop < index <= high + 1:
+            return stop
+        other = index - 1
+        while other >= 0:
+            if stop < other <= high:  # a stretch walked before: its stop is this walk's
+                other = stop
+                break
+            if not self._passed(lines, other):
+                break
+            other -= 1
+        self.above = (other, index - 1)
+        return other
+
     def quoted(self, lines: list[str], index: int) -> bool:
         """``quoted_source(lines, index)``."""
         if self._kind(lines, index) & _SOURCE:
-            for step in (-1, 1):
-                other = index + step
-                for _ in range(FRAME_REACH):
-                    if not 0 <= other < len(lines):
-                        break
-                    near = self._kind(lines, other)
-                    if near & _GUTTER:
-                        return True
-                    if not near & (_SOURCE | _ELISION):
-                        break
-                    other += step
+            above = self._stop_above(lines, index)
+            if above >= 0 and index - above <= FRAME_REACH and self._kind(lines, above) & _GUTTER:
+                return True
+            below = self._stop_below(lines, index)
+            if below < len(lines) and below - index <= FRAME_REACH and self._kind(lines, below) & _GUTTER:
+                return True
         number = _TSC_SOURCE.match(lines[index])
         if number is None or index + 1 >= len(lines):
             return False

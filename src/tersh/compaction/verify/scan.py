@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import or_
+from operator import not_, or_
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
     _COMMIT,
+    _FRAME_ELISION,
+    _FRAME_GUTTER,
+    _FRAME_SOURCE,
     _KINDS,
     _LOCATION_COLON,
     _PATH_CANDIDATE,
@@ -34,6 +37,8 @@ from tersh.compaction.verify.facts import (
     _SEVERITY_HEADS,
     _SEVERITY_STEMS,
     _TRIM,
+    _TSC_MARKERS,
+    _TSC_SOURCE,
     _URL,
     FRAME_REACH,
     Fact,
@@ -45,7 +50,6 @@ from tersh.compaction.verify.facts import (
     _searching,
     _without_locations,
     _word_path,
-    in_frame_shape,
     is_diagnostic,
     iter_locations,
     may_be_quoted_source,
@@ -146,6 +150,8 @@ def _path_words(text: str) -> list[str]:
     words: list[str] = []
     add = words.append
     for token in text.translate(_PATH_WORD_MARKS).split():
+        if "/" not in token and "." not in token:  # nor any piece of it (the times of a log)
+            continue
         if ":" in token:
             first, *rest = token.split(":")
             if "/" in first or "." in first:
@@ -249,9 +255,23 @@ def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) ->
     With ``after_word``, only the hints right after a word character count. None when ``hint``
     occurs on so many lines that one scan of the whole text is cheaper.
     """
-    hits = [match.start() for match in hint.finditer(text)]
+    found: Iterable[int] = (match.start() for match in hint.finditer(text))
     if after_word:
-        hits = [hit for hit in hits if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_")]
+        found = (hit for hit in found if hit and (text[hit - 1].isalnum() or text[hit - 1] == "_"))
+    # one past as many as a sparse text may hold: the rest are not looked for
+    hits = list(islice(found, (text.count("\n") + 1) // 8 + 1))
+    return _spans_of(text, hits)
+
+
+def _colon_spans(urlfree: str) -> list[tuple[int, int]] | None:
+    """``_sparse_spans`` for the colon form of a text without URLs, from the colons where a
+    location may end its path (``_colon_candidates``): the times of day of a log are no hint."""
+    return _spans_of(urlfree, _colon_candidates(urlfree, (urlfree.count("\n") + 1) // 8 + 1))
+
+
+def _spans_of(text: str, hits: list[int]) -> list[tuple[int, int]] | None:
+    """The lines of ``text`` holding a position of ``hits`` (sorted) as spans of adjacent lines
+    (see ``_sparse_spans``); None when they are so many that one scan of the text is cheaper."""
     if len(hits) * 8 > text.count("\n") + 1:
         return None
     spans: list[tuple[int, int]] = []
@@ -287,6 +307,12 @@ def _sparse_sub(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> s
     spans = _sparse_spans(text, hint)
     if spans is None:
         return pattern.sub(" ", text)
+    return _sub_spans(pattern, text, spans)
+
+
+def _sub_spans(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]) -> str:
+    """``pattern.sub(" ", text)`` for a pattern whose matches stay on one line and lie within
+    ``spans`` (whole lines)."""
     pieces: list[str] = []
     last = 0
     for start, end in spans:
@@ -330,7 +356,14 @@ def _scan(
     text: str, pattern: re.Pattern[str], hint: re.Pattern[str], after_word: bool = False
 ) -> Iterator[re.Match[str]]:
     """Every match of ``pattern`` in ``text``, reading only the lines where ``hint`` occurs."""
-    spans = _sparse_spans(text, hint, after_word)
+    return _scan_spans(text, pattern, _sparse_spans(text, hint, after_word))
+
+
+def _scan_spans(
+    text: str, pattern: re.Pattern[str], spans: list[tuple[int, int]] | None
+) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern`` in ``text`` (one line at most each) within ``spans`` (whole
+    lines that hold every match; None: all of the text)."""
     if spans is None:
         yield from pattern.finditer(text)
         return
@@ -339,10 +372,14 @@ def _scan(
 
 
 def _iter_text_locations(
-    urlfree: str, paren: bool = True, colon: bool = True
+    urlfree: str,
+    paren: bool = True,
+    colon: bool = True,
+    colon_spans: list[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, int, str, str, str]]:
     """``(rank, start, path, line, col)`` of every location in a chunk without URLs (the
-    parenthesised and colon forms only with ``paren`` and ``colon``).
+    parenthesised and colon forms only with ``paren`` and ``colon``; ``colon_spans``: the
+    chunk's ``_colon_spans`` when known).
 
     The three forms come one after the other (a line's Python locations before its others).
     """
@@ -354,7 +391,8 @@ def _iter_text_locations(
             path = _norm_path(match["path"])
             yield 2, match.start(), path, match["line"], match["col"] or ""
     if colon and ":" in urlfree:
-        for match in _scan(urlfree, _LOCATION_COLON, _COLON_DIGIT):
+        spans = colon_spans if colon_spans is not None else _colon_spans(urlfree)
+        for match in _scan_spans(urlfree, _LOCATION_COLON, spans):
             path, row, col = match.groups()
             named = _colon_location_path(path)
             if named is not None:
@@ -414,7 +452,8 @@ class _Facts:
         A form found on many lines is read by one split of the chunk (no call per match).
         """
         located: set[int] = set()
-        colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+        colon_spans = _colon_spans(urlfree) if ":" in urlfree else []
+        colon_dense = colon_spans is None
         paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
         blanked: str | None = None if 'File "' in urlfree else urlfree
         if paren_dense:
@@ -422,7 +461,8 @@ class _Facts:
             self._split_locations(parts, _RANK["paren"], _norm_path, first_line, base, located)
             if blanked is not None and len(parts) > 1:
                 blanked = " ".join(parts[::4])
-        if self._scanned_locations(urlfree, first_line, base, located, not paren_dense, not colon_dense):
+        scanned = self._scanned_locations(urlfree, first_line, base, located, not paren_dense, colon_spans)
+        if scanned:
             blanked = None  # a sparse form found something: its lines are blanked one by one
         if colon_dense:
             parts = _LOCATION_COLON.split(urlfree)
@@ -431,20 +471,28 @@ class _Facts:
                 blanked = " ".join(parts[::4])
             elif blanked is not None:
                 blanked = _LOCATION_COLON.sub(" ", blanked)
-        elif blanked is not None and ":" in blanked:
-            blanked = _sparse_sub(_LOCATION_COLON, _COLON_DIGIT, blanked)
+        elif blanked is not None and ":" in blanked:  # a colon + digit on many lines: times of day
+            spans = _sparse_spans(blanked, _COLON_DIGIT)  # blanked by one scan only when few
+            blanked = None if spans is None else _sub_spans(_LOCATION_COLON, blanked, spans)
         return located, None if blanked is None else blanked.split("\n")
 
     def _scanned_locations(
-        self, urlfree: str, first_line: int, base: int, located: set[int], paren: bool, colon: bool
+        self,
+        urlfree: str,
+        first_line: int,
+        base: int,
+        located: set[int],
+        paren: bool,
+        colon_spans: list[tuple[int, int]] | None,
     ) -> bool:
-        """Record the locations the per-match scans find (Python form; the others when asked);
-        whether they found any."""
+        """Record the locations the per-match scans find (Python form; the others when asked:
+        the colon form in ``colon_spans``, none when None); whether they found any."""
         found = self.by_kind["location"]
         index = last = 0
         count, get = urlfree.count, found.get
         any_found = False
-        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon):
+        colon = colon_spans is not None
+        for rank, start, path, row, col in _iter_text_locations(urlfree, paren, colon, colon_spans):
             if start < last:
                 index, last = 0, 0
             index += count("\n", last, start)
@@ -639,9 +687,10 @@ def _normalized(lines: Iterable[str]) -> Iterator[str]:
 def _location_triples(urlfree: str) -> set[tuple[str, str, str]]:
     """``(path, line, col)`` of every location of a chunk without URLs (col may be '');
     a form found on many lines is read by one split."""
-    colon_dense = ":" in urlfree and _sparse_spans(urlfree, _COLON_DIGIT) is None
+    colon_spans = _colon_spans(urlfree) if ":" in urlfree else []
+    colon_dense = colon_spans is None
     paren_dense = "(" in urlfree and _sparse_spans(urlfree, _PAREN_DIGIT, after_word=True) is None
-    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense)
+    scanned = _iter_text_locations(urlfree, not paren_dense, not colon_dense, colon_spans)
     found = {(path, row, col) for _, _, path, row, col in scanned}
     forms = (
         (paren_dense, _TEXT_LOCATION_PAREN, _norm_path),
@@ -687,24 +736,21 @@ def _blanked_chunks(
             flags = list(map(or_, flags, map(rebuilt.__contains__, stripped)))
         if entries:
             flags = list(map(or_, flags, map(entries.__contains__, _normalized(distinct))))
-        blank = [line for line in compress(distinct, flags) if not _may_frame(line)]
+        held_here = list(compress(distinct, flags))
+        blank = list(compress(held_here, map(not_, map(_IN_FRAME_SHAPE.match, held_here))))
         if blank:
             yield "\n".join(map(dict.fromkeys(blank, "").get, lines, lines))
         else:
             yield chunk
 
 
-# What a line that ``in_frame_shape`` accepts starts with, after its white space (or a digit).
-_FRAME_HEADS = frozenset(">|\u2502-.~")
-
-
-def _may_frame(line: str) -> bool:
-    """``in_frame_shape(line)``, answered without a regex for a line whose first character past
-    its white space (``str.lstrip`` and the patterns' ``\\s`` agree) starts no frame line."""
-    head = line.lstrip()[:1]
-    return bool(head) and (head in _FRAME_HEADS or head.isdecimal()) and in_frame_shape(line)
-
-
+# ``in_frame_shape`` as one pattern: one match a line, no call per line (a test holds the two equal).
+_IN_FRAME_SHAPE = lazy(
+    "|".join(
+        f"(?:{pattern.pattern})"
+        for pattern in (_FRAME_SOURCE, _TSC_SOURCE, _FRAME_GUTTER, _FRAME_ELISION, _TSC_MARKERS)
+    )
+)
 # Every location iter_locations finds holds one of these: "path:12", "file.c(12", 'File "'.
 # Three patterns that each start with a literal are searched far faster than one alternation.
 _LOCATION_MARKS = (lazy(r":\d"), lazy(r"\(\d"), lazy('File "'))
@@ -760,19 +806,39 @@ _PATH_LETTER_MARKS = str.maketrans(
 # characters up to a letter (a literal comes first: a fast search, where the letter-first form
 # is tried at every letter).
 _LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
+# The same over bytes where each character past ASCII is a "?" (``encode("ascii", "replace")``
+# keeps one byte a character), marked "b": it may be a digit, a letter or no path character, so
+# it counts as a digit after the colon and as a letter before it (so does a "?" of the text).
+# (Two patterns, each led by a literal: searched far faster than one led by a class.)
+_WIDE_LETTERED_COLON_BACKWARDS = (lazy_bytes(b"0:0*+[ab]"), lazy_bytes(b"b:0*+[ab]"))
+_PATH_LETTER_BYTES = bytes(
+    ord("b") if c == ord("?") else ord(chr(c).translate(_PATH_LETTER_MARKS)) if c < 128 else 32
+    for c in range(256)
+)
 
 
-def _colon_candidates(chunk: str) -> list[int]:
+def _colon_candidates(chunk: str, limit: int | None = None) -> list[int]:
     """Where a ``:`` + digit may end the path of a colon location. On an ASCII chunk only where
     the run of path characters before the colon holds a letter: a location's path is that whole
     run (see _LOCATION_COLON), a path without a letter never names a file (see
     _colon_location_path), and a URL blanked out only shortens a run. So the times of day of a
-    log (``10:11:12``) cost no call per line. On other chunks, every one."""
-    if not chunk.isascii():
-        return [match.start() for match in _COLON_DIGIT.finditer(chunk)]
-    backwards = chunk.translate(_PATH_LETTER_MARKS)[::-1]
-    last = len(backwards) - 2  # a match's colon, counted from the chunk's start
-    return [last - match.start() for match in _LETTERED_COLON_BACKWARDS.finditer(backwards)]
+    log (``10:11:12``) cost no call per line. On other chunks the same, a character past ASCII
+    read as any of a digit, a letter and a character of no path (a superset of the colons).
+    Last first; with ``limit``, at most that many (the last ones)."""
+    last = len(chunk) - 2  # a match's colon, counted from the chunk's start
+    if chunk.isascii():
+        found = (
+            last - match.start()
+            for match in _LETTERED_COLON_BACKWARDS.finditer(chunk.translate(_PATH_LETTER_MARKS)[::-1])
+        )
+    else:
+        marks = chunk.encode("ascii", "replace").translate(_PATH_LETTER_BYTES)[::-1]
+        found = (
+            last - match.start()
+            for pattern in _WIDE_LETTERED_COLON_BACKWARDS
+            for match in pattern.finditer(marks)
+        )
+    return list(found if limit is None else islice(found, limit))
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:
