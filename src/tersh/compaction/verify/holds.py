@@ -9,10 +9,9 @@ it yields and is not read. Whitespace differences never matter.
 
 from __future__ import annotations
 
-import re
 from itertools import repeat
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import IGNORECASE, lazy
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 
@@ -255,10 +254,10 @@ _SUCCESS_CLAIM = lazy(
     r"\ball (?:\w+ )?(?:tests? )?(?:passed|succeeded|ok)\b|\bno (?:errors|failures|problems|issues)\b"
     r"|(?<![\d,])0 (?:errors?|failures?|failed)\b|\bno tests (?:ran|collected|found)\b"
     r"|\bsucce(?:ss|ssful|ssfully|eded)\b|\bbuild ok\b",
-    re.IGNORECASE,
+    IGNORECASE,
 )
 _FAILURE_CLAIM = lazy(
-    r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", re.IGNORECASE
+    r"\b[1-9][\d,]* (?:failed|failures?|errors?)\b|\bFAILED\b|\bfailed\b", IGNORECASE
 )
 
 
