@@ -28,20 +28,18 @@ Linux high-water mark is reset before the runs when ``/proc/self/clear_refs`` al
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import re
-import resource
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import measure_call  # noqa: E402
 
 GENERIC = ROOT / "tests" / "compact" / "fixtures" / "generic"
 # Folders renamed per copy, so that every copy names other files.
@@ -100,38 +98,11 @@ def synthetic(text: str, megabytes: float) -> str:
     return "".join(copies)[:target].rsplit("\n", 1)[0]
 
 
-def _rss_mb() -> float:
-    """Resident memory now, in MB (Linux), else the peak so far."""
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-    except OSError:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
-
-
-def _peak_since_reset_mb() -> float:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1e3
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-
-
 def _measure(func: Callable[[str], object], text: str, runs: int) -> tuple[float, float, object]:
-    """(median CPU seconds, peak MB added above the RSS before, last result) of ``func(text)``."""
-    func(text[:100_000])  # patterns compiled, modules imported: the figures are of the work
-    times = []
-    result: object = None
-    before = _rss_mb()
-    with contextlib.suppress(OSError):
-        Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
-    for _ in range(runs):
-        start = time.process_time()
-        result = func(text)
-        times.append(time.process_time() - start)
-    return statistics.median(times), max(0.0, _peak_since_reset_mb() - before), result
+    """``measure_call`` of ``func(text)``, after one call on the first 100 KB (patterns compiled,
+    modules imported: the figures are of the work)."""
+    func(text[:100_000])
+    return measure_call(lambda: func(text), runs)
 
 
 def _step(text: str, command: str, exit_code: int) -> str:

@@ -22,19 +22,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import re
-import resource
-import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common import measure_call  # noqa: E402
 from tests import corpus  # noqa: E402
 
 from tersh import tokens  # noqa: E402
@@ -83,49 +79,7 @@ def synthetic(sample: str, megabytes: float) -> str:
     return "".join(copies)
 
 
-def _rss_mb() -> float:
-    """Resident memory now, in MB (Linux), else the peak so far."""
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-    except OSError:
-        return _peak_mb()
-    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
-
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-
-
-def _reset_peak() -> bool:
-    """Reset the kernel's high-water mark of this process (Linux); False when not possible."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        return False
-    return True
-
-
-def _peak_since_reset_mb() -> float:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1e3
-    except OSError:
-        pass
-    return _peak_mb()
-
-
-def _measure(func: Callable[[], object], runs: int) -> tuple[float, float, object]:
-    """(median CPU seconds, extra peak MB above the RSS before, last result) of ``func()``."""
-    times = []
-    result: object = None
-    before = _rss_mb()
-    _reset_peak()
-    for _ in range(runs):
-        start = time.process_time()
-        result = func()
-        times.append(time.process_time() - start)
-    return statistics.median(times), max(0.0, _peak_since_reset_mb() - before), result
 
 
 def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str, float]:
@@ -135,10 +89,10 @@ def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str
     text = synthetic(_sample(source), megabytes)
     size = len(text.encode()) / 1e6
     inv = detect.invocation(command, 1)
-    rule_s, rule_mb, out = _measure(lambda: rule.compact(text, inv), runs)
+    rule_s, rule_mb, out = measure_call(lambda: rule.compact(text, inv), runs)
     proposal = out if isinstance(out, str) else text[: len(text) // 2]
-    extract_s, extract_mb, _ = _measure(lambda: verify.extract_facts(text, inv), verify_runs)
-    gate_s, gate_mb, reason = _measure(lambda: verify.refusal(text, proposal, inv), verify_runs)
+    extract_s, extract_mb, _ = measure_call(lambda: verify.extract_facts(text, inv), verify_runs)
+    gate_s, gate_mb, reason = measure_call(lambda: verify.refusal(text, proposal, inv), verify_runs)
     return {
         "in_mb": size, "out_mb": len(proposal.encode()) / 1e6, "own_proposal": float(out is not None),
         "rule": size / rule_s, "rule_mem": rule_mb / size,

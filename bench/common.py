@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -70,6 +71,41 @@ def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tu
 def self_peak_mb() -> float:
     """Peak RSS of this process so far, in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _rss_now_mb() -> float:
+    """Resident memory of this process now, in MB (Linux), else its peak so far."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def _peak_since_reset_mb() -> float:
+    """This process's high-water mark of resident memory (Linux), else its peak so far, in MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1e3
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+
+
+def measure_call(func: Callable[[], object], runs: int) -> tuple[float, float, object]:
+    """(median CPU seconds, peak MB added above the resident memory before, last result) of
+    ``runs`` calls of ``func()`` in this process (the kernel's high-water mark is reset first)."""
+    times = []
+    result: object = None
+    before = _rss_now_mb()
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+    for _ in range(runs):
+        start = time.process_time()
+        result = func()
+        times.append(time.process_time() - start)
+    return statistics.median(times), max(0.0, _peak_since_reset_mb() - before), result
 
 
 def corpus_bench_setup(description: str) -> tuple[Any, Any]:
