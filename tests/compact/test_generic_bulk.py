@@ -177,6 +177,29 @@ def test_lines_naming_something_are_found_as_line_by_line(lines: list[str], wind
         assert list(map(bool, generic._naming_lines(lines))) == expected
 
 
+def shape_run(
+    lines: list[str], masks: generic._Masks, codes: bytearray, index: int
+) -> tuple[list[int], list[int]]:
+    """The lines of the shape of line ``index`` that follow it with only chatter between (a log
+    line under each, as java.util.logging writes them), and the chatter lines between them: what
+    ``_Masks.run`` answers in one loop."""
+    members: list[int] = [index]
+    between: list[int] = []
+    pending: list[int] = []
+    other = index + 1
+    while other < len(lines) and codes[other] != generic._PROTECTED:
+        if masks.same(other, index):
+            members.append(other)
+            between += pending
+            pending = []
+        elif codes[other]:
+            pending.append(other)
+        else:
+            break
+        other += 1
+    return members, between
+
+
 @given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))
 @settings(max_examples=300, deadline=None)
 def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], window: int) -> None:
@@ -189,5 +212,5 @@ def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], windo
         patch.setattr(generic, "SKELETON_WINDOW", window)  # runs across windows of skeletons
         for index in range(len(lines)):
             if codes[index] != generic._PROTECTED:
-                expected = generic._shape_run(lines, generic._Masks(lines, forms), codes, index)
+                expected = shape_run(lines, generic._Masks(lines, forms), codes, index)
                 assert generic._Masks(lines, forms).run(index, codes) == expected

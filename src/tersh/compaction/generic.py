@@ -509,8 +509,10 @@ class _Masks:
         return window
 
     def run(self, index: int, codes: bytearray) -> tuple[list[int], list[int]]:
-        """``_shape_run``: ``same(other, index)`` for the lines after ``index`` in one loop, the
-        skeletons of line ``index`` and its mask read once."""
+        """The lines of the shape of line ``index`` that follow it with only chatter between, and
+        the chatter lines between them: ``same(other, index)`` for each line in one loop, the
+        skeletons of line ``index`` and its mask read once (tests/compact/test_generic_bulk.py
+        holds the line-by-line definition, ``shape_run``)."""
         forms, total = self.forms, len(self.lines)
         head_weak = forms[index] >= 2
         low, strong, blanks = self._window(index)
@@ -707,27 +709,6 @@ def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
     if not found:
         found = known[index] = 2 if _finding(lines[index]) else 1
     return found == 2
-
-
-def _shape_run(lines: list[str], masks: _Masks, codes: bytearray, index: int) -> tuple[list[int], list[int]]:
-    """The lines of the shape of line ``index`` that follow it with only chatter between (a log
-    line under each, as java.util.logging writes them), and the chatter lines between them.
-    (``_Masks.run`` answers the same in one loop: what ``_compacted`` calls.)"""
-    members: list[int] = [index]
-    between: list[int] = []
-    pending: list[int] = []
-    other = index + 1
-    while other < len(lines) and codes[other] != _PROTECTED:
-        if masks.same(other, index):
-            members.append(other)
-            between += pending
-            pending = []
-        elif codes[other]:
-            pending.append(other)
-        else:
-            break
-        other += 1
-    return members, between
 
 
 def _frame_lines(
