@@ -9,6 +9,7 @@ from tersh.errors import TershError
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 TEMP_PREFIX = ".tmp-"
 
@@ -37,6 +38,45 @@ def open_own_file(path: str) -> int | None:
         os.close(fd)
         return None
     return fd
+
+
+def read_marshalled(path: str, key: bytes) -> object | None:
+    """What :func:`write_marshalled` kept in ``path`` under ``key``, or None: no such file, not
+    this user's own private file (:func:`open_own_file`), another key, or damaged."""
+    import marshal
+
+    fd = open_own_file(path)
+    if fd is None:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            if handle.read(len(key)) != key:
+                return None
+            found: object = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return found
+
+
+def write_marshalled(path: str, key: bytes, value: Any) -> None:
+    """Keep ``value`` (``marshal``) under ``key`` in ``path`` with :func:`keep_file`; never fails."""
+    import marshal
+
+    try:
+        data = key + marshal.dumps(value)
+    except ValueError:  # a value marshal does not write
+        return
+    keep_file(path, data)
+
+
+def keep_file(path: str, data: bytes) -> None:
+    """Write a cache file: its folder made private, the file replaced atomically, never through
+    a link; never fails (a cache that cannot be kept is made again when needed)."""
+    try:
+        make_private_dirs(os.path.dirname(path))
+        replace_file(path, data, sync=False)
+    except (OSError, TershError):
+        pass
 
 
 def temp_path(final: Path) -> Path:

@@ -48,21 +48,9 @@ def programs_file() -> str:
 
 
 def _read() -> dict[Any, Any]:
-    import marshal
+    from tersh.fsutil import read_marshalled
 
-    from tersh.fsutil import open_own_file
-
-    fd = open_own_file(programs_file())
-    if fd is None:
-        return {}
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            key = _key()
-            if handle.read(len(key)) != key:
-                return {}
-            found = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
+    found = read_marshalled(programs_file(), _key())
     return found if isinstance(found, dict) else {}
 
 
@@ -122,17 +110,10 @@ def save() -> None:
 
 
 def _keep(programs: dict[Any, Any]) -> None:
-    """Write ``programs`` to the file (atomically, privately); never fails."""
-    import marshal
-
-    from tersh.errors import TershError
-    from tersh.fsutil import make_private_dirs, replace_file
+    """Write ``programs`` to the file (atomically, privately) when there is a profile; never
+    fails."""
+    from tersh.fsutil import write_marshalled
 
     path = programs_file()
-    if not os.path.isdir(os.path.dirname(os.path.dirname(path))):
-        return  # no profile: none is made for this
-    try:
-        make_private_dirs(os.path.dirname(path))
-        replace_file(path, _key() + marshal.dumps(programs), sync=False)
-    except (OSError, TershError, ValueError):
-        pass
+    if os.path.isdir(os.path.dirname(os.path.dirname(path))):  # no profile: none is made for this
+        write_marshalled(path, _key(), programs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from functools import cache
 
-from tersh.fsutil import open_own_file
+from tersh.fsutil import keep_file, open_own_file, read_marshalled, write_marshalled
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -108,18 +108,7 @@ def prepare() -> None:
 
 def cached_ranks(key: bytes) -> dict[bytes, int] | None:
     """The kept table when it was made from the same bundled file by this Python, else None."""
-    import marshal
-
-    fd = open_own_file(ranks_file())
-    if fd is None:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            if handle.read(len(key)) != key:
-                return None
-            tokens = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
+    tokens = read_marshalled(ranks_file(), key)
     if not isinstance(tokens, list) or not all(type(token) is bytes for token in tokens):
         return None
     return dict(zip(tokens, range(len(tokens)), strict=True))
@@ -132,24 +121,11 @@ def _in_rank_order(ranks: dict[bytes, int]) -> list[bytes] | None:
     return tokens
 
 
-def _store(path: str, data: bytes) -> None:
-    from tersh.errors import TershError
-    from tersh.fsutil import make_private_dirs, replace_file
-
-    try:
-        make_private_dirs(os.path.dirname(path))
-        replace_file(path, data, sync=False)
-    except (OSError, TershError):
-        pass
-
-
 def _keep_ranks(key: bytes, ranks: dict[bytes, int]) -> None:
     """Store the table for :func:`cached_ranks` (its ranks must be 0..n-1); never fails."""
-    import marshal
-
     tokens = _in_rank_order(ranks)
     if tokens is not None:
-        _store(ranks_file(), key + marshal.dumps(tokens))
+        write_marshalled(ranks_file(), key, tokens)
 
 
 # The lookup file: the key line; a line "<byte order> <bundled file's path>"; zeros up to a
@@ -190,7 +166,7 @@ def keep_lookup(key: bytes, bundled: str, ranks: dict[bytes, int]) -> None:
     head = key + sys.byteorder.encode() + b" " + where + b"\n"
     head += bytes(-len(head) % 4)
     words = array("I", [len(tokens), slot_count])
-    _store(lookup_file(), b"".join([head, words.tobytes(), slots.tobytes(), offsets.tobytes(), *tokens]))
+    keep_file(lookup_file(), b"".join([head, words.tobytes(), slots.tobytes(), offsets.tobytes(), *tokens]))
     with contextlib.suppress(OSError):
         os.unlink(lookup_file()[: -len(".lookup")] + ".index")  # the sqlite index earlier versions kept
 
