@@ -63,3 +63,51 @@ def test_pattern_matching() -> None:
             assert (name, size) == ("m", 7)
         case _:
             pytest.fail("no match")
+
+
+def _calls_of(decorate: typing.Callable[[typing.Any], typing.Any]) -> tuple[list[object], object]:
+    """(the calls the wrapped function saw, the wrapper) for a cache of two entries."""
+    seen: list[object] = []
+
+    def square(value: object) -> object:
+        """Square a number."""
+        seen.append(value)
+        return value * value  # type: ignore[operator]
+
+    wrapped = decorate(square)
+    for value in (1, 2, 1, 3, 1, 2, 2.0, 2):
+        assert wrapped(value) == value * value
+    return seen, wrapped
+
+
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize("maxsize", [None, 0, 2, -1])
+def test_lru_cache_is_functools_own_cache(maxsize: int | None, typed: bool) -> None:
+    import functools
+
+    from tersh._startup.lean import lru_cache
+
+    lean_seen, lean = _calls_of(lru_cache(maxsize, typed))
+    real_seen, real = _calls_of(functools.lru_cache(maxsize, typed))
+    assert lean_seen == real_seen  # the same hits and misses, in the same order
+    assert type(lean) is type(real)
+    assert tuple(lean.cache_info()) == tuple(real.cache_info())  # type: ignore[attr-defined]
+    assert lean.cache_info()._fields == real.cache_info()._fields  # type: ignore[attr-defined]
+    assert lean.cache_parameters() == real.cache_parameters()  # type: ignore[attr-defined]
+    for name in ("__name__", "__qualname__", "__doc__", "__module__"):
+        assert getattr(lean, name) == getattr(real, name)
+    assert lean.__wrapped__.__name__ == "square"  # type: ignore[attr-defined]
+    lean.cache_clear()  # type: ignore[attr-defined]
+    assert lean.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+def test_counted_and_deque_are_the_collections_ones() -> None:
+    import collections
+
+    from tersh._startup.lean import counted, deque
+
+    words = ["the", "cat", "and", "the", "hat", "and", "the", "bat"]
+    assert counted(words) == dict(collections.Counter(words))
+    assert list(counted(words)) == list(collections.Counter(words))  # first-seen order
+    assert counted([]) == {}
+    assert deque is collections.deque

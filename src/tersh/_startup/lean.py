@@ -1,4 +1,4 @@
-"""Runtime stand-ins that keep ``typing`` and ``collections`` off the start-up path.
+"""Runtime stand-ins that keep ``typing``, ``collections`` and ``functools`` off the start-up path.
 
 ``typing`` (and even ``collections``) cost milliseconds to import, a large share of a command
 that must start about as fast as a bare Python. Modules on that path write::
@@ -13,13 +13,20 @@ Type checkers see ``typing.NamedTuple``; at run time :class:`NamedTuple` builds 
 tuple subclass directly (fields from the annotations, defaults from the class body): indexed
 read-only attributes, ``_fields``, ``_field_defaults``, ``_make``, ``_replace``, ``_asdict``, a
 ``repr`` and pickling — without the code generation of ``collections.namedtuple``.
+
+``functools`` imports ``collections``, so the same modules take their caches from
+:func:`lru_cache` (the C wrapper ``functools.lru_cache`` returns, made without the module) and
+count with :func:`counted` (``collections.Counter``'s own C loop into a plain dict).
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Hashable, Iterable
+    from typing import TypeVar
+
+    Item = TypeVar("Item", bound=Hashable)
 
 try:  # the C accessor collections.namedtuple uses, without importing collections
     _TUPLEGETTER = getattr(__import__("_collections"), "_tuplegetter", None)
@@ -116,3 +123,62 @@ class _RecordMeta(type):
 
 class NamedTuple(metaclass=_RecordMeta):
     """Base class: subclasses become tuple records (see the module doc)."""
+
+
+class CacheInfo(NamedTuple):
+    """What ``cache_info()`` of a :func:`lru_cache` function answers (``functools``' fields)."""
+
+    hits: int
+    misses: int
+    maxsize: int | None
+    currsize: int
+
+
+if TYPE_CHECKING:
+    from functools import lru_cache as lru_cache
+else:
+    try:  # the C cache functools.lru_cache wraps a function in, without importing functools
+        from _functools import _lru_cache_wrapper
+    except ImportError:  # pragma: no cover - other Python implementations
+        from functools import lru_cache
+    else:
+
+        def lru_cache(maxsize: int | None = 128, typed: bool = False) -> object:
+            """``functools.lru_cache(maxsize, typed)`` as a decorator, without the ``functools``
+            module (and ``collections``, which it imports): the same C wrapper, with
+            ``cache_info``, ``cache_clear``, ``cache_parameters`` and ``__wrapped__``."""
+            if maxsize is not None and maxsize < 0:
+                maxsize = 0
+
+            def decorating(function: object) -> object:
+                wrapper = _lru_cache_wrapper(function, maxsize, typed, CacheInfo)
+                wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
+                for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+                    setattr(wrapper, name, getattr(function, name))
+                wrapper.__dict__.update(getattr(function, "__dict__", {}))
+                wrapper.__wrapped__ = function
+                return wrapper
+
+            return decorating
+
+
+if TYPE_CHECKING:
+    from collections import deque as deque
+else:  # the class collections.deque is, without importing collections
+    deque = __import__("_collections").deque
+
+#: The C loop ``collections.Counter`` counts with (None where there is none).
+_COUNT_ELEMENTS = getattr(__import__("_collections"), "_count_elements", None)
+
+
+def counted(items: Iterable[Item]) -> dict[Item, int]:
+    """How many times each item occurs, in first-seen order: ``dict(collections.Counter(items))``
+    (the same C counting loop when there is one), without importing ``collections``."""
+    counts: dict[Item, int] = {}
+    if _COUNT_ELEMENTS is not None:
+        _COUNT_ELEMENTS(counts, items)
+        return counts
+    for item in items:  # pragma: no cover - other Python implementations
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+

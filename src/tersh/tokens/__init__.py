@@ -12,10 +12,8 @@ defers counting to ``tersh gain``. Counts are exact: special-token strings are c
 
 from __future__ import annotations
 
-from collections import Counter
-from functools import cache
-
 from tersh._startup.lazyre import lazy
+from tersh._startup.lean import counted, lru_cache
 from tersh.tokens import pieces, table
 from tersh.tokens.table import ENCODING, bundled_ranks
 from tersh.tokens.table import prepare as prepare_table
@@ -54,13 +52,13 @@ CHUNK_CHARS = 1 << 20
 _SAFE_CUT = lazy(r"\n(?=[^\W_])")
 
 
-@cache
+@lru_cache(maxsize=None)
 def _encoding() -> Any:
     """The encoder that loads fastest (a close call on the hot path counts a few kilobytes)."""
     return pure_encoding()
 
 
-@cache
+@lru_cache(maxsize=None)
 def _bulk_encoding() -> Any:
     """The encoder that counts fastest (reports count whole captures); both give the same ids."""
     try:
@@ -129,7 +127,7 @@ def _looked_up_count(text: str) -> int | None:
     total = 0
     rank = lookup.rank
     try:
-        for word, times in Counter(words).items():
+        for word, times in counted(words).items():
             piece = word.encode("utf-8")
             if rank(piece) is None:
                 work += len(piece) * len(piece)

@@ -13,8 +13,8 @@ or damaged is never read.
 from __future__ import annotations
 
 import os
-from functools import cache
 
+from tersh._startup.lean import lru_cache
 from tersh.fsutil import keep_file, open_own_file, read_marshalled, write_marshalled
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
@@ -194,7 +194,7 @@ class Lookup:
             slot = (slot + 1) & mask
 
 
-@cache
+@lru_cache(maxsize=None)
 def lookup() -> Lookup | None:
     """The kept lookup when it is good and made from the bundled file it names, else None."""
     import mmap

@@ -7,9 +7,8 @@ package kit (``omit``) build on these; a rule never defines its own.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from tersh._startup.lazyre import escape, lazy
+from tersh._startup.lean import lru_cache
 from tersh.compaction.kit.base import min_share
 from tersh.compaction.verify import facts as verify  # not holds: its checks import it when needed
 from tersh.settings import MIN_SAVED_TOKENS

@@ -11,10 +11,8 @@ a colon, seven hex digits in a row, a slash or a source extension).
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-
 from tersh._startup.lazyre import lazy
+from tersh._startup.lean import counted, lru_cache
 from tersh.compaction.kit.core import (
     BYTES_PER_TOKEN,
     CHUNK_CHARS,
@@ -28,7 +26,6 @@ from tersh.compaction.kit.core import (
     plural,
 )
 from tersh.compaction.verify import facts as verify
-from tersh.compaction.verify import scan as verify_scan
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -103,7 +100,7 @@ def paths_in(line: str) -> Iterator[str]:
             yield from _word_paths(word)
 
 
-@functools.lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def _word_paths(word: str) -> tuple[str, ...]:
     return tuple(verify.iter_paths(word))
 
@@ -238,7 +235,7 @@ def drop_lines(text: str, chatter: Chatter, omissions: Omissions) -> list[str]:
         for index in sorted(restore, reverse=True):
             kept.insert(places[index], dropped[index])
             groups[index] = None
-        for group, number in Counter(groups).items():
+        for group, number in counted(groups).items():
             if group is not None:
                 omissions.count(chatter.labels[int(group[1:])], number)
     return kept
@@ -267,6 +264,8 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
     if not blob.isascii():
         return _suspects(blob, MAYBE_COMMIT, starts)
     from bisect import bisect_right
+
+    from tersh.compaction.verify import scan as verify_scan  # its other readers: not needed here
 
     marked = blob.translate(verify_scan._HEX_MARKS)
     found: set[int] = set()

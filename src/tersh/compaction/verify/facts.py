@@ -20,9 +20,8 @@ restate them are ``renderings``.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from tersh._startup.lazyre import IGNORECASE, lazy
+from tersh._startup.lean import lru_cache
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
 

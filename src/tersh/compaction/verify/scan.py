@@ -17,11 +17,11 @@ among millions that report something or name a location. Lines are what
 
 from __future__ import annotations
 
-from collections import deque
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
 from operator import not_, or_
 
 from tersh._startup.lazyre import lazy, lazy_bytes
+from tersh._startup.lean import deque
 from tersh.compaction.ansi import strip_ansi
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify.facts import (
