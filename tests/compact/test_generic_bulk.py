@@ -108,11 +108,28 @@ _FRAME_LINE = st.one_of(st.sampled_from(_FRAME_PIECES), _LINE)
 
 @given(st.lists(_FRAME_LINE, min_size=1, max_size=80))
 @settings(max_examples=300, deadline=None)
-def test_the_frame_walk_answers_as_quoted_source(lines: list[str]) -> None:
-    walk = generic._FrameWalk(len(lines))
-    assert [walk.quoted(lines, i) for i in range(len(lines))] == [
-        quoted_source(lines, i) for i in range(len(lines))
-    ]
+def test_quoted_lines_answer_as_quoted_source(lines: list[str]) -> None:
+    expected = [quoted_source(lines, i) for i in range(len(lines))]
+    assert list(map(bool, generic._quoted_lines(lines, list(range(len(lines)))))) == expected
+
+
+@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_quoted_lines_answer_as_quoted_source_for_some_lines(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
+    some = sorted(random.sample(range(len(lines)), random.randint(0, len(lines))))
+    assert list(map(bool, generic._quoted_lines(lines, some))) == [quoted_source(lines, i) for i in some]
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_bulk_frame_lines_are_the_per_line_frame_lines(lines: list[str]) -> None:
+    from tersh.compaction.verify.scan import fact_lines
+
+    protected = [bool(fact_lines(line)) for line in lines]
+    codes = bytearray(generic._PROTECTED if flag else 0 for flag in protected)
+    expected = generic._frame_lines(lines, protected, range(len(lines)))
+    assert generic._bulk_frame_lines(lines, codes) == sorted(expected)
+    assert codes == bytearray(generic._PROTECTED if flag else 0 for flag in protected)
 
 
 @given(st.lists(_LINE, min_size=1, max_size=60))
@@ -144,25 +161,13 @@ def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], windo
     assert generic._values(lines) == generic._line_values(lines)
 
 
-@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
-@settings(max_examples=300, deadline=None)
-def test_the_frame_walk_answers_as_quoted_source_in_any_order(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
-    walk = generic._FrameWalk(len(lines))
-    order = list(range(len(lines))) * 2
-    random.shuffle(order)
-    for i in order:
-        assert walk.quoted(lines, i) == quoted_source(lines, i)
-
-
-def test_the_frame_walk_reaches_as_far_as_quoted_source() -> None:
+def test_quoted_lines_reach_as_far_as_quoted_source() -> None:
     for length in (generic.FRAME_REACH - 1, generic.FRAME_REACH, generic.FRAME_REACH + 1, 70):
         for gutter_first in (True, False):
             source = [f"  {i} \u2502 x" for i in range(length)]
             lines = ["   |", *source, "plain"] if gutter_first else ["plain", *source, "   |"]
-            walk = generic._FrameWalk(len(lines))
-            assert [walk.quoted(lines, i) for i in range(len(lines))] == [
-                quoted_source(lines, i) for i in range(len(lines))
-            ]
+            answers = generic._quoted_lines(lines, list(range(len(lines))))
+            assert list(map(bool, answers)) == [quoted_source(lines, i) for i in range(len(lines))]
 
 
 @given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))

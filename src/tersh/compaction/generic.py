@@ -19,8 +19,9 @@ verifier reads back). Of the other lines it collapses:
 Whatever a collapsed line names — paths, commit ids — is listed in the note that counts it, so
 no fact goes; the verifier checks that, and the exit code, before the text is used.
 
-The lines are classified in bulk (``_codes``): searches over the whole text find the lines that
-may be facts, frames or chatter, and only those are read one by one; two lines are compared by
+The lines are classified in bulk (``_codes``): each question is asked of all lines at once by
+``map`` over a builtin or a pattern's method, and only the lines that may answer yes are asked
+the next (a frame's walk to its gutter is a ``find`` in flags); two lines are compared by
 byte skeletons made a window at a time before either is masked (``_Masks``), and stretches of
 chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
 text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
@@ -31,8 +32,8 @@ bulk answer equal to the per-line definition it stands for.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import add
+from itertools import compress, repeat
+from operator import add, and_, itemgetter, or_
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
@@ -54,7 +55,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+    from collections.abc import Iterable, Iterator, MutableSequence
     from typing import AnyStr
 
 NAME = "generic"
@@ -111,7 +112,6 @@ _FRAME_MARKERS = lazy(r"^\s*[|│][\s|│^~_\-]*$")
 _FRAME = "code-frame lines"
 # A caret frame's marker line: "      ^^^^", "  ^~~~~" (no bar; at least one marker).
 _CARET_MARKERS = lazy(r"^[ \t]*[\^~][ \t\^~]*$")
-_CARET_MARKS = lazy(r"[\^~]")  # what each line that may be one holds
 _FINDING = lazy(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 
 
@@ -131,10 +131,6 @@ _CHATTER_MARKS = lazy(
 )
 _LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
 _WIDE = lazy("[^\x00-\x7f]")
-# What each line ``_frame_lines`` reads holds: a bar, or a digit (or a character that may be one)
-# first on its line (found after the line break before it).
-_FRAME_BARS = lazy("[|\u2502]")
-_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")  # with no bar: "12 x", "12 + x"
 #: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
 _FRAME_CODE = len(_CHATTER) + 1
 _PROTECTED = _FRAME_CODE + 1
@@ -157,20 +153,6 @@ def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) ->
         if last < 0:
             return
         match = search(text, last + 1)
-
-
-def _lines_with(literal: str, text: str) -> Iterator[int]:
-    """``_lines_holding`` for a literal, found with ``str.find``."""
-    count, find = text.count, text.find
-    index = last = 0
-    start = find(literal)
-    while start >= 0:
-        index += count("\n", last, start)
-        yield index
-        last = find("\n", start)
-        if last < 0:
-            return
-        start = find(literal, last + 1)
 
 
 #: Long texts are read this many characters at a time (whole lines), so that the working
@@ -260,58 +242,127 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     that carries a diagnostic or a location (a code frame's quoted source aside), _FRAME_CODE
     for a frame line that names nothing, the chatter kind (1 + its index in _CHATTER), else 0.
 
-    Found in bulk: the lines that could be frames (a bar, a digit first; a ``^`` or ``~`` for a
-    caret frame's marker line) and chatter (a mark of _CHATTER_MARKS) are found by searches over
-    the whole text; only those are read one by one.
-    ``_line_codes`` is the same one line at a time (tests hold the two equal).
+    Found in bulk: each question is asked of many lines by ``map`` over a builtin or a pattern's
+    method (no Python call per line), and of the lines that could answer yes only (a bar or a
+    digit first for a frame line, a ``^`` or ``~`` for a caret frame's marker line, a mark of
+    _CHATTER_MARKS for chatter). ``_line_codes`` is the same one line at a time (tests hold the
+    two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
-    protected = _Protected(codes)
-    marks = bytearray(len(lines))
-    for index in _lines_holding(_FRAME_BARS, text):
-        marks[index] = 1
-    if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
-        marks[0] = 1
-    for index in _lines_holding(_DIGIT_FIRST, text):
-        marks[index + 1] = 1  # the break before the digit ends the line before
-    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted, _naming_lines)
-    for index in frames:
+    for index in _bulk_frame_lines(lines, codes):
         codes[index] = _FRAME_CODE
-    for index in _caret_frames(lines, codes, _lines_holding(_CARET_MARKS, text)):
+    carets = _where(_or_flags(_has(lines, "^"), _has(lines, "~")))
+    for index in _caret_frames(lines, codes, carets):
         codes[index] = _FRAME_CODE
-    marks[:] = bytes(len(lines))
-    for index in _lines_holding(_CHATTER_MARKS, text):
-        marks[index] = 1
+    marks = _flags(map(_CHATTER_MARKS.search, lines))
     for mark in _LOWER_CHATTER_MARKS:
-        for index in _lines_with(mark, text):
-            marks[index] = 1
-    for index in _marked(marks):
-        if not codes[index]:
-            codes[index] = _chatter_code(lines[index])
+        marks = _or_flags(marks, _has(lines, mark))
+    plain = _where(_and_flags(marks, codes.translate(_ZERO_TO_ONE)))  # marked lines of no code yet
+    for code, (_, pattern) in enumerate(_CHATTER, 1):
+        matched = _flags(map(pattern.search, map(lines.__getitem__, plain)))
+        for index in compress(plain, matched):
+            codes[index] = code
+        plain = list(compress(plain, matched.translate(_ZERO_TO_ONE)))
     return codes
 
 
-def _marked(marks: bytearray) -> Iterator[int]:
-    """The indexes of ``marks`` that hold 1, in order."""
-    index = marks.find(1)
-    while index >= 0:
-        yield index
-        index = marks.find(1, index + 1)
+def _flags(found: Iterable[object]) -> bytes:
+    """1 for each of ``found`` that is true (a match, a True), else 0, in C."""
+    return bytes(map(bool, found))
+
+
+def _has(lines: list[str], literal: str) -> bytes:
+    """1 for each line that holds ``literal``, else 0."""
+    return bytes(map(str.__contains__, lines, repeat(literal)))
+
+
+def _or_flags(one: bytes | bytearray, other: bytes | bytearray) -> bytes:
+    return bytes(map(or_, one, other))
+
+
+def _and_flags(one: bytes | bytearray, other: bytes | bytearray) -> bytes:
+    return bytes(map(and_, one, other))
+
+
+def _where(flags: bytes) -> list[int]:
+    """The indexes of ``flags`` that hold 1, in order."""
+    return list(compress(range(len(flags)), flags))
+
+
+# Codes (or flags) as flags: 1 where the byte is 0, else 0.
+_ZERO_TO_ONE = bytes([1, *repeat(0, 255)])
+
+
+def _bulk_frame_lines(lines: list[str], codes: bytearray) -> list[int]:
+    """``_frame_lines(lines, protected, ...)`` in bulk, ``protected`` read and cleared on
+    ``codes`` (a quoted line that names nothing is no longer _PROTECTED): the indexes of the
+    code-frame lines that name nothing, in order."""
+    bars = _or_flags(_has(lines, "|"), _has(lines, "\u2502"))
+    digit_first = bytes(map(str.isdigit, map(_FIRST_CHAR, lines)))
+    candidates = _where(_or_flags(bars, digit_first))
+    if not candidates:
+        return []
+    held = list(map(lines.__getitem__, candidates))
+    markers = _flags(map(_FRAME_MARKERS.match, held))
+    found = set(compress(candidates, markers))
+    others = markers.translate(_ZERO_TO_ONE)
+    rest, held = list(compress(candidates, others)), list(compress(held, others))
+    shaped = _or_flags(_flags(map(_FRAME_SOURCE.match, held)), _flags(map(_TSC_SOURCE.match, held)))
+    rest = list(compress(rest, shaped))
+    sources = list(compress(rest, _quoted_lines(lines, rest, bars)))
+    for index, names in zip(sources, _naming_lines(list(map(lines.__getitem__, sources))), strict=True):
+        if not names:
+            found.add(index)
+            codes[index] = 0
+    return sorted(found)
+
+
+_FIRST_CHAR = itemgetter(slice(None, 1))
+
+
+def _quoted_lines(lines: list[str], indexes: list[int], bars: bytes | None = None) -> bytes:
+    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: each line is
+    matched against the frame patterns once, by ``map`` (a gutter only where ``bars`` holds 1:
+    a gutter holds a bar), and the walk to a gutter is a ``find`` in those flags.
+
+    A walk from a source line passes over the lines that are source or elision and not a
+    gutter: the first it does not pass over, within FRAME_REACH lines, must be a gutter."""
+    total = len(lines)
+    if not indexes:
+        return b""
+    if bars is None:
+        bars = _or_flags(_has(lines, "|"), _has(lines, "\u2502"))
+    barred = _where(bars)
+    gutter = bytearray(total)
+    for index in compress(barred, map(_FRAME_GUTTER.match, map(lines.__getitem__, barred))):
+        gutter[index] = 1
+    source = _flags(map(_FRAME_SOURCE.match, lines))
+    dotted = _where(_has(lines, "..."))
+    elision = bytearray(total)
+    for index in compress(dotted, map(_FRAME_ELISION.match, map(lines.__getitem__, dotted))):
+        elision[index] = 1
+    passed = _and_flags(_or_flags(source, elision), gutter.translate(_ZERO_TO_ONE))
+    answers = bytearray(len(indexes))
+    for at, index in enumerate(indexes):
+        if source[index]:
+            above = passed.rfind(0, max(0, index - FRAME_REACH), index)
+            if above >= 0 and gutter[above]:
+                answers[at] = 1
+                continue
+            below = passed.find(0, index + 1, min(total, index + 1 + FRAME_REACH))
+            if below >= 0 and gutter[below]:
+                answers[at] = 1
+                continue
+        number = _TSC_SOURCE.match(lines[index])
+        if number is None or index + 1 >= total:
+            continue
+        markers = _TSC_MARKERS.match(lines[index + 1])
+        if markers is not None and len(markers[1]) > len(number[1]):
+            answers[at] = 1
+    return bytes(answers)
 
 
 _FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
-
-
-class _Protected:
-    """``protected[index]`` read and cleared on a code array (``_frame_lines`` unprotects)."""
-
-    __slots__ = ("codes",)
-
-    def __init__(self, codes: bytearray) -> None:
-        self.codes = codes
-
-    def __setitem__(self, index: int, value: bool) -> None:
-        self.codes[index] = _PROTECTED if value else 0
 
 
 def _line_codes(lines: list[str]) -> bytearray:
@@ -713,17 +764,13 @@ def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
 
 def _frame_lines(
     lines: list[str],
-    protected: MutableSequence[bool] | _Protected,
+    protected: MutableSequence[bool],
     candidates: Iterable[int],
-    quoted: Callable[[list[str], int], bool] = quoted_source,
-    naming: Callable[[list[str]], Sequence[int]] | None = None,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
-    the lines ``candidates`` (in order; every line with a bar or a digit first among them).
-    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``);
-    ``naming``: whether each of some lines names something, ``_names_something`` of each by
-    default, or what answers as it does (``_naming_lines``)."""
+    the lines ``candidates`` (in order; every line with a bar or a digit first among them),
+    one line at a time (``_bulk_frame_lines`` is the same in bulk; tests hold the two equal)."""
     found: set[int] = set()
     sources: list[int] = []
     for index in candidates:
@@ -732,13 +779,9 @@ def _frame_lines(
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted(lines, index):
+        elif may_be_quoted_source(line) and quoted_source(lines, index):
             sources.append(index)
-    named = (
-        [_names_something(lines[index]) for index in sources]
-        if naming is None
-        else naming([lines[index] for index in sources])
-    )
+    named = [_names_something(lines[index]) for index in sources]
     for index, names in zip(sources, named, strict=True):
         if not names:
             found.add(index)
@@ -790,85 +833,6 @@ def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int])
             continue
         found += [index - 1, index]
     return found
-
-
-# What _FrameWalk knows of a line: read, a frame's gutter, its quoted source, an elision.
-_READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
-
-
-# A line a walk passes over: quoted source or an elision, not a gutter.
-_PASSED = _SOURCE | _ELISION
-
-
-class _FrameWalk:
-    """``facts.quoted_source`` with what it reads of each line read once: each line is matched
-    against three patterns once, and each stretch of lines a walk passes over (source lines
-    and elisions between a frame's gutters) is walked once: the line that stops a walk (a gutter,
-    or a line of no frame) is kept for the stretch, so that the walks from its other lines
-    start there (answers in any order; in order, linear in the lines read)."""
-
-    __slots__ = ("above", "below", "kinds")
-
-    def __init__(self, total: int) -> None:
-        self.kinds = bytearray(total)
-        self.below = (0, 0)  # (low, stop): the lines after low, up to stop, a walk passes over
-        self.above = (-1, -1)  # (stop, high): the lines after stop, up to high and it too, as well
-
-    def _kind(self, lines: list[str], index: int) -> int:
-        kind = self.kinds[index]
-        if not kind:
-            line = lines[index]
-            kind = _READ | (_GUTTER if _FRAME_GUTTER.match(line) else 0)
-            kind |= (_SOURCE if _FRAME_SOURCE.match(line) else 0) | (
-                _ELISION if _FRAME_ELISION.match(line) else 0
-            )
-            self.kinds[index] = kind
-        return kind
-
-    def _passed(self, lines: list[str], index: int) -> bool:
-        kind = self._kind(lines, index)
-        return not kind & _GUTTER and bool(kind & _PASSED)
-
-    def _stop_below(self, lines: list[str], index: int) -> int:
-        """The first line after ``index`` a walk down does not pass over (len(lines): none)."""
-        low, stop = self.below
-        if not low <= index < stop:
-            stop = index + 1
-            while stop < len(lines) and self._passed(lines, stop):
-                stop += 1
-            self.below = (index, stop)
-        return stop
-
-    def _stop_above(self, lines: list[str], index: int) -> int:
-        """The first line before ``index`` a walk up does not pass over (-1: none)."""
-        stop, high = self.above
-        if stop < index <= high + 1:
-            return stop
-        other = index - 1
-        while other >= 0:
-            if stop < other <= high:  # a stretch walked before: its stop is this walk's
-                other = stop
-                break
-            if not self._passed(lines, other):
-                break
-            other -= 1
-        self.above = (other, index - 1)
-        return other
-
-    def quoted(self, lines: list[str], index: int) -> bool:
-        """``quoted_source(lines, index)``."""
-        if self._kind(lines, index) & _SOURCE:
-            above = self._stop_above(lines, index)
-            if above >= 0 and index - above <= FRAME_REACH and self._kind(lines, above) & _GUTTER:
-                return True
-            below = self._stop_below(lines, index)
-            if below < len(lines) and below - index <= FRAME_REACH and self._kind(lines, below) & _GUTTER:
-                return True
-        number = _TSC_SOURCE.match(lines[index])
-        if number is None or index + 1 >= len(lines):
-            return False
-        markers = _TSC_MARKERS.match(lines[index + 1])
-        return markers is not None and len(markers[1]) > len(number[1])
 
 
 def _names_something(line: str) -> bool:
