@@ -130,6 +130,22 @@ def test_bulk_frame_lines_are_the_per_line_frame_lines(lines: list[str]) -> None
     expected = generic._frame_lines(lines, protected, range(len(lines)))
     assert generic._bulk_frame_lines(lines, codes) == sorted(expected)
     assert codes == bytearray(generic._PROTECTED if flag else 0 for flag in protected)
+    again = bytearray(generic._PROTECTED if bool(fact_lines(line)) else 0 for line in lines)
+    assert generic._bulk_frame_lines(lines, again, "\n".join(lines)) == sorted(expected)
+    assert again == codes
+
+
+_LITERAL_LINES = ["a|b", "|", "", "x", "\u2502", "ok", "^~", "a", "bb"]
+
+
+@given(st.lists(st.sampled_from(_LITERAL_LINES), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_lines_holding_a_literal_are_found_in_the_text_as_line_by_line(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    for literal in ("|", "\u2502", "ok", "^", "~", "a"):
+        expected = bytes(literal in line for line in lines)
+        assert generic._has(lines, literal) == expected
+        assert generic._has(lines, literal, text) == expected
 
 
 @given(st.lists(_LINE, min_size=1, max_size=60))
@@ -219,3 +235,33 @@ def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], windo
             if codes[index] != generic._PROTECTED:
                 expected = shape_run(lines, generic._Masks(lines, forms), codes, index)
                 assert generic._Masks(lines, forms).run(index, codes) == expected
+
+
+def lone_line(lines: list[str], codes: bytearray, forms: bytearray, index: int) -> bool:
+    """Whether plain line ``index`` starts no run, read from its own skeletons and the next line's."""
+    if codes[index] != 0:
+        return False
+    if index + 1 == len(lines) or codes[index + 1] == generic._PROTECTED:
+        return True
+    if codes[index + 1] != 0:
+        return False
+    one, other = (line.encode("utf-8", "surrogatepass") for line in lines[index : index + 2])
+    weak = forms[index] >= 2 or forms[index + 1] >= 2
+    same_blanks = one.translate(None, generic._NOT_BLANK) == other.translate(None, generic._NOT_BLANK)
+    same_strong = one.translate(None, generic._FIELD_BYTES) == other.translate(None, generic._FIELD_BYTES)
+    return not (same_blanks and (same_strong or weak))
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_lone_lines_are_read_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    expected = bytes(lone_line(lines, codes, forms, i) for i in range(len(lines)))
+    assert generic._lone_lines(lines, codes, forms) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several windows
+        assert generic._lone_lines(lines, codes, forms) == expected

@@ -33,7 +33,7 @@ bulk answer equal to the per-line definition it stands for.
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import add, and_, itemgetter, or_
+from operator import add, contains, eq, is_not, itemgetter
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
@@ -131,6 +131,9 @@ _CHATTER_MARKS = lazy(
 )
 _LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
 _WIDE = lazy("[^\x00-\x7f]")
+# A digit first on a line that has the shape of a frame's source line with no bar: "12 x",
+# "12 + x" (found after the line break before it).
+_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")
 #: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
 _FRAME_CODE = len(_CHATTER) + 1
 _PROTECTED = _FRAME_CODE + 1
@@ -249,14 +252,14 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
-    for index in _bulk_frame_lines(lines, codes):
+    for index in _bulk_frame_lines(lines, codes, text):
         codes[index] = _FRAME_CODE
-    carets = _where(_or_flags(_has(lines, "^"), _has(lines, "~")))
+    carets = _where(_or_flags(_has(lines, "^", text), _has(lines, "~", text)))
     for index in _caret_frames(lines, codes, carets):
         codes[index] = _FRAME_CODE
-    marks = _flags(map(_CHATTER_MARKS.search, lines))
+    marks = _matching(_CHATTER_MARKS, lines, text)
     for mark in _LOWER_CHATTER_MARKS:
-        marks = _or_flags(marks, _has(lines, mark))
+        marks = _or_flags(marks, _has(lines, mark, text))
     plain = _where(_and_flags(marks, codes.translate(_ZERO_TO_ONE)))  # marked lines of no code yet
     for code, (_, pattern) in enumerate(_CHATTER, 1):
         matched = _flags(map(pattern.search, map(lines.__getitem__, plain)))
@@ -267,24 +270,62 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
 
 
 def _flags(found: Iterable[object]) -> bytes:
-    """1 for each of ``found`` that is true (a match, a True), else 0, in C."""
-    return bytes(map(bool, found))
+    """1 for each of ``found`` that is not None (a match), else 0, in C."""
+    return bytes(map(is_not, found, repeat(None)))
 
 
-def _has(lines: list[str], literal: str) -> bytes:
-    """1 for each line that holds ``literal``, else 0."""
-    return bytes(map(str.__contains__, lines, repeat(literal)))
+def _matching(pattern: re.Pattern[str], lines: list[str], text: str) -> bytes:
+    """1 for each line ``pattern`` finds something on, else 0: by a search over ``text`` (the
+    lines joined) when a sample of its head says few lines match, else by ``map`` over them."""
+    sample = text[: text.find("\n", _SAMPLE_CHARS) % (len(text) + 1)]
+    if len(list(_lines_holding(pattern, sample))) * 4 > sample.count("\n") + 1:
+        return _flags(map(pattern.search, lines))
+    flags = bytearray(len(lines))
+    for index in _lines_holding(pattern, text):
+        flags[index] = 1
+    return bytes(flags)
 
 
-def _or_flags(one: bytes | bytearray, other: bytes | bytearray) -> bytes:
-    return bytes(map(or_, one, other))
+#: ``_matching`` reads about this many characters to tell whether a pattern is on few lines.
+_SAMPLE_CHARS = 1 << 16
 
 
-def _and_flags(one: bytes | bytearray, other: bytes | bytearray) -> bytes:
-    return bytes(map(and_, one, other))
+def _has(lines: list[str], literal: str, text: str | None = None) -> bytes:
+    """1 for each line that holds ``literal``, else 0. ``text``: the lines joined, when the
+    caller holds it: a literal on few lines is found there with ``str.find`` (no pass per line)."""
+    if text is None or text.count(literal, 0, _SAMPLE_CHARS) * 8 > text.count("\n", 0, _SAMPLE_CHARS) + 1:
+        return bytes(map(contains, lines, repeat(literal)))
+    flags = bytearray(len(lines))
+    count, find = text.count, text.find
+    index = last = 0
+    start = find(literal)
+    while start >= 0:
+        index += count("\n", last, start)
+        flags[index] = 1
+        last = find("\n", start)
+        if last < 0:
+            break
+        start = find(literal, last + 1)
+    return bytes(flags)
 
 
-def _where(flags: bytes) -> list[int]:
+def _or_flags(*flags: bytes | bytearray) -> bytes:
+    """Flags (bytes of 0 and 1, of one length) or-ed byte by byte, as one integer each."""
+    found = 0
+    for one in flags:
+        found |= int.from_bytes(one, "little")
+    return found.to_bytes(len(flags[0]), "little")
+
+
+def _and_flags(*flags: bytes | bytearray) -> bytes:
+    """Flags (bytes of 0 and 1, of one length) and-ed byte by byte, as one integer each."""
+    found = -1
+    for one in flags:
+        found &= int.from_bytes(one, "little")
+    return found.to_bytes(len(flags[0]), "little")
+
+
+def _where(flags: bytes | bytearray) -> list[int]:
     """The indexes of ``flags`` that hold 1, in order."""
     return list(compress(range(len(flags)), flags))
 
@@ -293,12 +334,20 @@ def _where(flags: bytes) -> list[int]:
 _ZERO_TO_ONE = bytes([1, *repeat(0, 255)])
 
 
-def _bulk_frame_lines(lines: list[str], codes: bytearray) -> list[int]:
+def _bulk_frame_lines(lines: list[str], codes: bytearray, text: str | None = None) -> list[int]:
     """``_frame_lines(lines, protected, ...)`` in bulk, ``protected`` read and cleared on
     ``codes`` (a quoted line that names nothing is no longer _PROTECTED): the indexes of the
-    code-frame lines that name nothing, in order."""
-    bars = _or_flags(_has(lines, "|"), _has(lines, "\u2502"))
-    digit_first = bytes(map(str.isdigit, map(_FIRST_CHAR, lines)))
+    code-frame lines that name nothing, in order (``text``: the lines joined, see ``_has``)."""
+    bars = _or_flags(_has(lines, "|", text), _has(lines, "\u2502", text))
+    if text is None:
+        digit_first = bytes(map(str.isdigit, map(_FIRST_CHAR, lines)))
+    else:  # of the lines with a digit first, only those a frame line may be ("12 x", "12 + x")
+        digits = bytearray(len(lines))
+        if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
+            digits[0] = 1
+        for index in _lines_holding(_DIGIT_FIRST, text):
+            digits[index + 1] = 1  # the break before the digit ends the line before
+        digit_first = bytes(digits)
     candidates = _where(_or_flags(bars, digit_first))
     if not candidates:
         return []
@@ -309,7 +358,7 @@ def _bulk_frame_lines(lines: list[str], codes: bytearray) -> list[int]:
     rest, held = list(compress(candidates, others)), list(compress(held, others))
     shaped = _or_flags(_flags(map(_FRAME_SOURCE.match, held)), _flags(map(_TSC_SOURCE.match, held)))
     rest = list(compress(rest, shaped))
-    sources = list(compress(rest, _quoted_lines(lines, rest, bars)))
+    sources = list(compress(rest, _quoted_lines(lines, rest)))
     for index, names in zip(sources, _naming_lines(list(map(lines.__getitem__, sources))), strict=True):
         if not names:
             found.add(index)
@@ -318,29 +367,41 @@ def _bulk_frame_lines(lines: list[str], codes: bytearray) -> list[int]:
 
 
 _FIRST_CHAR = itemgetter(slice(None, 1))
+_ONES = b"\x01" * (2 * FRAME_REACH + 1)
+_FRAME_FIRSTS = frozenset(">|\u2502.")
 
 
-def _quoted_lines(lines: list[str], indexes: list[int], bars: bytes | None = None) -> bytes:
-    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: each line is
-    matched against the frame patterns once, by ``map`` (a gutter only where ``bars`` holds 1:
-    a gutter holds a bar), and the walk to a gutter is a ``find`` in those flags.
+def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
+    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: each line within
+    FRAME_REACH of one of them is matched against the frame patterns once, by ``map``, and the
+    walk to a gutter is a ``find`` in those flags.
 
     A walk from a source line passes over the lines that are source or elision and not a
     gutter: the first it does not pass over, within FRAME_REACH lines, must be a gutter."""
     total = len(lines)
     if not indexes:
         return b""
-    if bars is None:
-        bars = _or_flags(_has(lines, "|"), _has(lines, "\u2502"))
-    barred = _where(bars)
-    gutter = bytearray(total)
-    for index in compress(barred, map(_FRAME_GUTTER.match, map(lines.__getitem__, barred))):
-        gutter[index] = 1
-    source = _flags(map(_FRAME_SOURCE.match, lines))
-    dotted = _where(_has(lines, "..."))
-    elision = bytearray(total)
-    for index in compress(dotted, map(_FRAME_ELISION.match, map(lines.__getitem__, dotted))):
-        elision[index] = 1
+    near = bytearray(total)
+    for index in indexes:
+        low, high = max(0, index - FRAME_REACH), min(total, index + FRAME_REACH + 1)
+        near[low:high] = _ONES[: high - low]
+    gutter, source, elision = bytearray(total), bytearray(total), bytearray(total)
+    for low in range(0, total, SKELETON_WINDOW):  # a window of lines at a time: bounded copies
+        high = min(total, low + SKELETON_WINDOW)
+        if 1 not in near[low:high]:
+            continue
+        # a gutter, a source line or an elision starts with a blank, a digit or one of _FRAME_FIRSTS
+        firsts = list(map(_FIRST_CHAR, lines[low:high]))
+        framed = _or_flags(
+            bytes(map(str.isspace, firsts)),
+            bytes(map(str.isdigit, firsts)),
+            bytes(map(_FRAME_FIRSTS.__contains__, firsts)),
+        )
+        reached = _where(_and_flags(near[low:high], framed))
+        held = list(map(lines.__getitem__, [low + index for index in reached]))
+        for flags, pattern in ((gutter, _FRAME_GUTTER), (source, _FRAME_SOURCE), (elision, _FRAME_ELISION)):
+            for index in compress(reached, map(pattern.match, held)):
+                flags[low + index] = 1
     passed = _and_flags(_or_flags(source, elision), gutter.translate(_ZERO_TO_ONE))
     answers = bytearray(len(indexes))
     for at, index in enumerate(indexes):
@@ -613,11 +674,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     return _compacted(text, lines, _codes(text, lines, flags))
 
 
-def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearray:
+def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
     """1 for each plain line that starts no run: the line after it is protected, or plain with
-    another skeleton (so another mask), or there is none; else 0. Made a window at a time."""
+    another skeleton (so another mask), or there is none; else 0. The skeletons are compared a
+    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line."""
     total = len(lines)
-    lone = bytearray(total)
+    same_strong = bytearray()
+    same_blanks = bytearray()
     for low in range(0, total, SKELETON_WINDOW):
         high = min(total, low + SKELETON_WINDOW)
         part = "\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass")
@@ -626,21 +689,19 @@ def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearr
         if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
             strong.append(b"\xff")
             blanks.append(b"\xff")
-        last = b"" if high < total else bytes([_PROTECTED])  # after the last line: as if protected
-        next_codes, next_forms = (
-            codes[low + 1 : high + 1] + last,
-            forms[low + 1 : high + 1] + bytes(len(last)),
-        )
-        same_strong = map(bytes.__eq__, strong, strong[1:])
-        same_blanks = map(bytes.__eq__, blanks, blanks[1:])
-        pairs = zip(
-            codes[low:high], next_codes, same_strong, same_blanks, forms[low:high], next_forms, strict=True
-        )
-        lone[low:high] = bytes(
-            code == 0 and (after == _PROTECTED or (after == 0 and not (blank and (same or a >= 2 or b >= 2))))
-            for code, after, same, blank, a, b in pairs
-        )
-    return lone
+        same_strong += bytes(map(eq, strong, strong[1:]))
+        same_blanks += bytes(map(eq, blanks, blanks[1:]))
+    plain = codes.translate(_ZERO_TO_ONE)
+    after_plain = plain[1:] + b"\x00"
+    after_protected = codes.translate(_PROTECTED_TO_ONE)[1:] + b"\x01"  # after the last: as if protected
+    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
+    alike = _and_flags(same_blanks, _or_flags(same_strong, weak, weak[1:] + b"\x00"))
+    other_shape = _and_flags(after_plain, alike.translate(_ZERO_TO_ONE))
+    return _and_flags(plain, _or_flags(after_protected, other_shape))
+
+
+_PROTECTED_TO_ONE = bytes(1 if code == _PROTECTED else 0 for code in range(256))
+_WEAK_TO_ONE = bytes(1 if form >= 2 else 0 for form in range(256))
 
 
 _NOT_LONE = lazy_bytes(b"[^\x01]")
