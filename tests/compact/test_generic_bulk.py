@@ -265,3 +265,31 @@ def test_lone_lines_are_read_as_line_by_line(lines: list[str], window: int) -> N
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generic, "SKELETON_WINDOW", window)  # several windows
         assert generic._lone_lines(lines, codes, forms) == expected
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_code_frame_lines_name_nothing_a_note_would_list(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    framed = [line for line, code in zip(lines, codes, strict=True) if code == generic._FRAME_CODE]
+    assert generic._line_values(framed) == []
+
+
+@given(
+    st.lists(_LINE, max_size=60), st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=8)
+)
+@settings(max_examples=300, deadline=None)
+def test_values_read_up_to_a_limit_tell_whether_there_are_more(
+    lines: list[str], limit: int, window: int
+) -> None:
+    import pytest
+
+    every = generic._line_values(lines)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices
+        some = generic._values(lines, limit)
+    if len(every) <= limit:
+        assert some == every
+    else:
+        assert len(some) > limit and set(some) <= set(every)

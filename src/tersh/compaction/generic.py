@@ -452,10 +452,12 @@ def _chatter_code(line: str) -> int:
     return 0 if kind is None else 1 + [name for name, _ in _CHATTER].index(kind)
 
 
-def _values(lines: list[str]) -> list[str]:
+def _values(lines: list[str], limit: int | None = None) -> list[str]:
     """The distinct paths and commit ids the lines name, in order (the paths first), read a
     slice of lines at a time as one text (no path or commit id spans a line break) by the
-    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``)."""
+    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``).
+    With ``limit``, the reading stops once more than ``limit`` are found (a note that would
+    list them is not made): then only more than ``limit`` of them are returned."""
     from tersh.compaction.verify import scan  # the bulk readers, loaded with the first note
 
     found: dict[str, None] = {}
@@ -463,9 +465,13 @@ def _values(lines: list[str]) -> list[str]:
         if "/" in text or "." in text:
             words = scan._path_words(scan._without_urls(text))
             found.update(dict.fromkeys(path for path in map(_word_path, words) if path is not None))
+        if limit is not None and len(found) > limit:
+            return list(found)
     for text in _slices(lines):
         ids = (match.group() for match in scan._commit_matches(text))
         found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
+        if limit is not None and len(found) > limit:
+            break
     return list(found)
 
 
@@ -484,7 +490,10 @@ def _line_values(lines: list[str]) -> list[str]:
 
 
 def _note(count: int, what: str, hidden: list[str]) -> str | None:
-    values = _values(hidden)
+    """The note that stands for ``count`` omitted lines (``hidden``) and lists what they name;
+    None when they name more than MAX_VALUES things. A code frame's lines name nothing (they
+    are frame lines because they do not): their note reads none of them."""
+    values = [] if what == _FRAME else _values(hidden, MAX_VALUES)
     if len(values) > MAX_VALUES:
         return None
     named = f"; they name: {', '.join(values)}" if values else ""
