@@ -178,12 +178,21 @@ def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], windo
 
 
 def test_quoted_lines_reach_as_far_as_quoted_source() -> None:
+    import pytest
+
     for length in (generic.FRAME_REACH - 1, generic.FRAME_REACH, generic.FRAME_REACH + 1, 70):
         for gutter_first in (True, False):
             source = [f"  {i} \u2502 x" for i in range(length)]
             lines = ["   |", *source, "plain"] if gutter_first else ["plain", *source, "   |"]
+            expected = [quoted_source(lines, i) for i in range(len(lines))]
             answers = generic._quoted_lines(lines, list(range(len(lines))))
-            assert list(map(bool, answers)) == [quoted_source(lines, i) for i in range(len(lines))]
+            assert list(map(bool, answers)) == expected
+            for window in (generic.FRAME_REACH, generic.FRAME_REACH + 5):  # several windows
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(generic, "FRAME_WINDOW", window)
+                    for some in (list(range(len(lines))), [len(lines) // 2], [0, len(lines) - 1]):
+                        answers = generic._quoted_lines(lines, some)
+                        assert list(map(bool, answers)) == [expected[i] for i in some]
 
 
 @given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))

@@ -33,7 +33,7 @@ bulk answer equal to the per-line definition it stands for.
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import add, contains, eq, is_not, itemgetter
+from operator import add, contains, eq, floordiv, is_not, itemgetter, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
@@ -367,41 +367,32 @@ def _bulk_frame_lines(lines: list[str], codes: bytearray, text: str | None = Non
 
 
 _FIRST_CHAR = itemgetter(slice(None, 1))
-_ONES = b"\x01" * (2 * FRAME_REACH + 1)
-_FRAME_FIRSTS = frozenset(">|\u2502.")
+#: ``_quoted_lines`` reads the lines this many at a time (at least FRAME_REACH).
+FRAME_WINDOW = 4096
 
 
 def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
-    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: each line within
-    FRAME_REACH of one of them is matched against the frame patterns once, by ``map``, and the
-    walk to a gutter is a ``find`` in those flags.
+    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: the lines of each
+    window of FRAME_WINDOW lines within FRAME_REACH of one of them are matched against the frame
+    patterns once, by ``map``, and the walk to a gutter is a ``find`` in those flags.
 
     A walk from a source line passes over the lines that are source or elision and not a
     gutter: the first it does not pass over, within FRAME_REACH lines, must be a gutter."""
     total = len(lines)
     if not indexes:
         return b""
-    near = bytearray(total)
-    for index in indexes:
-        low, high = max(0, index - FRAME_REACH), min(total, index + FRAME_REACH + 1)
-        near[low:high] = _ONES[: high - low]
     gutter, source, elision = bytearray(total), bytearray(total), bytearray(total)
-    for low in range(0, total, SKELETON_WINDOW):  # a window of lines at a time: bounded copies
-        high = min(total, low + SKELETON_WINDOW)
-        if 1 not in near[low:high]:
+    # the windows of FRAME_WINDOW lines a walk from one of ``indexes`` may read
+    windows = set(map(floordiv, indexes, repeat(FRAME_WINDOW)))
+    windows.update(map(floordiv, map(add, indexes, repeat(FRAME_REACH)), repeat(FRAME_WINDOW)))
+    windows.update(map(floordiv, map(sub, indexes, repeat(FRAME_REACH)), repeat(FRAME_WINDOW)))
+    for window in sorted(windows):
+        low, high = window * FRAME_WINDOW, min(total, (window + 1) * FRAME_WINDOW)
+        if low < 0 or low >= total:
             continue
-        # a gutter, a source line or an elision starts with a blank, a digit or one of _FRAME_FIRSTS
-        firsts = list(map(_FIRST_CHAR, lines[low:high]))
-        framed = _or_flags(
-            bytes(map(str.isspace, firsts)),
-            bytes(map(str.isdigit, firsts)),
-            bytes(map(_FRAME_FIRSTS.__contains__, firsts)),
-        )
-        reached = _where(_and_flags(near[low:high], framed))
-        held = list(map(lines.__getitem__, [low + index for index in reached]))
+        part = lines[low:high]  # a window at a time: bounded copies
         for flags, pattern in ((gutter, _FRAME_GUTTER), (source, _FRAME_SOURCE), (elision, _FRAME_ELISION)):
-            for index in compress(reached, map(pattern.match, held)):
-                flags[low + index] = 1
+            flags[low:high] = _flags(map(pattern.match, part))
     passed = _and_flags(_or_flags(source, elision), gutter.translate(_ZERO_TO_ONE))
     answers = bytearray(len(indexes))
     for at, index in enumerate(indexes):
