@@ -108,11 +108,44 @@ _FRAME_LINE = st.one_of(st.sampled_from(_FRAME_PIECES), _LINE)
 
 @given(st.lists(_FRAME_LINE, min_size=1, max_size=80))
 @settings(max_examples=300, deadline=None)
-def test_the_frame_walk_answers_as_quoted_source(lines: list[str]) -> None:
-    walk = generic._FrameWalk(len(lines))
-    assert [walk.quoted(lines, i) for i in range(len(lines))] == [
-        quoted_source(lines, i) for i in range(len(lines))
-    ]
+def test_quoted_lines_answer_as_quoted_source(lines: list[str]) -> None:
+    expected = [quoted_source(lines, i) for i in range(len(lines))]
+    assert list(map(bool, generic._quoted_lines(lines, list(range(len(lines)))))) == expected
+
+
+@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_quoted_lines_answer_as_quoted_source_for_some_lines(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
+    some = sorted(random.sample(range(len(lines)), random.randint(0, len(lines))))
+    assert list(map(bool, generic._quoted_lines(lines, some))) == [quoted_source(lines, i) for i in some]
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_bulk_frame_lines_are_the_per_line_frame_lines(lines: list[str]) -> None:
+    from tersh.compaction.verify.scan import fact_lines
+
+    protected = [bool(fact_lines(line)) for line in lines]
+    codes = bytearray(generic._PROTECTED if flag else 0 for flag in protected)
+    expected = generic._frame_lines(lines, protected, range(len(lines)))
+    assert generic._bulk_frame_lines(lines, codes) == sorted(expected)
+    assert codes == bytearray(generic._PROTECTED if flag else 0 for flag in protected)
+    again = bytearray(generic._PROTECTED if bool(fact_lines(line)) else 0 for line in lines)
+    assert generic._bulk_frame_lines(lines, again, "\n".join(lines)) == sorted(expected)
+    assert again == codes
+
+
+_LITERAL_LINES = ["a|b", "|", "", "x", "\u2502", "ok", "^~", "a", "bb"]
+
+
+@given(st.lists(st.sampled_from(_LITERAL_LINES), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_lines_holding_a_literal_are_found_in_the_text_as_line_by_line(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    for literal in ("|", "\u2502", "ok", "^", "~", "a"):
+        expected = bytes(literal in line for line in lines)
+        assert generic._has(lines, literal) == expected
+        assert generic._has(lines, literal, text) == expected
 
 
 @given(st.lists(_LINE, min_size=1, max_size=60))
@@ -144,25 +177,22 @@ def test_the_values_a_note_lists_are_the_per_line_values(lines: list[str], windo
     assert generic._values(lines) == generic._line_values(lines)
 
 
-@given(st.lists(_FRAME_LINE, min_size=1, max_size=80), st.randoms(use_true_random=False))
-@settings(max_examples=300, deadline=None)
-def test_the_frame_walk_answers_as_quoted_source_in_any_order(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
-    walk = generic._FrameWalk(len(lines))
-    order = list(range(len(lines))) * 2
-    random.shuffle(order)
-    for i in order:
-        assert walk.quoted(lines, i) == quoted_source(lines, i)
+def test_quoted_lines_reach_as_far_as_quoted_source() -> None:
+    import pytest
 
-
-def test_the_frame_walk_reaches_as_far_as_quoted_source() -> None:
     for length in (generic.FRAME_REACH - 1, generic.FRAME_REACH, generic.FRAME_REACH + 1, 70):
         for gutter_first in (True, False):
             source = [f"  {i} \u2502 x" for i in range(length)]
             lines = ["   |", *source, "plain"] if gutter_first else ["plain", *source, "   |"]
-            walk = generic._FrameWalk(len(lines))
-            assert [walk.quoted(lines, i) for i in range(len(lines))] == [
-                quoted_source(lines, i) for i in range(len(lines))
-            ]
+            expected = [quoted_source(lines, i) for i in range(len(lines))]
+            answers = generic._quoted_lines(lines, list(range(len(lines))))
+            assert list(map(bool, answers)) == expected
+            for window in (generic.FRAME_REACH, generic.FRAME_REACH + 5):  # several windows
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(generic, "FRAME_WINDOW", window)
+                    for some in (list(range(len(lines))), [len(lines) // 2], [0, len(lines) - 1]):
+                        answers = generic._quoted_lines(lines, some)
+                        assert list(map(bool, answers)) == [expected[i] for i in some]
 
 
 @given(st.lists(_LINE, max_size=60), st.integers(min_value=1, max_value=8))
@@ -214,3 +244,61 @@ def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], windo
             if codes[index] != generic._PROTECTED:
                 expected = shape_run(lines, generic._Masks(lines, forms), codes, index)
                 assert generic._Masks(lines, forms).run(index, codes) == expected
+
+
+def lone_line(lines: list[str], codes: bytearray, forms: bytearray, index: int) -> bool:
+    """Whether plain line ``index`` starts no run, read from its own skeletons and the next line's."""
+    if codes[index] != 0:
+        return False
+    if index + 1 == len(lines) or codes[index + 1] == generic._PROTECTED:
+        return True
+    if codes[index + 1] != 0:
+        return False
+    one, other = (line.encode("utf-8", "surrogatepass") for line in lines[index : index + 2])
+    weak = forms[index] >= 2 or forms[index + 1] >= 2
+    same_blanks = one.translate(None, generic._NOT_BLANK) == other.translate(None, generic._NOT_BLANK)
+    same_strong = one.translate(None, generic._FIELD_BYTES) == other.translate(None, generic._FIELD_BYTES)
+    return not (same_blanks and (same_strong or weak))
+
+
+@given(st.lists(_LINE, min_size=1, max_size=60), st.integers(min_value=1, max_value=8))
+@settings(max_examples=300, deadline=None)
+def test_lone_lines_are_read_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    expected = bytes(lone_line(lines, codes, forms, i) for i in range(len(lines)))
+    assert generic._lone_lines(lines, codes, forms) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several windows
+        assert generic._lone_lines(lines, codes, forms) == expected
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_code_frame_lines_name_nothing_a_note_would_list(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    framed = [line for line, code in zip(lines, codes, strict=True) if code == generic._FRAME_CODE]
+    assert generic._line_values(framed) == []
+
+
+@given(
+    st.lists(_LINE, max_size=60), st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=8)
+)
+@settings(max_examples=300, deadline=None)
+def test_values_read_up_to_a_limit_tell_whether_there_are_more(
+    lines: list[str], limit: int, window: int
+) -> None:
+    import pytest
+
+    every = generic._line_values(lines)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several slices
+        some = generic._values(lines, limit)
+    if len(every) <= limit:
+        assert some == every
+    else:
+        assert len(some) > limit and set(some) <= set(every)

@@ -19,8 +19,9 @@ verifier reads back). Of the other lines it collapses:
 Whatever a collapsed line names — paths, commit ids — is listed in the note that counts it, so
 no fact goes; the verifier checks that, and the exit code, before the text is used.
 
-The lines are classified in bulk (``_codes``): searches over the whole text find the lines that
-may be facts, frames or chatter, and only those are read one by one; two lines are compared by
+The lines are classified in bulk (``_codes``): each question is asked of all lines at once by
+``map`` over a builtin or a pattern's method, and only the lines that may answer yes are asked
+the next (a frame's walk to its gutter is a ``find`` in flags); two lines are compared by
 byte skeletons made a window at a time before either is masked (``_Masks``), and stretches of
 chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
 text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
@@ -31,8 +32,8 @@ bulk answer equal to the per-line definition it stands for.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import add
+from itertools import compress, repeat
+from operator import add, contains, eq, floordiv, is_not, itemgetter, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction.kit.base import Invocation, min_share
@@ -54,7 +55,7 @@ from tersh.compaction.verify.facts import (
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+    from collections.abc import Iterable, Iterator, MutableSequence
     from typing import AnyStr
 
 NAME = "generic"
@@ -111,7 +112,6 @@ _FRAME_MARKERS = lazy(r"^\s*[|│][\s|│^~_\-]*$")
 _FRAME = "code-frame lines"
 # A caret frame's marker line: "      ^^^^", "  ^~~~~" (no bar; at least one marker).
 _CARET_MARKERS = lazy(r"^[ \t]*[\^~][ \t\^~]*$")
-_CARET_MARKS = lazy(r"[\^~]")  # what each line that may be one holds
 _FINDING = lazy(r"^(?P<path>[\w.@+~/-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 
 
@@ -131,10 +131,9 @@ _CHATTER_MARKS = lazy(
 )
 _LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
 _WIDE = lazy("[^\x00-\x7f]")
-# What each line ``_frame_lines`` reads holds: a bar, or a digit (or a character that may be one)
-# first on its line (found after the line break before it).
-_FRAME_BARS = lazy("[|\u2502]")
-_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")  # with no bar: "12 x", "12 + x"
+# A digit first on a line that has the shape of a frame's source line with no bar: "12 x",
+# "12 + x" (found after the line break before it).
+_DIGIT_FIRST = lazy(r"\n\d++(?: |\s*+[+~-](?:\s|$))")
 #: The codes of ``_codes``: 0 a plain line, 1..len(_CHATTER) its chatter kind, then these.
 _FRAME_CODE = len(_CHATTER) + 1
 _PROTECTED = _FRAME_CODE + 1
@@ -157,20 +156,6 @@ def _lines_holding(pattern: re.Pattern[AnyStr], text: AnyStr, first: int = 0) ->
         if last < 0:
             return
         match = search(text, last + 1)
-
-
-def _lines_with(literal: str, text: str) -> Iterator[int]:
-    """``_lines_holding`` for a literal, found with ``str.find``."""
-    count, find = text.count, text.find
-    index = last = 0
-    start = find(literal)
-    while start >= 0:
-        index += count("\n", last, start)
-        yield index
-        last = find("\n", start)
-        if last < 0:
-            return
-        start = find(literal, last + 1)
 
 
 #: Long texts are read this many characters at a time (whole lines), so that the working
@@ -260,58 +245,176 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     that carries a diagnostic or a location (a code frame's quoted source aside), _FRAME_CODE
     for a frame line that names nothing, the chatter kind (1 + its index in _CHATTER), else 0.
 
-    Found in bulk: the lines that could be frames (a bar, a digit first; a ``^`` or ``~`` for a
-    caret frame's marker line) and chatter (a mark of _CHATTER_MARKS) are found by searches over
-    the whole text; only those are read one by one.
-    ``_line_codes`` is the same one line at a time (tests hold the two equal).
+    Found in bulk: each question is asked of many lines by ``map`` over a builtin or a pattern's
+    method (no Python call per line), and of the lines that could answer yes only (a bar or a
+    digit first for a frame line, a ``^`` or ``~`` for a caret frame's marker line, a mark of
+    _CHATTER_MARKS for chatter). ``_line_codes`` is the same one line at a time (tests hold the
+    two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
-    protected = _Protected(codes)
-    marks = bytearray(len(lines))
-    for index in _lines_holding(_FRAME_BARS, text):
-        marks[index] = 1
-    if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
-        marks[0] = 1
-    for index in _lines_holding(_DIGIT_FIRST, text):
-        marks[index + 1] = 1  # the break before the digit ends the line before
-    frames = _frame_lines(lines, protected, _marked(marks), _FrameWalk(len(lines)).quoted, _naming_lines)
-    for index in frames:
+    for index in _bulk_frame_lines(lines, codes, text):
         codes[index] = _FRAME_CODE
-    for index in _caret_frames(lines, codes, _lines_holding(_CARET_MARKS, text)):
+    carets = _where(_or_flags(_has(lines, "^", text), _has(lines, "~", text)))
+    for index in _caret_frames(lines, codes, carets):
         codes[index] = _FRAME_CODE
-    marks[:] = bytes(len(lines))
-    for index in _lines_holding(_CHATTER_MARKS, text):
-        marks[index] = 1
+    marks = _matching(_CHATTER_MARKS, lines, text)
     for mark in _LOWER_CHATTER_MARKS:
-        for index in _lines_with(mark, text):
-            marks[index] = 1
-    for index in _marked(marks):
-        if not codes[index]:
-            codes[index] = _chatter_code(lines[index])
+        marks = _or_flags(marks, _has(lines, mark, text))
+    plain = _where(_and_flags(marks, codes.translate(_ZERO_TO_ONE)))  # marked lines of no code yet
+    for code, (_, pattern) in enumerate(_CHATTER, 1):
+        matched = _flags(map(pattern.search, map(lines.__getitem__, plain)))
+        for index in compress(plain, matched):
+            codes[index] = code
+        plain = list(compress(plain, matched.translate(_ZERO_TO_ONE)))
     return codes
 
 
-def _marked(marks: bytearray) -> Iterator[int]:
-    """The indexes of ``marks`` that hold 1, in order."""
-    index = marks.find(1)
-    while index >= 0:
-        yield index
-        index = marks.find(1, index + 1)
+def _flags(found: Iterable[object]) -> bytes:
+    """1 for each of ``found`` that is not None (a match), else 0, in C."""
+    return bytes(map(is_not, found, repeat(None)))
+
+
+def _matching(pattern: re.Pattern[str], lines: list[str], text: str) -> bytes:
+    """1 for each line ``pattern`` finds something on, else 0: by a search over ``text`` (the
+    lines joined) when a sample of its head says few lines match, else by ``map`` over them."""
+    sample = text[: text.find("\n", _SAMPLE_CHARS) % (len(text) + 1)]
+    if len(list(_lines_holding(pattern, sample))) * 4 > sample.count("\n") + 1:
+        return _flags(map(pattern.search, lines))
+    flags = bytearray(len(lines))
+    for index in _lines_holding(pattern, text):
+        flags[index] = 1
+    return bytes(flags)
+
+
+#: ``_matching`` reads about this many characters to tell whether a pattern is on few lines.
+_SAMPLE_CHARS = 1 << 16
+
+
+def _has(lines: list[str], literal: str, text: str | None = None) -> bytes:
+    """1 for each line that holds ``literal``, else 0. ``text``: the lines joined, when the
+    caller holds it: a literal on few lines is found there with ``str.find`` (no pass per line)."""
+    if text is None or text.count(literal, 0, _SAMPLE_CHARS) * 8 > text.count("\n", 0, _SAMPLE_CHARS) + 1:
+        return bytes(map(contains, lines, repeat(literal)))
+    flags = bytearray(len(lines))
+    count, find = text.count, text.find
+    index = last = 0
+    start = find(literal)
+    while start >= 0:
+        index += count("\n", last, start)
+        flags[index] = 1
+        last = find("\n", start)
+        if last < 0:
+            break
+        start = find(literal, last + 1)
+    return bytes(flags)
+
+
+def _or_flags(*flags: bytes | bytearray) -> bytes:
+    """Flags (bytes of 0 and 1, of one length) or-ed byte by byte, as one integer each."""
+    found = 0
+    for one in flags:
+        found |= int.from_bytes(one, "little")
+    return found.to_bytes(len(flags[0]), "little")
+
+
+def _and_flags(*flags: bytes | bytearray) -> bytes:
+    """Flags (bytes of 0 and 1, of one length) and-ed byte by byte, as one integer each."""
+    found = -1
+    for one in flags:
+        found &= int.from_bytes(one, "little")
+    return found.to_bytes(len(flags[0]), "little")
+
+
+def _where(flags: bytes | bytearray) -> list[int]:
+    """The indexes of ``flags`` that hold 1, in order."""
+    return list(compress(range(len(flags)), flags))
+
+
+# Codes (or flags) as flags: 1 where the byte is 0, else 0.
+_ZERO_TO_ONE = bytes([1, *repeat(0, 255)])
+
+
+def _bulk_frame_lines(lines: list[str], codes: bytearray, text: str | None = None) -> list[int]:
+    """``_frame_lines(lines, protected, ...)`` in bulk, ``protected`` read and cleared on
+    ``codes`` (a quoted line that names nothing is no longer _PROTECTED): the indexes of the
+    code-frame lines that name nothing, in order (``text``: the lines joined, see ``_has``)."""
+    bars = _or_flags(_has(lines, "|", text), _has(lines, "\u2502", text))
+    if text is None:
+        digit_first = bytes(map(str.isdigit, map(_FIRST_CHAR, lines)))
+    else:  # of the lines with a digit first, only those a frame line may be ("12 x", "12 + x")
+        digits = bytearray(len(lines))
+        if _DIGIT_FIRST.match("\n" + text[:LONG_LINE]):
+            digits[0] = 1
+        for index in _lines_holding(_DIGIT_FIRST, text):
+            digits[index + 1] = 1  # the break before the digit ends the line before
+        digit_first = bytes(digits)
+    candidates = _where(_or_flags(bars, digit_first))
+    if not candidates:
+        return []
+    held = list(map(lines.__getitem__, candidates))
+    markers = _flags(map(_FRAME_MARKERS.match, held))
+    found = set(compress(candidates, markers))
+    others = markers.translate(_ZERO_TO_ONE)
+    rest, held = list(compress(candidates, others)), list(compress(held, others))
+    shaped = _or_flags(_flags(map(_FRAME_SOURCE.match, held)), _flags(map(_TSC_SOURCE.match, held)))
+    rest = list(compress(rest, shaped))
+    sources = list(compress(rest, _quoted_lines(lines, rest)))
+    for index, names in zip(sources, _naming_lines(list(map(lines.__getitem__, sources))), strict=True):
+        if not names:
+            found.add(index)
+            codes[index] = 0
+    return sorted(found)
+
+
+_FIRST_CHAR = itemgetter(slice(None, 1))
+#: ``_quoted_lines`` reads the lines this many at a time (at least FRAME_REACH).
+FRAME_WINDOW = 4096
+
+
+def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
+    """``quoted_source(lines, index)`` of each of ``indexes`` (sorted), 1 or 0: the lines of each
+    window of FRAME_WINDOW lines within FRAME_REACH of one of them are matched against the frame
+    patterns once, by ``map``, and the walk to a gutter is a ``find`` in those flags.
+
+    A walk from a source line passes over the lines that are source or elision and not a
+    gutter: the first it does not pass over, within FRAME_REACH lines, must be a gutter."""
+    total = len(lines)
+    if not indexes:
+        return b""
+    gutter, source, elision = bytearray(total), bytearray(total), bytearray(total)
+    # the windows of FRAME_WINDOW lines a walk from one of ``indexes`` may read
+    windows = set(map(floordiv, indexes, repeat(FRAME_WINDOW)))
+    windows.update(map(floordiv, map(add, indexes, repeat(FRAME_REACH)), repeat(FRAME_WINDOW)))
+    windows.update(map(floordiv, map(sub, indexes, repeat(FRAME_REACH)), repeat(FRAME_WINDOW)))
+    for window in sorted(windows):
+        low, high = window * FRAME_WINDOW, min(total, (window + 1) * FRAME_WINDOW)
+        if low < 0 or low >= total:
+            continue
+        part = lines[low:high]  # a window at a time: bounded copies
+        for flags, pattern in ((gutter, _FRAME_GUTTER), (source, _FRAME_SOURCE), (elision, _FRAME_ELISION)):
+            flags[low:high] = _flags(map(pattern.match, part))
+    passed = _and_flags(_or_flags(source, elision), gutter.translate(_ZERO_TO_ONE))
+    answers = bytearray(len(indexes))
+    for at, index in enumerate(indexes):
+        if source[index]:
+            above = passed.rfind(0, max(0, index - FRAME_REACH), index)
+            if above >= 0 and gutter[above]:
+                answers[at] = 1
+                continue
+            below = passed.find(0, index + 1, min(total, index + 1 + FRAME_REACH))
+            if below >= 0 and gutter[below]:
+                answers[at] = 1
+                continue
+        number = _TSC_SOURCE.match(lines[index])
+        if number is None or index + 1 >= total:
+            continue
+        markers = _TSC_MARKERS.match(lines[index + 1])
+        if markers is not None and len(markers[1]) > len(number[1]):
+            answers[at] = 1
+    return bytes(answers)
 
 
 _FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
-
-
-class _Protected:
-    """``protected[index]`` read and cleared on a code array (``_frame_lines`` unprotects)."""
-
-    __slots__ = ("codes",)
-
-    def __init__(self, codes: bytearray) -> None:
-        self.codes = codes
-
-    def __setitem__(self, index: int, value: bool) -> None:
-        self.codes[index] = _PROTECTED if value else 0
 
 
 def _line_codes(lines: list[str]) -> bytearray:
@@ -340,10 +443,12 @@ def _chatter_code(line: str) -> int:
     return 0 if kind is None else 1 + [name for name, _ in _CHATTER].index(kind)
 
 
-def _values(lines: list[str]) -> list[str]:
+def _values(lines: list[str], limit: int | None = None) -> list[str]:
     """The distinct paths and commit ids the lines name, in order (the paths first), read a
     slice of lines at a time as one text (no path or commit id spans a line break) by the
-    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``)."""
+    verifier's bulk readers (``_line_values`` is the same with ``iter_paths``/``iter_commits``).
+    With ``limit``, the reading stops once more than ``limit`` are found (a note that would
+    list them is not made): then only more than ``limit`` of them are returned."""
     from tersh.compaction.verify import scan  # the bulk readers, loaded with the first note
 
     found: dict[str, None] = {}
@@ -351,9 +456,13 @@ def _values(lines: list[str]) -> list[str]:
         if "/" in text or "." in text:
             words = scan._path_words(scan._without_urls(text))
             found.update(dict.fromkeys(path for path in map(_word_path, words) if path is not None))
+        if limit is not None and len(found) > limit:
+            return list(found)
     for text in _slices(lines):
         ids = (match.group() for match in scan._commit_matches(text))
         found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
+        if limit is not None and len(found) > limit:
+            break
     return list(found)
 
 
@@ -372,7 +481,10 @@ def _line_values(lines: list[str]) -> list[str]:
 
 
 def _note(count: int, what: str, hidden: list[str]) -> str | None:
-    values = _values(hidden)
+    """The note that stands for ``count`` omitted lines (``hidden``) and lists what they name;
+    None when they name more than MAX_VALUES things. A code frame's lines name nothing (they
+    are frame lines because they do not): their note reads none of them."""
+    values = [] if what == _FRAME else _values(hidden, MAX_VALUES)
     if len(values) > MAX_VALUES:
         return None
     named = f"; they name: {', '.join(values)}" if values else ""
@@ -562,11 +674,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     return _compacted(text, lines, _codes(text, lines, flags))
 
 
-def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearray:
+def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
     """1 for each plain line that starts no run: the line after it is protected, or plain with
-    another skeleton (so another mask), or there is none; else 0. Made a window at a time."""
+    another skeleton (so another mask), or there is none; else 0. The skeletons are compared a
+    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line."""
     total = len(lines)
-    lone = bytearray(total)
+    same_strong = bytearray()
+    same_blanks = bytearray()
     for low in range(0, total, SKELETON_WINDOW):
         high = min(total, low + SKELETON_WINDOW)
         part = "\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass")
@@ -575,21 +689,19 @@ def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytearr
         if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
             strong.append(b"\xff")
             blanks.append(b"\xff")
-        last = b"" if high < total else bytes([_PROTECTED])  # after the last line: as if protected
-        next_codes, next_forms = (
-            codes[low + 1 : high + 1] + last,
-            forms[low + 1 : high + 1] + bytes(len(last)),
-        )
-        same_strong = map(bytes.__eq__, strong, strong[1:])
-        same_blanks = map(bytes.__eq__, blanks, blanks[1:])
-        pairs = zip(
-            codes[low:high], next_codes, same_strong, same_blanks, forms[low:high], next_forms, strict=True
-        )
-        lone[low:high] = bytes(
-            code == 0 and (after == _PROTECTED or (after == 0 and not (blank and (same or a >= 2 or b >= 2))))
-            for code, after, same, blank, a, b in pairs
-        )
-    return lone
+        same_strong += bytes(map(eq, strong, strong[1:]))
+        same_blanks += bytes(map(eq, blanks, blanks[1:]))
+    plain = codes.translate(_ZERO_TO_ONE)
+    after_plain = plain[1:] + b"\x00"
+    after_protected = codes.translate(_PROTECTED_TO_ONE)[1:] + b"\x01"  # after the last: as if protected
+    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
+    alike = _and_flags(same_blanks, _or_flags(same_strong, weak, weak[1:] + b"\x00"))
+    other_shape = _and_flags(after_plain, alike.translate(_ZERO_TO_ONE))
+    return _and_flags(plain, _or_flags(after_protected, other_shape))
+
+
+_PROTECTED_TO_ONE = bytes(1 if code == _PROTECTED else 0 for code in range(256))
+_WEAK_TO_ONE = bytes(1 if form >= 2 else 0 for form in range(256))
 
 
 _NOT_LONE = lazy_bytes(b"[^\x01]")
@@ -713,17 +825,13 @@ def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
 
 def _frame_lines(
     lines: list[str],
-    protected: MutableSequence[bool] | _Protected,
+    protected: MutableSequence[bool],
     candidates: Iterable[int],
-    quoted: Callable[[list[str], int], bool] = quoted_source,
-    naming: Callable[[list[str]], Sequence[int]] | None = None,
 ) -> set[int]:
     """Indexes of the code-frame lines that name nothing (no path, location or commit id): the
     quoted code (unprotected where only its words looked like a report) and bare markers, among
-    the lines ``candidates`` (in order; every line with a bar or a digit first among them).
-    ``quoted``: ``facts.quoted_source`` or what answers as it does (``_FrameWalk.quoted``);
-    ``naming``: whether each of some lines names something, ``_names_something`` of each by
-    default, or what answers as it does (``_naming_lines``)."""
+    the lines ``candidates`` (in order; every line with a bar or a digit first among them),
+    one line at a time (``_bulk_frame_lines`` is the same in bulk; tests hold the two equal)."""
     found: set[int] = set()
     sources: list[int] = []
     for index in candidates:
@@ -732,13 +840,9 @@ def _frame_lines(
             continue
         if _FRAME_MARKERS.match(line):
             found.add(index)
-        elif may_be_quoted_source(line) and quoted(lines, index):
+        elif may_be_quoted_source(line) and quoted_source(lines, index):
             sources.append(index)
-    named = (
-        [_names_something(lines[index]) for index in sources]
-        if naming is None
-        else naming([lines[index] for index in sources])
-    )
+    named = [_names_something(lines[index]) for index in sources]
     for index, names in zip(sources, named, strict=True):
         if not names:
             found.add(index)
@@ -790,85 +894,6 @@ def _caret_frames(lines: list[str], codes: bytearray, candidates: Iterable[int])
             continue
         found += [index - 1, index]
     return found
-
-
-# What _FrameWalk knows of a line: read, a frame's gutter, its quoted source, an elision.
-_READ, _GUTTER, _SOURCE, _ELISION = 1, 2, 4, 8
-
-
-# A line a walk passes over: quoted source or an elision, not a gutter.
-_PASSED = _SOURCE | _ELISION
-
-
-class _FrameWalk:
-    """``facts.quoted_source`` with what it reads of each line read once: each line is matched
-    against three patterns once, and each stretch of lines a walk passes over (source lines
-    and elisions between a frame's gutters) is walked once: the line that stops a walk (a gutter,
-    or a line of no frame) is kept for the stretch, so that the walks from its other lines
-    start there (answers in any order; in order, linear in the lines read)."""
-
-    __slots__ = ("above", "below", "kinds")
-
-    def __init__(self, total: int) -> None:
-        self.kinds = bytearray(total)
-        self.below = (0, 0)  # (low, stop): the lines after low, up to stop, a walk passes over
-        self.above = (-1, -1)  # (stop, high): the lines after stop, up to high and it too, as well
-
-    def _kind(self, lines: list[str], index: int) -> int:
-        kind = self.kinds[index]
-        if not kind:
-            line = lines[index]
-            kind = _READ | (_GUTTER if _FRAME_GUTTER.match(line) else 0)
-            kind |= (_SOURCE if _FRAME_SOURCE.match(line) else 0) | (
-                _ELISION if _FRAME_ELISION.match(line) else 0
-            )
-            self.kinds[index] = kind
-        return kind
-
-    def _passed(self, lines: list[str], index: int) -> bool:
-        kind = self._kind(lines, index)
-        return not kind & _GUTTER and bool(kind & _PASSED)
-
-    def _stop_below(self, lines: list[str], index: int) -> int:
-        """The first line after ``index`` a walk down does not pass over (len(lines): none)."""
-        low, stop = self.below
-        if not low <= index < stop:
-            stop = index + 1
-            while stop < len(lines) and self._passed(lines, stop):
-                stop += 1
-            self.below = (index, stop)
-        return stop
-
-    def _stop_above(self, lines: list[str], index: int) -> int:
-        """The first line before ``index`` a walk up does not pass over (-1: none)."""
-        stop, high = self.above
-        if stop < index <= high + 1:
-            return stop
-        other = index - 1
-        while other >= 0:
-            if stop < other <= high:  # a stretch walked before: its stop is this walk's
-                other = stop
-                break
-            if not self._passed(lines, other):
-                break
-            other -= 1
-        self.above = (other, index - 1)
-        return other
-
-    def quoted(self, lines: list[str], index: int) -> bool:
-        """``quoted_source(lines, index)``."""
-        if self._kind(lines, index) & _SOURCE:
-            above = self._stop_above(lines, index)
-            if above >= 0 and index - above <= FRAME_REACH and self._kind(lines, above) & _GUTTER:
-                return True
-            below = self._stop_below(lines, index)
-            if below < len(lines) and below - index <= FRAME_REACH and self._kind(lines, below) & _GUTTER:
-                return True
-        number = _TSC_SOURCE.match(lines[index])
-        if number is None or index + 1 >= len(lines):
-            return False
-        markers = _TSC_MARKERS.match(lines[index + 1])
-        return markers is not None and len(markers[1]) > len(number[1])
 
 
 def _names_something(line: str) -> bool:
