@@ -572,14 +572,14 @@ class _File:
         text = decode(raw)
         return clean_line(text) if self.cleaned else text
 
-    def chunks(self) -> Iterator[tuple[int, str]]:
-        """(number of the first line, whole lines each ending with ``\\n``), a giant line by its
-        first GIANT_LINE bytes."""
+    def chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, str]]:
+        """(number of the first line, whole lines each ending with ``\\n``), read ``size`` bytes
+        at a time, a giant line by its first GIANT_LINE bytes."""
         number = 0
         carry = b""
         skipping = False  # the rest of a giant line is not searched
         with open(self.path, "rb") as handle:
-            while block := handle.read(SCAN_CHUNK):
+            while block := handle.read(size):
                 if skipping:
                     newline = block.find(b"\n")
                     if newline < 0:
@@ -688,6 +688,8 @@ def _python_candidates(source: _Source) -> Iterator[tuple[str, int, str]]:
 #: From this size on, the system's grep finds the candidate lines (C speed); the same lines
 #: are then read as the Python scan reads them.
 GREP_MIN_BYTES = 256 << 10
+#: From this size on, a file is scanned in bulk, each shape of line read once (see preview_bulk).
+BULK_MIN_BYTES = GREP_MIN_BYTES
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
 _GREP_FACTS = (
@@ -1196,6 +1198,13 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
+        if isinstance(source, _File) and size >= BULK_MIN_BYTES:
+            from tersh.compaction.preview_bulk import scan_file
+
+            bulk = scan_file(source, max_bytes, line_cap)
+            self.digest = bulk.digest
+            self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
+            return
         found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
         try:
             self._scan(source, max_bytes, line_cap, found)
@@ -1250,6 +1259,10 @@ class _Scan:
                     shapes.add(number, line)
                     shapes_cost += min(len(line), line_cap) + 1
                 grouped = grouped or (line.endswith(")") and _GROUP_HEAD.fullmatch(line) is not None)
+        self._finish(source, facts, shapes, grouped, entries)
+
+    def _finish(self, source: _Source, facts: _Earliest, shapes: _Earliest, grouped: bool,
+                entries: dict[int, tuple[str, list[tuple[str, str, str]]]] | None) -> None:
         #: Lines of grouped findings the index counts; they are not offered as fact lines (the
         #: rule that grouped them kept the facts; the preview shows them as it can).
         self.grouped: list[int] = []
