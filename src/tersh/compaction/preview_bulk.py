@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_
+from operator import add, and_, attrgetter, is_, is_not, itemgetter, mul, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview
@@ -76,6 +76,8 @@ def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
     )
 
 
+_UNFLAGGED = (False,) * 9
+
 _NUMBER = attrgetter("number")
 _FACT = attrgetter("fact")
 _HAS_HEAD = attrgetter("has_head")
@@ -95,15 +97,19 @@ class _Shapes:
         self.known: dict[bytes, Shape] = {}
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
+        #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
+        self.flagged = True
 
     def of(self, keys: list[bytes]) -> list[Shape]:
         """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``)."""
-        new = set(keys).difference(self.known)
-        if new:
-            if len(self.known) + len(new) > SHAPES_KEPT:
-                self.known.clear()
-                new = set(keys)
-            self._learn(list(new))
+        shapes = list(map(self.known.get, keys))
+        if None not in shapes:
+            return shapes  # type: ignore[return-value]
+        new = set(compress(keys, map(is_, shapes, repeat(None))))
+        if len(self.known) + len(new) > SHAPES_KEPT:
+            self.known.clear()
+            new = set(keys)
+        self._learn(list(new))
         return list(map(self.known.__getitem__, keys))
 
     def _learn(self, keys: list[bytes]) -> None:
@@ -112,7 +118,7 @@ class _Shapes:
         starts = accumulate(map((1).__add__, map(len, texts)), initial=0)
         index_of = dict(zip(starts, range(len(texts)), strict=False))
         candidates = set(map(index_of.__getitem__, preview.candidate_starts(joined)))
-        flags = list(_flags(texts))
+        flags = list(_flags(texts)) if self.flagged else [_UNFLAGGED] * len(texts)
         for index in candidates:
             text = texts[index]
             read = preview.read_line(text)
@@ -126,6 +132,13 @@ class _Shapes:
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
         plain, known = self.plain, self.known
+        if not self.flagged:  # one shape for all the lines that carry no fact
+            shape = plain.get(_UNFLAGGED)
+            if shape is None:
+                shape = plain[_UNFLAGGED] = Shape(self._next(), _UNFLAGGED, _NO_FACT, False, None)
+            others = map(not_, map(candidates.__contains__, range(len(keys))))
+            known.update(zip(compress(keys, others), repeat(shape)))
+            return
         for index, flag in enumerate(flags):
             if index in candidates:
                 continue
@@ -223,8 +236,29 @@ class BulkScan:
         self.known = _Shapes()
         self.carry_shapes: list[Shape] = []  # the last two lines before the chunk
         self.carry_lines: list[str] = []
+        self.pending: str | None = None  # the last line read, when it may head a group
         for first, chunk in chunks:
             self._chunk(first, chunk)
+        if self.pending is not None and not self.grouped:
+            self.grouped = _heads_group(self.pending, None)
+
+    def _grouped_only(self, chunk: str) -> None:
+        """Whether a shape line of the chunk heads a group with a count (``path (12)``), once
+        the shape lines fill their room (only that is still asked of them)."""
+        if self.pending is not None:
+            self.grouped = _heads_group(self.pending, chunk[: chunk.find("\n")])
+            self.pending = None
+        if self.grouped or ")\n" not in chunk:
+            return
+        size = len(chunk)
+        for found in _COUNT_END.finditer(chunk):
+            end = found.end()
+            line = chunk[chunk.rfind("\n", 0, found.start()) + 1 : end - 1]
+            if end >= size:
+                self.pending = line
+            elif _heads_group(line, chunk[end : chunk.find("\n", end)]):
+                self.grouped = True
+                return
 
     def _chunk(self, first: int, chunk: str) -> None:
         lines = chunk.split("\n")
@@ -232,7 +266,13 @@ class BulkScan:
         keys = chunk.encode("utf-8", "surrogatepass").translate(_ZERO).split(b"\n")
         keys.pop()
         shapes = self.known.of(keys)
-        self._shape_lines(first, lines, shapes)
+        if self.known.flagged:
+            self._shape_lines(first, lines, shapes)
+            if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
+                self.known.flagged = False
+                self.pending = self.carry_lines[-1] if self.carry_lines else None
+        elif not self.grouped:
+            self._grouped_only(chunk)
         flags = list(map(_FACT, shapes))
         facts = list(compress(range(len(lines)), flags))
         heads = list(compress(range(len(lines)), map(_HAS_HEAD, shapes)))
@@ -360,6 +400,19 @@ class BulkScan:
                 line = texts[position]
                 self.shapes.add(base + position, line)
                 self.shapes_cost += min(len(line), self.line_cap) + 1
+
+
+# The end of a line that may head a group with a count (see preview._GROUP_HEAD).
+_COUNT_END = lazy(r" \(\d[\d,]*\)\n")
+
+
+def _heads_group(line: str, following: str | None) -> bool:
+    """Whether ``line`` is a shape line (before ``following``, None: the last line) that heads a
+    group with a count."""
+    if not line.endswith(")") or preview._GROUP_HEAD.fullmatch(line) is None:
+        return False
+    return preview._STRUCTURE.match(line) is not None or following is not None and (
+        preview._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
 
 
 def scan_file(source: preview._File, max_bytes: int, line_cap: int) -> BulkScan:
