@@ -575,6 +575,11 @@ class _File:
     def chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, str]]:
         """(number of the first line, whole lines each ending with ``\\n``), read ``size`` bytes
         at a time, a giant line by its first GIANT_LINE bytes."""
+        for number, body in self.raw_chunks(size):
+            yield number, self._decoded(body)
+
+    def raw_chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, bytes]]:
+        """What :meth:`chunks` yields, as the bytes read (not decoded nor cleaned)."""
         number = 0
         carry = b""
         skipping = False  # the rest of a giant line is not searched
@@ -589,14 +594,14 @@ class _File:
                 cut = block.rfind(b"\n") + 1
                 body, carry = block[:cut], block[cut:]
                 if body:
-                    yield number, self._decoded(body)
+                    yield number, body
                     number += body.count(b"\n")
                 if len(carry) > GIANT_LINE:
-                    yield number, self._decoded(carry[:GIANT_LINE] + b"\n")
+                    yield number, carry[:GIANT_LINE] + b"\n"
                     number += 1
                     carry, skipping = b"", True
             if carry:
-                yield number, self._decoded(carry + b"\n")
+                yield number, carry + b"\n"
 
     def _decoded(self, body: bytes) -> str:
         text = decode(body)

@@ -97,6 +97,8 @@ class _Shapes:
         self.known: dict[bytes, Shape] = {}
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
+        #: Whether a shape of a line that opens with a code (and is no fact line) was met.
+        self.heads = False
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
 
@@ -131,6 +133,7 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
+            self.heads = self.heads or shape.has_head
         plain, known = self.plain, self.known
         if not self.flagged:  # one shape for all the lines that carry no fact
             shape = plain.get(_UNFLAGGED)
@@ -157,26 +160,40 @@ _PLACES = 1 << 24
 
 
 class _Found:
-    """What one chunk's fact lines hold, each kind as counts and first sightings."""
+    """What one chunk's fact lines hold: each kind's counts, and its columns (the entries of
+    one place of the lines of one shape) to find the first sighting of an entry in."""
 
     def __init__(self) -> None:
-        self.codes: Counter[str] = Counter()
-        self.files: Counter[str] = Counter()
-        self.failing: Counter[str] = Counter()
-        self.summaries: Counter[str] = Counter()
-        # entry -> its first sighting (see _PLACES); "located": a path's first location
-        self.firsts: dict[str, dict[str, int]] = {
-            "codes": {}, "files": {}, "failing": {}, "summaries": {}, "located": {}}
+        self.counts: dict[str, Counter[str]] = {kind: Counter() for kind in _KINDS}
+        # kind -> (column, the lines' indexes times _PLACES, the place on the line)
+        self.columns: dict[str, list[tuple[list[str], list[int], int]]] = {kind: [] for kind in _KINDS}
 
-    def sighted(self, kind: str, column: list[str], keys: Iterable[int]) -> None:
-        """Note the first sighting of each entry of ``column`` (at ``keys``, in order)."""
-        firsts = self.firsts[kind]
-        seen = dict(zip(reversed(column), reversed(list(keys)), strict=True))
-        if firsts:
-            for entry in seen.keys() & firsts.keys():
-                if firsts[entry] < seen[entry]:
-                    seen[entry] = firsts[entry]
-        firsts.update(seen)
+    def add(self, kind: str, column: list[str], scaled: list[int], place: int) -> None:
+        """Count the entries of ``column`` (one per line), found at ``place`` on their lines."""
+        self.counts[kind].update(column)
+        self.columns[kind].append((column, scaled, place))
+
+    def firsts(self, kind: str, wanted: set[str]) -> dict[str, int]:
+        """The first sighting (the line's index times _PLACES, plus the place) of each entry
+        of ``wanted``."""
+        firsts: dict[str, int] = {}
+        contains = wanted.__contains__
+        for column, scaled, place in self.columns[kind]:
+            mask = list(map(contains, column))
+            if not any(mask):
+                continue
+            keys = list(compress(scaled, mask))
+            seen = dict(zip(reversed(list(compress(column, mask))), reversed(keys), strict=True))
+            if firsts:
+                for entry in seen.keys() & firsts.keys():
+                    if firsts[entry] <= seen[entry] + place:
+                        del seen[entry]
+            for entry, key in seen.items():
+                firsts[entry] = key + place
+        return firsts
+
+
+_KINDS = ("codes", "files", "located", "failing", "summaries")
 
 
 def _column(lines: list[str], where: slice) -> list[str]:
@@ -187,31 +204,28 @@ def _read_group(found: _Found, read: LineRead, indexes: list[int], lines: list[s
     """Count the facts of the fact lines of one shape (``indexes`` in the chunk, in order)."""
     scaled = list(map(mul, indexes, repeat(_PLACES)))
     for place, where in enumerate(read.codes):
-        column = _column(lines, where)
-        found.codes.update(column)
-        found.sighted("codes", column, map(add, scaled, repeat(place)))
+        found.add("codes", _column(lines, where), scaled, place)
+    located = len(read.locations)
     slots = [slice(*path) for path, _, _ in read.locations] + list(read.paths)
-    columns = [_column(lines, where) for where in slots]
-    distinct: list[list[str]] = []  # a column equal to one before it adds nothing on any line
-    for place, column in enumerate(columns):
-        if column in distinct:
+    taken: set[tuple[int, int]] = set()  # a place read before on the line adds nothing
+    distinct: list[list[str]] = []
+    for place, where in enumerate(slots):
+        if (where.start, where.stop) in taken:
             continue
+        taken.add((where.start, where.stop))
+        column = _column(lines, where)
         distinct.append(column)
-        found.sighted("files", column, map(add, scaled, repeat(place)))
-        if place < len(read.locations):
-            found.sighted("located", column, map(add, scaled, repeat(place)))
+        found.columns["files"].append((column, scaled, place))
+        if place < located:
+            found.columns["located"].append((column, scaled, place))
     if len(distinct) == 1:
-        found.files.update(distinct[0])
+        found.counts["files"].update(distinct[0])
     elif distinct:
-        found.files.update(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
+        found.counts["files"].update(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
     if read.failing is not None:
-        column = _column(lines, read.failing)
-        found.failing.update(column)
-        found.sighted("failing", column, scaled)
+        found.add("failing", _column(lines, read.failing), scaled, 0)
     if read.summary:
-        column = [" ".join(line.split())[:200] for line in lines]
-        found.summaries.update(column)
-        found.sighted("summaries", column, scaled)
+        found.add("summaries", [" ".join(line.split())[:200] for line in lines], scaled, 0)
 
 
 def _location_text(path: str, line: str, read: LineRead, place: int) -> str:
@@ -224,9 +238,10 @@ def _location_text(path: str, line: str, read: LineRead, place: int) -> str:
 
 class BulkScan:
     """The index, the earliest fact lines and the earliest shape lines of a file, read in
-    chunks of whole lines (``chunks``: what ``preview._File.chunks`` yields)."""
+    chunks of whole lines of about ``chunk_bytes``."""
 
-    def __init__(self, chunks: Iterable[tuple[int, str]], max_bytes: int, line_cap: int) -> None:
+    def __init__(self, source: preview._File, max_bytes: int, line_cap: int,
+                 chunk_bytes: int = BULK_CHUNK) -> None:
         self.digest = preview.Digest()
         self.facts = preview._Earliest(max_bytes, line_cap)
         self.shapes = preview._Earliest(max_bytes, line_cap)
@@ -237,8 +252,12 @@ class BulkScan:
         self.carry_shapes: list[Shape] = []  # the last two lines before the chunk
         self.carry_lines: list[str] = []
         self.pending: str | None = None  # the last line read, when it may head a group
-        for first, chunk in chunks:
-            self._chunk(first, chunk)
+        self.bare: set[str] = set()  # the files of the index not located yet (named only)
+        for first, body in source.raw_chunks(chunk_bytes):
+            if body.isascii() and (not source.cleaned or preview._is_plain_ascii(body)):
+                self._chunk(first, body.decode("ascii"), body)  # its bytes are its text
+            else:
+                self._chunk(first, source._decoded(body), None)
         if self.pending is not None and not self.grouped:
             self.grouped = _heads_group(self.pending, None)
 
@@ -260,10 +279,13 @@ class BulkScan:
                 self.grouped = True
                 return
 
-    def _chunk(self, first: int, chunk: str) -> None:
+    def _chunk(self, first: int, chunk: str, body: bytes | None) -> None:
+        """Read one chunk (``body``: its bytes when they are its text, ASCII)."""
         lines = chunk.split("\n")
         lines.pop()
-        keys = chunk.encode("utf-8", "surrogatepass").translate(_ZERO).split(b"\n")
+        if body is None:
+            body = chunk.encode("utf-8", "surrogatepass")
+        keys = body.translate(_ZERO).split(b"\n")
         keys.pop()
         shapes = self.known.of(keys)
         if self.known.flagged:
@@ -275,7 +297,7 @@ class BulkScan:
             self._grouped_only(chunk)
         flags = list(map(_FACT, shapes))
         facts = list(compress(range(len(lines)), flags))
-        heads = list(compress(range(len(lines)), map(_HAS_HEAD, shapes)))
+        heads = list(compress(range(len(lines)), map(_HAS_HEAD, shapes))) if self.known.heads else []
         if not facts and not heads:
             return
         for index in facts:
@@ -287,12 +309,14 @@ class BulkScan:
         if any(map(_URL_FACT, map(shapes.__getitem__, facts))) or not self._counted(lines, shapes,
                                                                                     facts, heads):
             self._line_by_line(lines, shapes)
+            self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
     def _counted(self, lines: list[str], shapes: list[Shape], facts: list[int], heads: list[int]) -> bool:
         """Count the chunk's facts into the index; False (nothing counted) when a table of the
         index would fill up within the chunk (then the order of every entry counts)."""
         found = _Found()
-        numbers = list(map(_NUMBER, shapes))
+        numbers = dict(zip(facts, map(_NUMBER, map(shapes.__getitem__, facts)), strict=True))
+        numbers.update(zip(heads, map(_NUMBER, map(shapes.__getitem__, heads)), strict=True))
         for _, group in groupby(sorted(facts, key=numbers.__getitem__), numbers.__getitem__):
             indexes = list(group)
             read = shapes[indexes[0]].read
@@ -302,54 +326,51 @@ class BulkScan:
             indexes = list(group)
             head = shapes[indexes[0]].head
             assert head is not None
-            column = _column(list(map(lines.__getitem__, indexes)), head)
-            found.codes.update(column)
-            found.sighted("codes", column, map(mul, indexes, repeat(_PLACES)))
+            found.add("codes", _column(list(map(lines.__getitem__, indexes)), head),
+                      list(map(mul, indexes, repeat(_PLACES))), 0)
         digest = self.digest
         tables: dict[str, dict[str, int] | dict[str, None]] = {
             "codes": digest.codes, "files": digest.files, "failing": digest.failing,
             "summaries": digest.summaries}
-        counts = {"codes": found.codes, "files": found.files, "failing": found.failing,
-                  "summaries": found.summaries}
-        located = found.firsts["located"]
-
-        def first_location(path: str) -> str:
-            index, place = divmod(located[path], _PLACES)
-            read = shapes[index].read
-            assert read is not None
-            return _location_text(path, lines[index], read, place)
-
-        new: dict[str, list[str]] = {}
+        counts = found.counts
+        fresh: dict[str, set[str]] = {}
         for kind, table in tables.items():
-            fresh = [entry for entry in counts[kind] if entry not in table]
-            if len(table) < DIGEST_ENTRIES < len(table) + len(fresh):
+            fresh[kind] = counts[kind].keys() - table.keys()
+            if len(table) < DIGEST_ENTRIES < len(table) + len(fresh[kind]):
                 return False
-            firsts = found.firsts[kind]
-            new[kind] = sorted(fresh, key=firsts.__getitem__)
         digest.lines += len(facts)
-        for kind in ("codes", "files"):
-            table_counts: dict[str, int] = tables[kind]  # type: ignore[assignment]
-            for entry, count in counts[kind].items():
-                if entry in table_counts:
-                    table_counts[entry] += count
-                    if kind == "files" and entry in located and digest.firsts[entry] == entry:
-                        digest.firsts[entry] = first_location(entry)
-            room = len(table_counts) < DIGEST_ENTRIES
-            for entry in new[kind]:
-                if room:
-                    table_counts[entry] = counts[kind][entry]
-                    if kind == "files":
-                        digest.firsts[entry] = first_location(entry) if entry in located else entry
-                else:
-                    digest.dropped += counts[kind][entry]
-        for kind in ("failing", "summaries"):
-            seen: dict[str, None] = tables[kind]  # type: ignore[assignment]
-            room = len(seen) < DIGEST_ENTRIES
-            for entry in new[kind]:
-                if room:
-                    seen[entry] = None
-                else:
-                    digest.dropped += counts[kind][entry]
+        firsts = digest.firsts
+        for kind, table in tables.items():
+            room = len(table) < DIGEST_ENTRIES
+            found_counts = counts[kind]
+            if kind in ("codes", "files"):
+                table_counts: dict[str, int] = table  # type: ignore[assignment]
+                for entry in found_counts.keys() - fresh[kind]:
+                    table_counts[entry] += found_counts[entry]
+            if not room:
+                digest.dropped += sum(map(found_counts.__getitem__, fresh[kind]))
+                continue
+            if not fresh[kind]:
+                continue
+            first = found.firsts(kind, fresh[kind])
+            new = sorted(fresh[kind], key=first.__getitem__)
+            if kind in ("codes", "files"):
+                table.update(zip(new, map(found_counts.__getitem__, new)))  # type: ignore[call-overload]
+            else:
+                table.update(dict.fromkeys(new))  # type: ignore[call-overload]
+            if kind == "files":
+                firsts.update(zip(new, new))
+                self.bare.update(new)
+        if self.bare and counts["files"]:
+            wanted = self.bare.intersection(counts["files"])
+            if wanted:
+                self.bare -= wanted
+                for path, key in found.firsts("located", wanted).items():
+                    index, place = divmod(key, _PLACES)
+                    read = shapes[index].read
+                    assert read is not None
+                    firsts[path] = _location_text(path, lines[index], read, place)
+                self.bare.update(path for path in wanted if firsts[path] == path)
         return True
 
     def _line_by_line(self, lines: list[str], shapes: list[Shape]) -> None:
@@ -368,37 +389,46 @@ class BulkScan:
                 digest.count_code(line[shape.head])
 
     def _shape_lines(self, first: int, lines: list[str], shapes: list[Shape]) -> None:
-        """Offer the chunk's shape lines (and the last line before it, whose next line is now
-        known): definitions, commit lines, subjects, setext headings, group headers."""
-        carried = len(self.carry_shapes)
-        around = self.carry_shapes + shapes
-        texts = self.carry_lines + lines
-        self.carry_shapes, self.carry_lines = around[-2:], texts[-2:]
-        size = len(around)
+        """Offer the chunk's shape lines (and those of the two lines before it, whose next lines
+        are now known): definitions, commit lines, subjects, setext headings, group headers.
+        A position below 0 is one of those two lines."""
+        carried, carried_lines = self.carry_shapes, self.carry_lines
+        self.carry_shapes = (carried + shapes[-2:])[-2:]
+        self.carry_lines = (carried_lines + lines[-2:])[-2:]
+        size = len(shapes)
+
+        def shape_at(position: int) -> Shape | None:
+            if position >= 0:
+                return shapes[position]
+            return carried[position] if -position <= len(carried) else None
+
+        marked = [position for position in range(-len(carried), 0) if carried[position].marked]
+        marked += compress(range(size), map(_MARKED, shapes))
         found: list[int] = []
-        for position in compress(range(size), map(_MARKED, around)):
-            shape = around[position]
-            if shape.structure and position >= carried:
+        for position in marked:
+            shape = shapes[position] if position >= 0 else carried[position]
+            if shape.structure and position >= 0:
                 found.append(position)
-            if (shape.date and position + 2 < size and around[position + 1].blank
-                    and around[position + 2].four):
-                found.append(position + 2)
-            if shape.underline and position >= carried and position and around[position - 1].heading:
-                found.append(position - 1)
-            if (shape.group_head and position >= carried - 1 and position + 1 < size
-                    and around[position + 1].space):
+            if shape.date and position + 2 < size:
+                between = shape_at(position + 1)
+                if between is not None and between.blank and shapes[position + 2].four:
+                    found.append(position + 2)
+            if shape.underline and position >= 0:
+                before = shape_at(position - 1)
+                if before is not None and before.heading:
+                    found.append(position - 1)
+            if shape.group_head and position >= -1 and position + 1 < size and shapes[position + 1].space:
                 found.append(position)
         if not found:
             return
         if not self.grouped:
-            self.grouped = any(map(_GROUP_PAREN, map(around.__getitem__, found)))
+            self.grouped = any(map(_GROUP_PAREN, map(shape_at, found)))  # type: ignore[arg-type]
         if self.shapes_cost <= self.max_bytes:
-            base = first - carried
             for position in sorted(set(found)):
                 if self.shapes_cost > self.max_bytes:
                     break
-                line = texts[position]
-                self.shapes.add(base + position, line)
+                line = lines[position] if position >= 0 else carried_lines[position]
+                self.shapes.add(first + position, line)
                 self.shapes_cost += min(len(line), self.line_cap) + 1
 
 
@@ -417,7 +447,7 @@ def _heads_group(line: str, following: str | None) -> bool:
 
 def scan_file(source: preview._File, max_bytes: int, line_cap: int) -> BulkScan:
     """The bulk scan of a file (see :class:`BulkScan`)."""
-    return BulkScan(source.chunks(BULK_CHUNK), max_bytes, line_cap)
+    return BulkScan(source, max_bytes, line_cap)
 
 
 def chunk_lines(chunk: str) -> Iterator[str]:
