@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_, is_not, itemgetter, mul, not_
+from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview
@@ -42,12 +42,14 @@ class Shape:
     flags that make it a shape line (see :func:`_flags`)."""
 
     __slots__ = ("blank", "date", "fact", "four", "group_head", "group_paren", "has_head", "head", "marked",
-                 "heading", "number", "read", "space", "structure", "underline", "url_fact")
+                 "heading", "number", "read", "selected", "space", "structure", "underline", "url_fact")
 
     def __init__(self, number: int, flags: tuple[bool, ...], read: LineRead | None, fact: bool,
                  head: slice | None) -> None:
         self.number, self.read, self.fact, self.head = number, read, fact, head
         self.has_head = head is not None
+        #: Its number when its lines are read for the index (fact lines, or opening with a code).
+        self.selected = number if fact or self.has_head else 0
         self.url_fact = fact and read is None
         (self.structure, self.date, self.blank, self.four, self.space, self.underline,
          self.heading, self.group_head, self.group_paren) = flags
@@ -79,9 +81,7 @@ def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
 _UNFLAGGED = (False,) * 9
 
 _NUMBER = attrgetter("number")
-_FACT = attrgetter("fact")
-_HAS_HEAD = attrgetter("has_head")
-_URL_FACT = attrgetter("url_fact")
+_SELECTED = attrgetter("selected")
 _STRUCTURE = attrgetter("structure")
 _DATE, _BLANK, _FOUR = attrgetter("date"), attrgetter("blank"), attrgetter("four")
 _SPACE, _UNDERLINE = attrgetter("space"), attrgetter("underline")
@@ -97,17 +97,16 @@ class _Shapes:
         self.known: dict[bytes, Shape] = {}
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
-        #: Whether a shape of a line that opens with a code (and is no fact line) was met.
-        self.heads = False
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
 
     def of(self, keys: list[bytes]) -> list[Shape]:
         """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``)."""
-        shapes = list(map(self.known.get, keys))
-        if None not in shapes:
-            return shapes  # type: ignore[return-value]
-        new = set(compress(keys, map(is_, shapes, repeat(None))))
+        try:
+            return list(map(self.known.__getitem__, keys))
+        except KeyError:
+            pass
+        new = set(keys).difference(self.known)
         if len(self.known) + len(new) > SHAPES_KEPT:
             self.known.clear()
             new = set(keys)
@@ -133,7 +132,6 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
-            self.heads = self.heads or shape.has_head
         plain, known = self.plain, self.known
         if not self.flagged:  # one shape for all the lines that carry no fact
             shape = plain.get(_UNFLAGGED)
@@ -153,6 +151,17 @@ class _Shapes:
     def _next(self) -> int:
         self.count += 1
         return self.count
+
+
+def _plain_text(body: bytes, cleaned: bool) -> str | None:
+    """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
+    it is (no control byte but tab and newline: no byte of a multi-byte character is one)."""
+    if cleaned and not preview._is_plain_ascii(body):
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 #: A first sighting as one number: the line's index in its chunk, then the place on the line.
@@ -254,8 +263,9 @@ class BulkScan:
         self.pending: str | None = None  # the last line read, when it may head a group
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
         for first, body in source.raw_chunks(chunk_bytes):
-            if body.isascii() and (not source.cleaned or preview._is_plain_ascii(body)):
-                self._chunk(first, body.decode("ascii"), body)  # its bytes are its text
+            text = _plain_text(body, source.cleaned)
+            if text is not None:
+                self._chunk(first, text, body)  # its bytes are its text's UTF-8 form
             else:
                 self._chunk(first, source._decoded(body), None)
         if self.pending is not None and not self.grouped:
@@ -295,39 +305,40 @@ class BulkScan:
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
         elif not self.grouped:
             self._grouped_only(chunk)
-        flags = list(map(_FACT, shapes))
-        facts = list(compress(range(len(lines)), flags))
-        heads = list(compress(range(len(lines)), map(_HAS_HEAD, shapes))) if self.known.heads else []
-        if not facts and not heads:
+        numbers = list(map(_SELECTED, shapes))
+        selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
+        if not selected:
             return
-        for index in facts:
-            if self.facts_cost > self.max_bytes:
-                break
-            line = lines[index]
-            self.facts.add(first + index, line)
-            self.facts_cost += min(len(line), self.line_cap) + 1
-        if any(map(_URL_FACT, map(shapes.__getitem__, facts))) or not self._counted(lines, shapes,
-                                                                                    facts, heads):
+        if self.facts_cost <= self.max_bytes:
+            for index in selected:
+                if self.facts_cost > self.max_bytes:
+                    break
+                if shapes[index].fact:
+                    line = lines[index]
+                    self.facts.add(first + index, line)
+                    self.facts_cost += min(len(line), self.line_cap) + 1
+        groups = [list(group) for _, group in
+                  groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
+        if any(shapes[group[0]].url_fact for group in groups) or not self._counted(lines, shapes, groups):
             self._line_by_line(lines, shapes)
             self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
-    def _counted(self, lines: list[str], shapes: list[Shape], facts: list[int], heads: list[int]) -> bool:
-        """Count the chunk's facts into the index; False (nothing counted) when a table of the
-        index would fill up within the chunk (then the order of every entry counts)."""
+    def _counted(self, lines: list[str], shapes: list[Shape], groups: list[list[int]]) -> bool:
+        """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
+        of the lines that open with a code, by shape); False (nothing counted) when a table of
+        the index would fill up within the chunk (then the order of every entry counts)."""
         found = _Found()
-        numbers = dict(zip(facts, map(_NUMBER, map(shapes.__getitem__, facts)), strict=True))
-        numbers.update(zip(heads, map(_NUMBER, map(shapes.__getitem__, heads)), strict=True))
-        for _, group in groupby(sorted(facts, key=numbers.__getitem__), numbers.__getitem__):
-            indexes = list(group)
-            read = shapes[indexes[0]].read
-            assert read is not None
-            _read_group(found, read, indexes, list(map(lines.__getitem__, indexes)))
-        for _, group in groupby(sorted(heads, key=numbers.__getitem__), numbers.__getitem__):
-            indexes = list(group)
-            head = shapes[indexes[0]].head
-            assert head is not None
-            found.add("codes", _column(list(map(lines.__getitem__, indexes)), head),
-                      list(map(mul, indexes, repeat(_PLACES))), 0)
+        facts = 0
+        for indexes in groups:
+            shape = shapes[indexes[0]]
+            texts = list(map(lines.__getitem__, indexes))
+            if shape.fact:
+                assert shape.read is not None
+                _read_group(found, shape.read, indexes, texts)
+                facts += len(indexes)
+            else:
+                assert shape.head is not None
+                found.add("codes", _column(texts, shape.head), list(map(mul, indexes, repeat(_PLACES))), 0)
         digest = self.digest
         tables: dict[str, dict[str, int] | dict[str, None]] = {
             "codes": digest.codes, "files": digest.files, "failing": digest.failing,
@@ -338,7 +349,7 @@ class BulkScan:
             fresh[kind] = counts[kind].keys() - table.keys()
             if len(table) < DIGEST_ENTRIES < len(table) + len(fresh[kind]):
                 return False
-        digest.lines += len(facts)
+        digest.lines += facts
         firsts = digest.firsts
         for kind, table in tables.items():
             room = len(table) < DIGEST_ENTRIES
