@@ -153,10 +153,15 @@ class _Shapes:
         return self.count
 
 
+#: The bytes cleaning acts on (escape, carriage return, backspace, other controls; not tab nor
+#: newline): what ``clean.clean`` looks for.
+_CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+
+
 def _plain_text(body: bytes, cleaned: bool) -> str | None:
     """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
     it is (no control byte but tab and newline: no byte of a multi-byte character is one)."""
-    if cleaned and not preview._is_plain_ascii(body):
+    if cleaned and len(body.translate(None, _CONTROLS)) != len(body):
         return None
     try:
         return body.decode("utf-8")
