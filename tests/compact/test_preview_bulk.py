@@ -11,6 +11,7 @@ the index fills up within a chunk (read line by line then).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,24 +48,34 @@ BLOCKS = [
     ["Title", "====="], ["Notes (3)", "---"], ["src/app.py (2)", "  12:4 30:1 unused import", "  40:2 x"],
     ["lib/", " a.py", " b.py"], ["pkg/mod.py (1,204)", " 3:1 E501 line too long"],
 ]  # fmt: skip
-ANY_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=60)
+ANY_LINE = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\n"), max_size=60)
+def _one(line: str) -> list[str]:
+    return [line]
+
+
+def _flat(blocks: list[list[str]]) -> list[str]:
+    return [line for block in blocks for line in block]
+
+
 LINES = st.lists(
     st.one_of(
-        st.sampled_from(REAL_LINES).map(lambda line: [line]),
-        st.sampled_from(SHAPE_LINES).map(lambda line: [line]),
+        st.sampled_from(REAL_LINES).map(_one),
+        st.sampled_from(SHAPE_LINES).map(_one),
         st.sampled_from(BLOCKS),
-        ANY_LINE.map(lambda line: [line]),
-        st.text(st.sampled_from("aZ09 :./()[]-_\"'FILEoknt×✗=\x1b\r"), max_size=40).map(lambda line: [line]),
+        ANY_LINE.map(_one),
+        st.text(st.sampled_from("aZ09 :./()[]-_\"'FILEoknt×✗=\x1b\r"), max_size=40).map(_one),
     ),
     min_size=1,
     max_size=60,
-).map(lambda blocks: [line for block in blocks for line in block])
+).map(_flat)
 
 
 def _varied(lines: list[str], copies: int) -> list[str]:
     """``lines`` repeated, each copy's digits changed (lines of the same shapes, other numbers)."""
-    return [re.sub("[0-9]", lambda m, k=k: str((int(m[0]) + k) % 10), line)
-            for k in range(copies) for line in lines]
+    def shifted(copy: int) -> Callable[[re.Match[str]], str]:
+        return lambda digit: str((int(digit[0]) + copy) % 10)
+
+    return [re.sub("[0-9]", shifted(copy), line) for copy in range(copies) for line in lines]
 
 
 def _state(scan: preview._Scan) -> dict[str, object]:
@@ -130,7 +141,12 @@ def test_a_large_file_is_scanned_in_bulk(tmp_path: Path, monkeypatch: pytest.Mon
     assert source.size >= preview.BULK_MIN_BYTES
     scanned: list[int] = []
     real = preview_bulk.scan_file
-    monkeypatch.setattr(preview_bulk, "scan_file", lambda *args: scanned.append(1) or real(*args))
+
+    def counted(*args: object) -> preview_bulk.BulkScan:
+        scanned.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(preview_bulk, "scan_file", counted)
     shown = preview.bound_file(source.path, 200, 8000)
     assert scanned and "the one that matters" in shown.text
     line_cap = preview._line_cap(8000)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_
+from operator import and_, attrgetter, is_, is_not, itemgetter, mul, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview
@@ -26,7 +26,7 @@ from tersh.compaction.preview import DIGEST_ENTRIES, LineRead
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
 
 #: Every ASCII digit as "0" (bytes: the lines' UTF-8 forms; no other byte of it is a digit).
 _ZERO = bytes.maketrans(b"123456789", b"000000000")
@@ -41,8 +41,25 @@ class Shape:
     """What every line of one shape carries (``read``: None for a line with a URL) and the
     flags that make it a shape line (see :func:`_flags`)."""
 
-    __slots__ = ("blank", "date", "fact", "four", "group_head", "group_paren", "has_head", "head", "marked",
-                 "heading", "number", "read", "selected", "space", "structure", "underline", "url_fact")
+    __slots__ = (
+        "blank",
+        "date",
+        "fact",
+        "four",
+        "group_head",
+        "group_paren",
+        "has_head",
+        "head",
+        "heading",
+        "marked",
+        "number",
+        "read",
+        "selected",
+        "space",
+        "structure",
+        "underline",
+        "url_fact",
+    )
 
     def __init__(self, number: int, flags: tuple[bool, ...], read: LineRead | None, fact: bool,
                  head: slice | None) -> None:
@@ -102,11 +119,10 @@ class _Shapes:
 
     def of(self, keys: list[bytes]) -> list[Shape]:
         """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``)."""
-        try:
-            return list(map(self.known.__getitem__, keys))
-        except KeyError:
-            pass
-        new = set(keys).difference(self.known)
+        shapes = list(map(self.known.get, keys))
+        if None not in shapes:
+            return shapes  # type: ignore[return-value]
+        new = set(compress(keys, map(is_, shapes, repeat(None))))
         if len(self.known) + len(new) > SHAPES_KEPT:
             self.known.clear()
             new = set(keys)
@@ -132,21 +148,21 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
-        plain, known = self.plain, self.known
+        known = self.known
         if not self.flagged:  # one shape for all the lines that carry no fact
-            shape = plain.get(_UNFLAGGED)
-            if shape is None:
-                shape = plain[_UNFLAGGED] = Shape(self._next(), _UNFLAGGED, _NO_FACT, False, None)
             others = map(not_, map(candidates.__contains__, range(len(keys))))
-            known.update(zip(compress(keys, others), repeat(shape)))
+            known.update(zip(compress(keys, others), repeat(self._plain(_UNFLAGGED))))
             return
         for index, flag in enumerate(flags):
-            if index in candidates:
-                continue
-            shape = plain.get(flag)
-            if shape is None:
-                shape = plain[flag] = Shape(self._next(), flag, _NO_FACT, False, None)
-            known[keys[index]] = shape
+            if index not in candidates:
+                known[keys[index]] = self._plain(flag)
+
+    def _plain(self, flags: tuple[bool, ...]) -> Shape:
+        """The one shape of the lines with these flags that carry no fact."""
+        shape = self.plain.get(flags)
+        if shape is None:
+            shape = self.plain[flags] = Shape(self._next(), flags, _NO_FACT, False, None)
+        return shape
 
     def _next(self) -> int:
         self.count += 1
@@ -345,38 +361,32 @@ class BulkScan:
                 assert shape.head is not None
                 found.add("codes", _column(texts, shape.head), list(map(mul, indexes, repeat(_PLACES))), 0)
         digest = self.digest
-        tables: dict[str, dict[str, int] | dict[str, None]] = {
-            "codes": digest.codes, "files": digest.files, "failing": digest.failing,
-            "summaries": digest.summaries}
+        counted: dict[str, dict[str, int]] = {"codes": digest.codes, "files": digest.files}
+        listed: dict[str, dict[str, None]] = {"failing": digest.failing, "summaries": digest.summaries}
         counts = found.counts
         fresh: dict[str, set[str]] = {}
-        for kind, table in tables.items():
-            fresh[kind] = counts[kind].keys() - table.keys()
-            if len(table) < DIGEST_ENTRIES < len(table) + len(fresh[kind]):
+        sizes = {kind: len(table) for kind, table in counted.items()}
+        sizes.update((kind, len(table)) for kind, table in listed.items())
+        for kind in sizes:
+            table_keys = counted[kind].keys() if kind in counted else listed[kind].keys()
+            fresh[kind] = counts[kind].keys() - table_keys
+            if sizes[kind] < DIGEST_ENTRIES < sizes[kind] + len(fresh[kind]):
                 return False
         digest.lines += facts
-        firsts = digest.firsts
-        for kind, table in tables.items():
-            room = len(table) < DIGEST_ENTRIES
+        new_files: list[str] = []
+        for kind, table in counted.items():
             found_counts = counts[kind]
-            if kind in ("codes", "files"):
-                table_counts: dict[str, int] = table  # type: ignore[assignment]
-                for entry in found_counts.keys() - fresh[kind]:
-                    table_counts[entry] += found_counts[entry]
-            if not room:
-                digest.dropped += sum(map(found_counts.__getitem__, fresh[kind]))
-                continue
-            if not fresh[kind]:
-                continue
-            first = found.firsts(kind, fresh[kind])
-            new = sorted(fresh[kind], key=first.__getitem__)
-            if kind in ("codes", "files"):
-                table.update(zip(new, map(found_counts.__getitem__, new)))  # type: ignore[call-overload]
-            else:
-                table.update(dict.fromkeys(new))  # type: ignore[call-overload]
+            for entry in found_counts.keys() - fresh[kind]:
+                table[entry] += found_counts[entry]
+            new = self._new(found, kind, len(table), fresh[kind])
+            table.update(zip(new, map(found_counts.__getitem__, new), strict=True))
             if kind == "files":
-                firsts.update(zip(new, new))
-                self.bare.update(new)
+                new_files = new
+        for kind, seen in listed.items():
+            seen.update(dict.fromkeys(self._new(found, kind, len(seen), fresh[kind])))
+        firsts = digest.firsts
+        firsts.update(zip(new_files, new_files, strict=True))  # named; located below
+        self.bare.update(new_files)
         if self.bare and counts["files"]:
             wanted = self.bare.intersection(counts["files"])
             if wanted:
@@ -388,6 +398,17 @@ class BulkScan:
                     firsts[path] = _location_text(path, lines[index], read, place)
                 self.bare.update(path for path in wanted if firsts[path] == path)
         return True
+
+    def _new(self, found: _Found, kind: str, size: int, fresh: set[str]) -> list[str]:
+        """The entries of ``fresh`` (of ``kind``) the table of ``size`` entries takes, in the
+        order first seen (none when it is full: each sighting of each is left out)."""
+        if size >= DIGEST_ENTRIES:
+            self.digest.dropped += sum(map(found.counts[kind].__getitem__, fresh))
+            return []
+        if not fresh:
+            return []
+        first = found.firsts(kind, fresh)
+        return sorted(fresh, key=first.__getitem__)
 
     def _line_by_line(self, lines: list[str], shapes: list[Shape]) -> None:
         """Count the chunk's facts one line at a time, as ``preview._Scan`` does."""
@@ -438,7 +459,7 @@ class BulkScan:
         if not found:
             return
         if not self.grouped:
-            self.grouped = any(map(_GROUP_PAREN, map(shape_at, found)))  # type: ignore[arg-type]
+            self.grouped = any(map(_GROUP_PAREN, map(shape_at, found)))
         if self.shapes_cost <= self.max_bytes:
             for position in sorted(set(found)):
                 if self.shapes_cost > self.max_bytes:
@@ -457,7 +478,9 @@ def _heads_group(line: str, following: str | None) -> bool:
     group with a count."""
     if not line.endswith(")") or preview._GROUP_HEAD.fullmatch(line) is None:
         return False
-    return preview._STRUCTURE.match(line) is not None or following is not None and (
+    if preview._STRUCTURE.match(line) is not None:
+        return True
+    return following is not None and (
         preview._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
 
 
