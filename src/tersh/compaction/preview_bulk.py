@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import and_, attrgetter, is_, is_not, itemgetter, mul, not_
+from operator import and_, attrgetter, is_, is_not, itemgetter, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview
@@ -98,7 +98,6 @@ def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
 _UNFLAGGED = (False,) * 9
 
 _NUMBER = attrgetter("number")
-_SELECTED = attrgetter("selected")
 _STRUCTURE = attrgetter("structure")
 _DATE, _BLANK, _FOUR = attrgetter("date"), attrgetter("blank"), attrgetter("four")
 _SPACE, _UNDERLINE = attrgetter("space"), attrgetter("underline")
@@ -112,21 +111,30 @@ class _Shapes:
 
     def __init__(self) -> None:
         self.known: dict[bytes, Shape] = {}
+        self.selected: dict[bytes, int] = {}  # key -> Shape.selected
+        self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
 
-    def of(self, keys: list[bytes]) -> list[Shape]:
-        """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``)."""
-        shapes = list(map(self.known.get, keys))
-        if None not in shapes:
-            return shapes  # type: ignore[return-value]
-        new = set(compress(keys, map(is_, shapes, repeat(None))))
+    def numbers(self, keys: list[bytes]) -> list[int]:
+        """Of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the number of its
+        shape when it is read for the index (see :attr:`Shape.selected`), else 0."""
+        numbers = list(map(self.selected.get, keys))
+        if None not in numbers:
+            return numbers  # type: ignore[return-value]
+        new = set(compress(keys, map(is_, numbers, repeat(None))))
         if len(self.known) + len(new) > SHAPES_KEPT:
             self.known.clear()
+            self.selected.clear()
+            self.by_number.clear()
             new = set(keys)
         self._learn(list(new))
+        return list(map(self.selected.__getitem__, keys))
+
+    def shapes(self, keys: list[bytes]) -> list[Shape]:
+        """The shape of each line (all known: see :meth:`numbers`)."""
         return list(map(self.known.__getitem__, keys))
 
     def _learn(self, keys: list[bytes]) -> None:
@@ -148,10 +156,14 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
+            self.selected[keys[index]] = shape.selected
+            if shape.selected:
+                self.by_number[shape.selected] = shape
         known = self.known
+        others = list(compress(keys, map(not_, map(candidates.__contains__, range(len(keys))))))
+        self.selected.update(zip(others, repeat(0)))
         if not self.flagged:  # one shape for all the lines that carry no fact
-            others = map(not_, map(candidates.__contains__, range(len(keys))))
-            known.update(zip(compress(keys, others), repeat(self._plain(_UNFLAGGED))))
+            known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
             return
         for index, flag in enumerate(flags):
             if index not in candidates:
@@ -195,34 +207,29 @@ class _Found:
 
     def __init__(self) -> None:
         self.counts: dict[str, Counter[str]] = {kind: Counter() for kind in _KINDS}
-        # kind -> (column, the lines' indexes times _PLACES, the place on the line)
+        # kind -> (column, the indexes of its lines in the chunk, the place on the line)
         self.columns: dict[str, list[tuple[list[str], list[int], int]]] = {kind: [] for kind in _KINDS}
 
-    def add(self, kind: str, column: list[str], scaled: list[int], place: int) -> None:
+    def add(self, kind: str, column: list[str], indexes: list[int], place: int) -> None:
         """Count the entries of ``column`` (one per line), found at ``place`` on their lines."""
         self.counts[kind].update(column)
-        self.columns[kind].append((column, scaled, place))
+        self.columns[kind].append((column, indexes, place))
 
     def firsts(self, kind: str, wanted: set[str]) -> dict[str, int]:
         """The first sighting (the line's index times _PLACES, plus the place) of each entry
         of ``wanted``."""
         firsts: dict[str, int] = {}
-        contains = wanted.__contains__
-        for column, scaled, place in self.columns[kind]:
-            mask = list(map(contains, column))
-            if not any(mask):
-                continue
-            keys = list(compress(scaled, mask))
-            seen = dict(zip(reversed(list(compress(column, mask))), reversed(keys), strict=True))
-            if firsts:
-                for entry in seen.keys() & firsts.keys():
-                    if firsts[entry] <= seen[entry] + place:
-                        del seen[entry]
-            for entry, key in seen.items():
-                firsts[entry] = key + place
+        get = firsts.get
+        for column, indexes, place in self.columns[kind]:
+            seen = dict(zip(reversed(column), reversed(indexes), strict=True))
+            for entry in seen.keys() & wanted:
+                key = seen[entry] * _PLACES + place
+                if key < get(entry, _NEVER):
+                    firsts[entry] = key
         return firsts
 
 
+_NEVER = 1 << 62
 _KINDS = ("codes", "files", "located", "failing", "summaries")
 
 
@@ -232,9 +239,8 @@ def _column(lines: list[str], where: slice) -> list[str]:
 
 def _read_group(found: _Found, read: LineRead, indexes: list[int], lines: list[str]) -> None:
     """Count the facts of the fact lines of one shape (``indexes`` in the chunk, in order)."""
-    scaled = list(map(mul, indexes, repeat(_PLACES)))
     for place, where in enumerate(read.codes):
-        found.add("codes", _column(lines, where), scaled, place)
+        found.add("codes", _column(lines, where), indexes, place)
     located = len(read.locations)
     slots = [slice(*path) for path, _, _ in read.locations] + list(read.paths)
     taken: set[tuple[int, int]] = set()  # a place read before on the line adds nothing
@@ -245,17 +251,17 @@ def _read_group(found: _Found, read: LineRead, indexes: list[int], lines: list[s
         taken.add((where.start, where.stop))
         column = _column(lines, where)
         distinct.append(column)
-        found.columns["files"].append((column, scaled, place))
+        found.columns["files"].append((column, indexes, place))
         if place < located:
-            found.columns["located"].append((column, scaled, place))
+            found.columns["located"].append((column, indexes, place))
     if len(distinct) == 1:
         found.counts["files"].update(distinct[0])
     elif distinct:
         found.counts["files"].update(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
     if read.failing is not None:
-        found.add("failing", _column(lines, read.failing), scaled, 0)
+        found.add("failing", _column(lines, read.failing), indexes, 0)
     if read.summary:
-        found.add("summaries", [" ".join(line.split())[:200] for line in lines], scaled, 0)
+        found.add("summaries", [" ".join(line.split())[:200] for line in lines], indexes, 0)
 
 
 def _location_text(path: str, line: str, read: LineRead, place: int) -> str:
@@ -318,40 +324,42 @@ class BulkScan:
             body = chunk.encode("utf-8", "surrogatepass")
         keys = body.translate(_ZERO).split(b"\n")
         keys.pop()
-        shapes = self.known.of(keys)
-        if self.known.flagged:
-            self._shape_lines(first, lines, shapes)
+        known = self.known
+        numbers = known.numbers(keys)
+        if known.flagged:
+            self._shape_lines(first, lines, known.shapes(keys))
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
-                self.known.flagged = False
+                known.flagged = False
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
         elif not self.grouped:
             self._grouped_only(chunk)
-        numbers = list(map(_SELECTED, shapes))
         selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
         if not selected:
             return
+        by_number = known.by_number
         if self.facts_cost <= self.max_bytes:
             for index in selected:
                 if self.facts_cost > self.max_bytes:
                     break
-                if shapes[index].fact:
+                if by_number[numbers[index]].fact:
                     line = lines[index]
                     self.facts.add(first + index, line)
                     self.facts_cost += min(len(line), self.line_cap) + 1
         groups = [list(group) for _, group in
                   groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
-        if any(shapes[group[0]].url_fact for group in groups) or not self._counted(lines, shapes, groups):
-            self._line_by_line(lines, shapes)
+        shape_of = [by_number[numbers[group[0]]] for group in groups]
+        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
+            self._line_by_line(lines, known.shapes(keys))
             self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
-    def _counted(self, lines: list[str], shapes: list[Shape], groups: list[list[int]]) -> bool:
+    def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
+                 shape_of: list[Shape]) -> bool:
         """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
         of the lines that open with a code, by shape); False (nothing counted) when a table of
         the index would fill up within the chunk (then the order of every entry counts)."""
         found = _Found()
         facts = 0
-        for indexes in groups:
-            shape = shapes[indexes[0]]
+        for indexes, shape in zip(groups, shape_of, strict=True):
             texts = list(map(lines.__getitem__, indexes))
             if shape.fact:
                 assert shape.read is not None
@@ -359,7 +367,7 @@ class BulkScan:
                 facts += len(indexes)
             else:
                 assert shape.head is not None
-                found.add("codes", _column(texts, shape.head), list(map(mul, indexes, repeat(_PLACES))), 0)
+                found.add("codes", _column(texts, shape.head), indexes, 0)
         digest = self.digest
         counted: dict[str, dict[str, int]] = {"codes": digest.codes, "files": digest.files}
         listed: dict[str, dict[str, None]] = {"failing": digest.failing, "summaries": digest.summaries}
@@ -393,7 +401,7 @@ class BulkScan:
                 self.bare -= wanted
                 for path, key in found.firsts("located", wanted).items():
                     index, place = divmod(key, _PLACES)
-                    read = shapes[index].read
+                    read = self.known.by_number[numbers[index]].read
                     assert read is not None
                     firsts[path] = _location_text(path, lines[index], read, place)
                 self.bare.update(path for path in wanted if firsts[path] == path)
