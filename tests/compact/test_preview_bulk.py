@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction import preview, preview_bulk
+from tersh.compaction import preview, preview_bulk, preview_read
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = [
@@ -91,7 +91,7 @@ def _by_lines(source: preview._File, max_bytes: int, line_cap: int) -> preview._
 
 
 def _in_bulk(source: preview._File, max_bytes: int, line_cap: int, chunk_bytes: int) -> preview._Scan:
-    bulk = preview_bulk.BulkScan(source, max_bytes, line_cap, chunk_bytes)
+    bulk = preview.bulk_scan(source, max_bytes, line_cap, chunk_bytes)
     scan = preview._Scan.__new__(preview._Scan)
     scan.digest = bulk.digest
     scan._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
@@ -114,7 +114,7 @@ def test_the_bulk_scan_finds_what_the_line_by_line_scan_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int, chunk_bytes: int,
     max_bytes: int, entries: int, kept: int, cleaned: bool,
 ) -> None:
-    monkeypatch.setattr(preview, "DIGEST_ENTRIES", entries)
+    monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)
     source = _file(tmp_path, _varied(lines, copies), cleaned)
@@ -140,13 +140,13 @@ def test_a_large_file_is_scanned_in_bulk(tmp_path: Path, monkeypatch: pytest.Mon
     source = _file(tmp_path, lines, True)
     assert source.size >= preview.BULK_MIN_BYTES
     scanned: list[int] = []
-    real = preview_bulk.scan_file
+    real = preview.bulk_scan
 
     def counted(*args: object) -> preview_bulk.BulkScan:
         scanned.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(preview_bulk, "scan_file", counted)
+    monkeypatch.setattr(preview, "bulk_scan", counted)
     shown = preview.bound_file(source.path, 200, 8000)
     assert scanned and "the one that matters" in shown.text
     line_cap = preview._line_cap(8000)

@@ -2,13 +2,13 @@
 
 A line's facts (whether it is a fact line, where its locations, paths, codes, failing test and
 summary are, whether it is a shape line) depend on its shape alone: its text with every ASCII
-digit as ``0`` (see ``preview._DIGITS_AS_ZERO``). So a chunk of lines is encoded, its digits
+digit as ``0`` (see ``preview_read._DIGITS_AS_ZERO``). So a chunk of lines is encoded, its digits
 made ``0`` and split into shapes at C speed; each new shape is read once (the lines that cannot
-carry a fact found by one whole-text search, the others by ``preview.read_line``); the lines
+carry a fact found by one whole-text search, the others by ``preview_read.read_line``); the lines
 are then grouped by shape and each fact is taken out of a group's lines by one slice mapped over
 them, counted with ``Counter``, its first sighting found with one ``dict`` built backwards.
 
-What it finds is what the per-line scan finds (``preview._Scan`` with the lines grep or the
+What it finds is what the per-line scan finds (``preview_read._Scan`` with the lines grep or the
 Python search offers): the index with its entries in the same order and the same counts, and the
 same earliest fact and shape lines. tests/compact/test_preview_bulk.py holds the two equal. A
 chunk where a table of the index fills up, or a fact line holds a URL, is read line by line.
@@ -21,17 +21,15 @@ from itertools import accumulate, chain, compress, groupby, repeat
 from operator import and_, attrgetter, is_, is_not, itemgetter, not_
 
 from tersh._startup.lazyre import lazy
-from tersh.compaction import preview
-from tersh.compaction.preview import DIGEST_ENTRIES, LineRead
+from tersh.compaction import preview_read
+from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 #: Every ASCII digit as "0" (bytes: the lines' UTF-8 forms; no other byte of it is a digit).
 _ZERO = bytes.maketrans(b"123456789", b"000000000")
-#: A file is read this many bytes at a time (whole lines).
-BULK_CHUNK = 1 << 20
 #: At most this many shapes are remembered (then the memory starts again).
 SHAPES_KEPT = 1 << 16
 _NO_FACT = LineRead(False, (), (), (), None, False, None)
@@ -77,17 +75,17 @@ _NOT_SPACE = lazy(r"\S")
 
 
 def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
-    """Of each text: whether it is a definition or commit line (``preview._STRUCTURE``), a Date
+    """Of each text: whether it is a definition or commit line (``preview_read._STRUCTURE``), a Date
     header, blank, indented four spaces, indented, an underline, a possible setext heading, a
     group header, a group header with a count."""
-    group_heads = list(map(is_not, map(preview._GROUP_HEAD.fullmatch, texts), repeat(None)))
+    group_heads = list(map(is_not, map(preview_read._GROUP_HEAD.fullmatch, texts), repeat(None)))
     return zip(
-        map(is_not, map(preview._STRUCTURE.match, texts), repeat(None)),
+        map(is_not, map(preview_read._STRUCTURE.match, texts), repeat(None)),
         map(str.startswith, texts, repeat(("Date:", "CommitDate:"))),
         map(not_, texts),
         map(str.startswith, texts, repeat("    ")),
         map(str.startswith, texts, repeat(" ")),
-        map(is_not, map(preview._UNDERLINE.fullmatch, texts), repeat(None)),
+        map(is_not, map(preview_read._UNDERLINE.fullmatch, texts), repeat(None)),
         map(is_not, map(_NOT_SPACE.match, texts), repeat(None)),
         group_heads,
         map(and_, group_heads, map(str.endswith, texts, repeat(")"))),
@@ -142,14 +140,14 @@ class _Shapes:
         joined = "\n".join(texts) + "\n"
         starts = accumulate(map((1).__add__, map(len, texts)), initial=0)
         index_of = dict(zip(starts, range(len(texts)), strict=False))
-        candidates = set(map(index_of.__getitem__, preview.candidate_starts(joined)))
+        candidates = set(map(index_of.__getitem__, preview_read.candidate_starts(joined)))
         flags = list(_flags(texts)) if self.flagged else [_UNFLAGGED] * len(texts)
         for index in candidates:
             text = texts[index]
-            read = preview.read_line(text)
+            read = preview_read.read_line(text)
             if read is None:  # a line with a URL
-                fact = preview.fact_locations(text) is not None
-                head = preview._CODE_HEAD.match(text) if not fact else None
+                fact = preview_read.fact_locations(text) is not None
+                head = preview_read._CODE_HEAD.match(text) if not fact else None
                 shape = Shape(self._next(), flags[index], None, fact,
                               slice(*head.span(1)) if head else None)
             else:
@@ -274,13 +272,15 @@ def _location_text(path: str, line: str, read: LineRead, place: int) -> str:
 
 class BulkScan:
     """The index, the earliest fact lines and the earliest shape lines of a file, read in
-    chunks of whole lines of about ``chunk_bytes``."""
+    chunks of whole lines."""
 
-    def __init__(self, source: preview._File, max_bytes: int, line_cap: int,
-                 chunk_bytes: int = BULK_CHUNK) -> None:
-        self.digest = preview.Digest()
-        self.facts = preview._Earliest(max_bytes, line_cap)
-        self.shapes = preview._Earliest(max_bytes, line_cap)
+    def __init__(self, chunks: Iterable[tuple[int, bytes]], cleaned: bool,
+                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int) -> None:
+        """Scan ``chunks`` (whole lines as read: the first line's number, the bytes), each
+        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text."""
+        self.digest = preview_read.Digest()
+        self.facts = preview_read._Earliest(max_bytes, line_cap)
+        self.shapes = preview_read._Earliest(max_bytes, line_cap)
         self.grouped = False
         self.max_bytes, self.line_cap = max_bytes, line_cap
         self.facts_cost = self.shapes_cost = 0
@@ -289,12 +289,12 @@ class BulkScan:
         self.carry_lines: list[str] = []
         self.pending: str | None = None  # the last line read, when it may head a group
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
-        for first, body in source.raw_chunks(chunk_bytes):
-            text = _plain_text(body, source.cleaned)
+        for first, body in chunks:
+            text = _plain_text(body, cleaned)
             if text is not None:
                 self._chunk(first, text, body)  # its bytes are its text's UTF-8 form
             else:
-                self._chunk(first, source._decoded(body), None)
+                self._chunk(first, decoded(body), None)
         if self.pending is not None and not self.grouped:
             self.grouped = _heads_group(self.pending, None)
 
@@ -419,17 +419,17 @@ class BulkScan:
         return sorted(fresh, key=first.__getitem__)
 
     def _line_by_line(self, lines: list[str], shapes: list[Shape]) -> None:
-        """Count the chunk's facts one line at a time, as ``preview._Scan`` does."""
+        """Count the chunk's facts one line at a time, as ``preview_read._Scan`` does."""
         digest = self.digest
         for line, shape in zip(lines, shapes, strict=True):
             read = shape.read
             if shape.fact:
                 if read is None:
-                    locations = preview.fact_locations(line)
+                    locations = preview_read.fact_locations(line)
                     assert locations is not None
                     digest.add(line, locations)
                 else:
-                    digest.add_read(line, read, preview.read_locations(line, read))
+                    digest.add_read(line, read, preview_read.read_locations(line, read))
             elif shape.head is not None:
                 digest.count_code(line[shape.head])
 
@@ -477,26 +477,16 @@ class BulkScan:
                 self.shapes_cost += min(len(line), self.line_cap) + 1
 
 
-# The end of a line that may head a group with a count (see preview._GROUP_HEAD).
+# The end of a line that may head a group with a count (see preview_read._GROUP_HEAD).
 _COUNT_END = lazy(r" \(\d[\d,]*\)\n")
 
 
 def _heads_group(line: str, following: str | None) -> bool:
     """Whether ``line`` is a shape line (before ``following``, None: the last line) that heads a
     group with a count."""
-    if not line.endswith(")") or preview._GROUP_HEAD.fullmatch(line) is None:
+    if not line.endswith(")") or preview_read._GROUP_HEAD.fullmatch(line) is None:
         return False
-    if preview._STRUCTURE.match(line) is not None:
+    if preview_read._STRUCTURE.match(line) is not None:
         return True
     return following is not None and (
-        preview._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
-
-
-def scan_file(source: preview._File, max_bytes: int, line_cap: int) -> BulkScan:
-    """The bulk scan of a file (see :class:`BulkScan`)."""
-    return BulkScan(source, max_bytes, line_cap)
-
-
-def chunk_lines(chunk: str) -> Iterator[str]:
-    """The lines of a chunk of whole lines (for tests)."""
-    yield from chunk.split("\n")[:-1]
+        preview_read._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
