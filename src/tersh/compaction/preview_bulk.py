@@ -16,13 +16,15 @@ chunk where a table of the index fills up, or a fact line holds a URL, is read l
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import and_, attrgetter, is_, is_not, itemgetter, not_
+from operator import and_, attrgetter, contains, is_, is_not, itemgetter, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview_read
 from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
+from tersh.compaction.verify.facts import SEVERITY_WORDS
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -104,6 +106,31 @@ _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
 
 
+#: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
+#: code (``E501 ``) holds once its digits are ``0``.
+_SHAPE_MARKS = (b":0", b"(0", b'File "', b"0 ")
+_STEMS = tuple(word.encode() for word in SEVERITY_WORDS)
+
+
+def _candidates(keys: list[bytes]) -> list[int]:
+    """The indexes of the shapes (``keys``) that may be fact lines or open with a code (a
+    superset of them): on an ASCII shape, a severity word in any case (it is ASCII: lower-casing
+    folds nothing else onto it) or one of _SHAPE_MARKS; every other shape."""
+    found = set(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
+    for mark in _SHAPE_MARKS:
+        found.update(compress(range(len(keys)), map(contains, keys, repeat(mark))))
+    lowered = b"\n".join(keys).lower()
+    starts = list(accumulate(map((1).__add__, map(len, keys)), initial=0))
+    find = lowered.find
+    for stem in _STEMS:
+        position = find(stem)
+        while position >= 0:
+            index = bisect_right(starts, position) - 1
+            found.add(index)
+            position = find(stem, starts[index + 1])  # the next line
+    return sorted(found)
+
+
 class _Shapes:
     """The shapes met so far (bounded), each read once."""
 
@@ -136,12 +163,15 @@ class _Shapes:
         return list(map(self.known.__getitem__, keys))
 
     def _learn(self, keys: list[bytes]) -> None:
-        texts = list(map(bytes.decode, keys, repeat("utf-8"), repeat("surrogatepass")))
-        joined = "\n".join(texts) + "\n"
-        starts = accumulate(map((1).__add__, map(len, texts)), initial=0)
-        index_of = dict(zip(starts, range(len(texts)), strict=False))
-        candidates = set(map(index_of.__getitem__, preview_read.candidate_starts(joined)))
-        flags = list(_flags(texts)) if self.flagged else [_UNFLAGGED] * len(texts)
+        candidates = _candidates(keys)
+        if self.flagged:
+            every = list(map(bytes.decode, keys, repeat("utf-8"), repeat("surrogatepass")))
+            flags = list(_flags(every))
+            texts = dict(zip(candidates, map(every.__getitem__, candidates), strict=True))
+        else:
+            texts = dict(zip(candidates, map(bytes.decode, map(keys.__getitem__, candidates),
+                                             repeat("utf-8"), repeat("surrogatepass")), strict=True))
+            flags = [_UNFLAGGED] * len(keys)
         for index in candidates:
             text = texts[index]
             read = preview_read.read_line(text)
@@ -158,13 +188,14 @@ class _Shapes:
             if shape.selected:
                 self.by_number[shape.selected] = shape
         known = self.known
-        others = list(compress(keys, map(not_, map(candidates.__contains__, range(len(keys))))))
+        chosen = set(candidates)
+        others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
         self.selected.update(zip(others, repeat(0)))
         if not self.flagged:  # one shape for all the lines that carry no fact
             known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
             return
         for index, flag in enumerate(flags):
-            if index not in candidates:
+            if index not in chosen:
                 known[keys[index]] = self._plain(flag)
 
     def _plain(self, flags: tuple[bool, ...]) -> Shape:
