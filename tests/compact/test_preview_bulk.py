@@ -40,6 +40,8 @@ SHAPE_LINES = [
     "see https://example.com/a/b.py:12 error", "\x1b[31merror\x1b[0m: src/x.rs:3:4", "a\rsrc/b.py:1: fail",
     "tests/test_a.py::test_b FAILED", "FAIL: test_c (pkg.tests.T)", "== 3 failed, 2 passed in 0.52s ==",
     "Found 12 errors.", "naïve café.py:3: warning ×", "x" * 300 + " src/long.py:9:1 error  some-rule",
+    '  File "/srv/app/main.py", line 42, in run', "lib/x.py:\u0663: note", "E\u0661\u0662\u0663 [*] code",
+    "Traceback (most recent call last):", "thread 'main' panicked at src/main.rs:2:5:",
 ]  # fmt: skip
 # Lines that make shape lines of their neighbours: a commit's subject, a setext heading, groups.
 BLOCKS = [
@@ -152,3 +154,16 @@ def test_a_large_file_is_scanned_in_bulk(tmp_path: Path, monkeypatch: pytest.Mon
     line_cap = preview._line_cap(8000)
     assert _state(preview._Scan(source, 8000, line_cap, source.size)) == _state(
         _by_lines(source, 8000, line_cap))
+
+
+@pytest.mark.parametrize("chunk_bytes", [64, 1 << 20])
+def test_the_bulk_scan_reads_each_sample_line_as_the_line_by_line_scan(
+    tmp_path: Path, chunk_bytes: int
+) -> None:
+    lines = _varied(SHAPE_LINES + _flat(BLOCKS), 3)
+    for cleaned in (True, False):
+        source = _file(tmp_path, lines, cleaned)
+        for max_bytes in (300, 50_000):
+            line_cap = preview._line_cap(max_bytes)
+            expected = _state(_by_lines(source, max_bytes, line_cap))
+            assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
