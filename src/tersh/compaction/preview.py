@@ -14,6 +14,9 @@ bytes of it are left out.
 
 Only the lines a cheap whole-chunk search marks as candidates (severity words, location marks,
 structure patterns) are read one by one, so lines that cannot carry a fact cost no Python call.
+A large file is scanned in bulk instead (``preview_bulk``): each shape of line is read once and
+its facts taken out of all its lines together. What a line carries and the index itself are in
+``preview_read``.
 """
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 A line's facts (whether it is a fact line, where its locations, paths, codes, failing test and
 summary are, whether it is a shape line) depend on its shape alone: its text with every ASCII
-digit as ``0`` (see ``preview_read._DIGITS_AS_ZERO``). So a chunk of lines is encoded, its digits
-made ``0`` and split into shapes at C speed; each new shape is read once (the lines that cannot
-carry a fact found by one whole-text search, the others by ``preview_read.read_line``); the lines
-are then grouped by shape and each fact is taken out of a group's lines by one slice mapped over
-them, counted with ``Counter``, its first sighting found with one ``dict`` built backwards.
+digit as ``0`` (see ``preview_read._DIGITS_AS_ZERO``). So a chunk of lines (its bytes) has its
+digits made ``0`` and is split into shapes at C speed; each new shape is read once (the shapes
+that cannot carry a fact found by literal marks, the others read by ``preview_read.read_line``);
+the lines the index reads are then grouped by shape and each fact is taken out of a group's
+lines by one slice mapped over them, counted with ``Counter``, its first sighting found with one
+``dict`` built backwards.
 
-What it finds is what the per-line scan finds (``preview_read._Scan`` with the lines grep or the
+What it finds is what the per-line scan finds (``preview._Scan`` with the lines grep or the
 Python search offers): the index with its entries in the same order and the same counts, and the
 same earliest fact and shape lines. tests/compact/test_preview_bulk.py holds the two equal. A
 chunk where a table of the index fills up, or a fact line holds a URL, is read line by line.
@@ -97,11 +98,6 @@ def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
 
 _UNFLAGGED = (False,) * 9
 
-_NUMBER = attrgetter("number")
-_STRUCTURE = attrgetter("structure")
-_DATE, _BLANK, _FOUR = attrgetter("date"), attrgetter("blank"), attrgetter("four")
-_SPACE, _UNDERLINE = attrgetter("space"), attrgetter("underline")
-_HEADING, _GROUP_HEAD = attrgetter("heading"), attrgetter("group_head")
 _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
 
