@@ -361,7 +361,7 @@ GREP_MIN_BYTES = 256 << 10
 #: From this size on, a file is scanned in bulk, each shape of line read once (see preview_bulk).
 BULK_MIN_BYTES = GREP_MIN_BYTES
 #: The bulk scan reads a file this many bytes at a time (whole lines).
-BULK_CHUNK = 1 << 20
+BULK_CHUNK = 2 << 20
 
 
 def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:

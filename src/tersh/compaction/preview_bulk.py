@@ -231,14 +231,19 @@ class _Found:
     one place of the lines of one shape) to find the first sighting of an entry in."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, Counter[str]] = {kind: Counter() for kind in _KINDS}
         # kind -> (column, the indexes of its lines in the chunk, the place on the line)
         self.columns: dict[str, list[tuple[list[str], list[int], int]]] = {kind: [] for kind in _KINDS}
+        # kind -> what to count: one entry per sighting (a file once a line)
+        self.counted: dict[str, list[Iterable[str]]] = {kind: [] for kind in _KINDS}
 
     def add(self, kind: str, column: list[str], indexes: list[int], place: int) -> None:
         """Count the entries of ``column`` (one per line), found at ``place`` on their lines."""
-        self.counts[kind].update(column)
+        self.counted[kind].append(column)
         self.columns[kind].append((column, indexes, place))
+
+    def counts(self) -> dict[str, Counter[str]]:
+        """Each kind's entries with how many times each is counted (one pass each)."""
+        return {kind: Counter(chain.from_iterable(self.counted[kind])) for kind in _KINDS}
 
     def firsts(self, kind: str, wanted: set[str]) -> dict[str, int]:
         """The first sighting (the line's index times _PLACES, plus the place) of each entry
@@ -280,9 +285,9 @@ def _read_group(found: _Found, read: LineRead, indexes: list[int], lines: list[s
         if place < located:
             found.columns["located"].append((column, indexes, place))
     if len(distinct) == 1:
-        found.counts["files"].update(distinct[0])
+        found.counted["files"].append(distinct[0])
     elif distinct:
-        found.counts["files"].update(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
+        found.counted["files"].append(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
     if read.failing is not None:
         found.add("failing", _column(lines, read.failing), indexes, 0)
     if read.summary:
@@ -398,7 +403,7 @@ class BulkScan:
         digest = self.digest
         counted: dict[str, dict[str, int]] = {"codes": digest.codes, "files": digest.files}
         listed: dict[str, dict[str, None]] = {"failing": digest.failing, "summaries": digest.summaries}
-        counts = found.counts
+        counts = found.counts()
         fresh: dict[str, set[str]] = {}
         sizes = {kind: len(table) for kind, table in counted.items()}
         sizes.update((kind, len(table)) for kind, table in listed.items())
@@ -413,12 +418,12 @@ class BulkScan:
             found_counts = counts[kind]
             for entry in found_counts.keys() - fresh[kind]:
                 table[entry] += found_counts[entry]
-            new = self._new(found, kind, len(table), fresh[kind])
+            new = self._new(found, found_counts, kind, len(table), fresh[kind])
             table.update(zip(new, map(found_counts.__getitem__, new), strict=True))
             if kind == "files":
                 new_files = new
         for kind, seen in listed.items():
-            seen.update(dict.fromkeys(self._new(found, kind, len(seen), fresh[kind])))
+            seen.update(dict.fromkeys(self._new(found, counts[kind], kind, len(seen), fresh[kind])))
         firsts = digest.firsts
         firsts.update(zip(new_files, new_files, strict=True))  # named; located below
         self.bare.update(new_files)
@@ -434,11 +439,11 @@ class BulkScan:
                 self.bare.update(path for path in wanted if firsts[path] == path)
         return True
 
-    def _new(self, found: _Found, kind: str, size: int, fresh: set[str]) -> list[str]:
+    def _new(self, found: _Found, counts: Counter[str], kind: str, size: int, fresh: set[str]) -> list[str]:
         """The entries of ``fresh`` (of ``kind``) the table of ``size`` entries takes, in the
         order first seen (none when it is full: each sighting of each is left out)."""
         if size >= DIGEST_ENTRIES:
-            self.digest.dropped += sum(map(found.counts[kind].__getitem__, fresh))
+            self.digest.dropped += sum(map(counts.__getitem__, fresh))
             return []
         if not fresh:
             return []
