@@ -136,9 +136,13 @@ def test_the_bulk_scan_reads_real_outputs_as_the_line_by_line_scan(tmp_path: Pat
             assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
 
 
-def test_a_large_file_is_scanned_in_bulk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = [f"step {n} compiled" for n in range(40_000)]
-    lines[20_000] = "src/app.py:12:4: error: the one that matters"
+@pytest.mark.parametrize("dense", [True, False])
+def test_a_large_file_dense_with_facts_is_scanned_in_bulk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dense: bool
+) -> None:
+    lines = [f"src/mod{n % 50}.py:{n}:4: error: E{n % 7}01 bad" if dense or n % 1000 == 0
+             else f"step {n} compiled" for n in range(40_000)]
+    lines[20_001] = "src/app.py:12:4: error: the one that matters"
     source = _file(tmp_path, lines, True)
     assert source.size >= preview.BULK_MIN_BYTES
     scanned: list[int] = []
@@ -150,7 +154,8 @@ def test_a_large_file_is_scanned_in_bulk(tmp_path: Path, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(preview, "bulk_scan", counted)
     shown = preview.bound_file(source.path, 200, 8000)
-    assert scanned and "the one that matters" in shown.text
+    assert bool(scanned) == dense
+    assert "src/app.py" in shown.text
     line_cap = preview._line_cap(8000)
     assert _state(preview._Scan(source, 8000, line_cap, source.size)) == _state(
         _by_lines(source, 8000, line_cap))

@@ -364,6 +364,20 @@ BULK_MIN_BYTES = GREP_MIN_BYTES
 BULK_CHUNK = 2 << 20
 
 
+#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE).
+BULK_PROBE = 256 << 10
+
+
+def _dense(source: _File) -> bool:
+    """Whether the file is read in bulk: its start holds many lines that the index reads or
+    that may be shape lines (else grep finds the few faster)."""
+    from tersh.compaction.preview_bulk import worth_reading_in_bulk
+
+    with open(source.path, "rb") as handle:
+        start = handle.read(BULK_PROBE)
+    return worth_reading_in_bulk(start[: start.rfind(b"\n") + 1])
+
+
 def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
     """The index, earliest fact lines and earliest shape lines of a file, each shape of line
     read once (see preview_bulk)."""
@@ -876,7 +890,7 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
-        if isinstance(source, _File) and size >= BULK_MIN_BYTES:
+        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source):
             bulk = bulk_scan(source, max_bytes, line_cap)
             self.digest = bulk.digest
             self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)

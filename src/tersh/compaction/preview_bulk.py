@@ -100,6 +100,7 @@ _UNFLAGGED = (False,) * 9
 
 _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
+_SELECTED = attrgetter("selected")
 
 
 #: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
@@ -522,3 +523,23 @@ def _heads_group(line: str, following: str | None) -> bool:
         return True
     return following is not None and (
         preview_read._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
+
+
+#: A file is read in bulk when at least this share of the lines its start holds are read for the
+#: index or are shape lines (else the few such lines are found faster by grep).
+DENSE_SHARE = 1 / 16
+
+
+def worth_reading_in_bulk(start: bytes) -> bool:
+    """Whether the lines of ``start`` (whole lines: a file's first bytes) that the index reads
+    or that may be shape lines (definitions, commit lines, Date headers, underlines, group
+    headers) are at least DENSE_SHARE of them."""
+    keys = start.translate(_ZERO).split(b"\n")
+    keys.pop()
+    if not keys:
+        return False
+    known = _Shapes()
+    known.numbers(keys)
+    shapes = known.shapes(keys)
+    hits: int = sum(map(bool, map(_SELECTED, shapes))) + sum(map(_MARKED, shapes))
+    return hits >= DENSE_SHARE * len(keys)
