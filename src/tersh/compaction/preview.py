@@ -14,6 +14,9 @@ bytes of it are left out.
 
 Only the lines a cheap whole-chunk search marks as candidates (severity words, location marks,
 structure patterns) are read one by one, so lines that cannot carry a fact cost no Python call.
+A large file is scanned in bulk instead (``preview_bulk``): each shape of line is read once and
+its facts taken out of all its lines together. What a line carries and the index itself are in
+``preview_read``.
 """
 
 from __future__ import annotations
@@ -21,17 +24,34 @@ from __future__ import annotations
 import os
 import sys
 
-from tersh._startup.lazyre import IGNORECASE, MULTILINE, lazy, lazy_bytes
+from tersh._startup.lazyre import MULTILINE, lazy, lazy_bytes
 from tersh.compaction.clean import clean, clean_line
+from tersh.compaction.preview_read import (  # noqa: F401 - this module's names too
+    _CODE_HEAD,
+    _DIGITS_AS_ZERO,
+    _GROUP_HEAD,
+    _READS_KEPT,
+    _STRUCTURE,
+    _SUMMARY,
+    _UNDERLINE,
+    DIGEST_ENTRIES,
+    MARKER_BYTES,
+    Digest,
+    LineRead,
+    LineReader,
+    _candidate_starts,
+    _Earliest,
+    _is_summary,
+    _utf8_len,
+    candidate_starts,
+    carries_fact,
+    fact_locations,
+    is_fact_line,
+    read_line,
+    read_locations,
+)
 from tersh.compaction.verify.facts import (
-    _LOCATION_COLON,
-    _LOCATION_PAREN,
-    _LOCATION_PYTHON,
-    _PATH_CANDIDATE,
     SEVERITY_WORDS,
-    is_diagnostic,
-    iter_commits,
-    iter_locations,
     iter_paths,
 )
 
@@ -43,6 +63,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from types import ModuleType
     from typing import BinaryIO, NamedTuple, TypeAlias
+
+    from tersh.compaction.preview_bulk import BulkScan
 
     FilePath: TypeAlias = str | os.PathLike[str]
 else:
@@ -57,23 +79,12 @@ HEAD_FILLER = 0.40
 DIGEST_SHARE = 0.50
 #: Default bytes of lines that carry no fact (a host's own preview is 2 KB to 8 KB).
 FILLER_BYTES = 2048
-MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
 CUT_MARKER_BYTES = 64  # upper bound of the marker that ends a cut line
 MIN_LINE_BYTES = 200
 SCAN_CHUNK = 4 << 20
 #: A line longer than this is read (and searched) only by its first GIANT_LINE characters.
 GIANT_LINE = 4 << 20
-#: At most this many distinct files, codes, tests and summaries are counted in the index.
-DIGEST_ENTRIES = 20000
 
-# Shape lines: top-level definitions of source code, the file headers of a diff, the commit
-# lines of a git log, identity keys of a JSON document, markdown headings.
-_STRUCTURE = lazy(
-    r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
-    r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
-    r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
-    r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
-)
 _STRUCTURE_LINES = lazy(  # the same, found in a chunk of many lines
     r"^(?:(?:async[^\S\n]+)?def |class |(?:export[^\S\n]+)?(?:default[^\S\n]+)?"
     r"(?:async[^\S\n]+)?function(?:[^\S\n]|\*)|(?:pub(?:\(\w+\))?[^\S\n]+)?(?:fn|struct|enum|trait|impl|mod) "
@@ -88,40 +99,6 @@ _SUBJECT_LINES = lazy(r"^(?:Date|CommitDate):[^\n]*\n\n(?=    )", MULTILINE)
 _SETEXT_LINES = lazy(r"^(?=[^\s])[^\n]*\n(?:={3,}|-{3,})[^\S\n]*$", MULTILINE)
 # A line that heads grouped entries (findings, matches or paths under their file or folder).
 _GROUP_HEAD_LINES = lazy(r"^(?=\S)(?:[^\n]*\S)?(?:/| \(\d[\d,]*\))\n ", MULTILINE)
-
-# Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
-# or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
-# 'File "'.
-# Letters that a case-blind regex folds onto ASCII letters but ``lower()`` keeps.
-_FOLDED = lazy("[\u0130\u0131\u017f\u212a]")
-_LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
-
-# What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
-# the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
-# eslint writes after two spaces.
-_CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
-_END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
-    r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
-    r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
-)
-# A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
-# then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
-_CODE_HEAD = lazy(r"([A-Z]{1,4}\d{3,5})(?: \[[*-]\])? \S")
-#: How far from its line's end a line's end code may start (Digest.add reads no further back).
-_END_CODE_REACH = 120
-_CODE_HEAD_MARK = lazy(r"\n[A-Z]{1,4}\d{3,5} ")
-_FAILING_WORDS = ("FAIL", "ERROR", "not ok", "\u2717", "\u2715", "\u00d7", "\u2716")
-_FAILING_TEST = lazy(
-    r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
-    r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
-)
-_SUMMARY = lazy(
-    r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
-    r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
-    r"|^=+ .*\bin \d[\d.]*s\b",
-    IGNORECASE,
-)
-
 
 class Preview(NamedTuple):
     """A bounded text and what it left out (``digest_lines``: how many lines the index takes
@@ -140,10 +117,6 @@ def gap_marker(count: int) -> str:
     return f"[tersh: {count:,} line{'s' if count != 1 else ''} omitted]"
 
 
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
 def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
     """``line`` shortened to at most ``max_bytes`` UTF-8 bytes (marker included) if needed."""
     if len(line) * 4 <= max_bytes:
@@ -156,84 +129,6 @@ def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
     head = encoded[:keep].decode("utf-8", "ignore")
     left = len(encoded) - _utf8_len(head)
     return f"{head} [tersh: {left:,} more bytes on this line]", True
-
-
-# --- what a line carries --------------------------------------------------------------------
-
-
-def is_fact_line(line: str) -> bool:
-    """Whether the verifier reads a diagnostic or a location on ``line``."""
-    return is_diagnostic(line) or next(iter_locations(line), None) is not None
-
-
-def fact_locations(line: str) -> list[tuple[str, str, str]] | None:
-    """The locations on ``line`` when it is a fact line (see :func:`is_fact_line`), else None."""
-    locations = list(iter_locations(line))
-    return locations if locations or is_diagnostic(line) else None
-
-
-def carries_fact(line: str) -> bool:
-    """Whether ``line`` carries any protected fact (or a summary), so is not filler."""
-    return (
-        is_fact_line(line)
-        or next(iter_paths(line), None) is not None
-        or next(iter_commits(line), None) is not None
-        or _is_summary(line)
-        or _STRUCTURE.match(line) is not None
-    )
-
-
-#: Every _SUMMARY match holds one of these (lower-cased), or opens the line with "found ", "ran "
-#: or "=".
-_SUMMARY_WORDS = (" passed", " failed", " error", " warning", " problem", " test", " skipped", " issue",
-                  " file")
-
-
-def _is_summary(line: str) -> bool:
-    """Whether _SUMMARY finds a summary on ``line``, asked only when a literal search finds
-    one of its words (a line whose case folding the search cannot follow is always asked)."""
-    if not line.startswith("="):
-        lowered = line.lower()
-        if (line.isascii() or (len(lowered) == len(line) and not _FOLDED.search(line))) and not (
-                lowered.startswith(("found ", "ran ")) or any(word in lowered for word in _SUMMARY_WORDS)):
-            return False
-    return _SUMMARY.search(line) is not None
-
-
-def _candidate_starts(chunk: str) -> list[int] | None:
-    """Start of every line of ``chunk`` that may be a fact line (a superset of what
-    :func:`is_fact_line` accepts), or None when every line must be read."""
-    lowered = chunk.lower()
-    if not chunk.isascii() and (len(lowered) != len(chunk) or _FOLDED.search(chunk)):
-        return None
-    positions: list[int] = []
-    find = lowered.find
-    for stem in SEVERITY_WORDS:
-        position = find(stem)
-        while position >= 0:
-            positions.append(position)
-            position = find(stem, position + len(stem))
-    if ":" in chunk or "(" in chunk or "File" in chunk:
-        positions.extend(match.start() for match in _LOCATION_MARKS.finditer(chunk))
-    positions.extend(match.end() - 1 for match in _CODE_HEAD_MARK.finditer(chunk))
-    if _CODE_HEAD.match(chunk):
-        positions.append(0)
-    rfind = chunk.rfind
-    return sorted({rfind("\n", 0, position) + 1 for position in positions})
-
-
-def candidate_starts(chunk: str) -> list[int]:
-    """Start of every line of ``chunk`` (lines end with ``\\n``) that may be a fact line: a
-    whole-chunk search finds them, so the other lines are never read one by one."""
-    starts = _candidate_starts(chunk)
-    if starts is not None:
-        return starts
-    starts, position = [], 0
-    while position < len(chunk):
-        starts.append(position)
-        end = chunk.find("\n", position)
-        position = len(chunk) if end < 0 else end + 1
-    return starts
 
 
 # Every _STRUCTURE_LINES match holds one of these (a literal search finds the few candidates).
@@ -274,236 +169,6 @@ def _add_marked_lines(chunk: str, marks: tuple[str, ...], shape: re.Pattern[str]
             if shape.match(chunk, line_start):
                 starts.add(line_start)
             position = chunk.find(mark, position + 1)
-
-
-# --- candidate lines read by their shape -----------------------------------------------------
-
-#: Every ASCII digit as "0": no pattern that reads a fact line tells one digit from another (each
-#: reads ``\d``, ``\w`` or ``[a-z0-9]``, never a given digit), so lines that differ only in
-#: their digits (line numbers, counts, folder numbers) are read alike, at the same places.
-_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
-#: At most this many shapes of line are remembered (then the memory starts again).
-_READS_KEPT = 1 << 14
-
-Span = tuple[int, int]
-
-
-class LineRead(NamedTuple):
-    """Where the facts of a candidate line are, as places on the line (so that every line of the
-    same shape reuses it): what fact_locations and Digest.add read on it."""
-
-    fact: bool
-    locations: tuple[tuple[Span, Span, Span], ...]  # path (normalised), line, column ((-1, -1): none)
-    paths: tuple[slice, ...]  # what iter_paths finds
-    codes: tuple[slice, ...]  # the rule codes Digest.add counts, the end code last
-    failing: slice | None
-    summary: bool
-    head: slice | None  # the code a line that is no fact line opens with
-
-
-def _path_start(start: int, path: str) -> int:
-    return start + 2 if path.startswith("./") else start
-
-
-def read_line(line: str) -> LineRead | None:
-    """Where the facts of ``line`` are (None for a line with a URL: its reading depends on the
-    text the URLs leave, read as it comes)."""
-    if "://" in line:
-        return None
-    from tersh.compaction.verify.facts import _colon_location_path, _word_path
-
-    locations: list[tuple[Span, Span, Span]] = []
-    forms = (('File "', _LOCATION_PYTHON), ("(", _LOCATION_PAREN), (":", _LOCATION_COLON))
-    for mark, form in forms:
-        if mark not in line:
-            continue
-        for found in form.finditer(line):
-            path = found["path"]
-            if form is _LOCATION_COLON and _colon_location_path(path) is None:
-                continue
-            start, end = found.span("path")
-            col = found.span("col") if "col" in form.groupindex else (-1, -1)
-            locations.append(((_path_start(start, path), end), found.span("line"), col))
-    if not locations and not is_diagnostic(line):
-        head = _CODE_HEAD.match(line)
-        return LineRead(False, (), (), (), None, False, slice(*head.span(1)) if head else None)
-    paths: list[slice] = []
-    if "/" in line or "." in line:
-        for found in _PATH_CANDIDATE.finditer(line):
-            word = found[0]
-            if _word_path(word) is not None:
-                path = word.rstrip(".")
-                paths.append(slice(_path_start(found.start(), path), found.start() + len(path)))
-    codes = [slice(*found.span()) for found in _CODE.finditer(line)]
-    ending = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
-    if ending:
-        codes.append(slice(*next(ending.span(group) for group in (1, 2, 3) if ending.group(group))))
-    failing = _FAILING_TEST.search(line) if _may_fail(line) else None
-    failed = None
-    if failing:
-        failed = slice(*next(failing.span(g) for g in range(1, 4) if failing.group(g)))
-    return LineRead(True, tuple(locations), tuple(paths), tuple(codes), failed,
-                    _SUMMARY.search(line) is not None, None)
-
-
-class LineReader:
-    """Reads candidate lines, each shape of line once (see _DIGITS_AS_ZERO)."""
-
-    def __init__(self) -> None:
-        self.reads: dict[str, LineRead | None] = {}
-
-    def read(self, line: str) -> LineRead | None:
-        """Where the facts of ``line`` are (None: read the line as it comes)."""
-        shape = line.translate(_DIGITS_AS_ZERO)
-        found = self.reads.get(shape, self)
-        if found is self:
-            if len(self.reads) >= _READS_KEPT:
-                self.reads.clear()
-            found = self.reads[shape] = read_line(line)
-        return found  # type: ignore[return-value]
-
-
-def read_locations(line: str, read: LineRead) -> list[tuple[str, str, str]]:
-    """The locations of ``line`` (what iter_locations finds) from where they are."""
-    return [(line[path[0]:path[1]], line[row[0]:row[1]], line[col[0]:col[1]] if col[0] >= 0 else "")
-            for path, row, col in read.locations]
-
-
-# --- the index ------------------------------------------------------------------------------
-
-
-def _may_fail(line: str) -> bool:
-    """Whether ``line`` holds one of _FAILING_WORDS (every _FAILING_TEST match holds one)."""
-    return (
-        "FAIL" in line or "ERROR" in line or "not ok" in line or "\u2717" in line
-        or "\u2715" in line or "\u00d7" in line or "\u2716" in line
-    )  # fmt: skip
-
-
-class Digest:
-    """What the fact lines of a text hold, counted: codes, files, failing tests, summaries."""
-
-    def __init__(self) -> None:
-        self.lines = 0
-        self.codes: dict[str, int] = {}
-        self.files: dict[str, int] = {}  # path -> fact lines that locate something in it
-        self.firsts: dict[str, str] = {}  # path -> its first location
-        self.failing: dict[str, None] = {}
-        self.summaries: dict[str, None] = {}
-        self.dropped = 0  # entries past DIGEST_ENTRIES
-
-    def _room(self, table: dict[str, int] | dict[str, None]) -> bool:
-        if len(table) < DIGEST_ENTRIES:
-            return True
-        self.dropped += 1
-        return False
-
-    def add(self, line: str, locations: list[tuple[str, str, str]], weight: int = 1) -> None:
-        """Count the facts of one fact line (``locations``: what iter_locations finds on it, or
-        where a grouped entry's findings are); a grouped entry stands for ``weight`` findings."""
-        places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
-        if "/" in line or "." in line:
-            places += [(path, path) for path in iter_paths(line)]
-        codes = _CODE.findall(line)
-        end = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
-        if end:
-            codes.append(next(group for group in end.groups() if group))
-        failing = _FAILING_TEST.search(line) if _may_fail(line) else None
-        test = next(group for group in failing.groups() if group) if failing else None
-        self._count(line, places, codes, test, _SUMMARY.search(line) is not None, weight)
-
-    def add_read(self, line: str, read: LineRead, locations: list[tuple[str, str, str]]) -> None:
-        """:meth:`add` for a fact line whose reading is known (see :class:`LineRead`)."""
-        places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
-        places += [(path, path) for path in map(line.__getitem__, read.paths)]
-        failing = line[read.failing] if read.failing is not None else None
-        self._count(line, places, list(map(line.__getitem__, read.codes)), failing, read.summary, 1)
-
-    def _count(self, line: str, places: list[tuple[str, str]], codes: list[str], failing: str | None,
-               summary: bool, weight: int) -> None:
-        self.lines += 1
-        seen: set[str] = set()
-        for path, first in places:
-            if path in seen:
-                continue
-            seen.add(path)
-            if path in self.files:
-                self.files[path] += weight
-                if self.firsts[path] == path:  # named first, located now
-                    self.firsts[path] = first
-            elif self._room(self.files):
-                self.files[path] = weight
-                self.firsts[path] = first
-        for code in codes:
-            if code in self.codes:
-                self.codes[code] += weight
-            elif self._room(self.codes):
-                self.codes[code] = weight
-        if failing is not None and failing not in self.failing and self._room(self.failing):
-            self.failing[failing] = None
-        if summary:
-            text = " ".join(line.split())[:200]
-            if text not in self.summaries and self._room(self.summaries):
-                self.summaries[text] = None
-
-    def count_code(self, code: str) -> None:
-        """Count the code a line opens with when the line is no fact line itself."""
-        if code in self.codes:
-            self.codes[code] += 1
-        elif self._room(self.codes):
-            self.codes[code] = 1
-
-    def render(self, total_lines: int, max_lines: int, max_bytes: int) -> list[str]:
-        """The index as lines, within the bounds given (cut with a note when it does not fit)."""
-        sections: list[list[str]] = []
-        if self.codes:
-            sections.append(_wrapped("codes:", [f"{code} ×{count:,}" for code, count in
-                                                 sorted(self.codes.items(), key=_by_count)]))
-        if self.failing:
-            sections.append(_wrapped("failing:", list(self.failing)))
-        if self.summaries:
-            sections.append([f"summary: {line}" for line in self.summaries])
-        if self.files:
-            rows = []
-            for path, count in self.files.items():
-                first, more = self.firsts[path], count - 1
-                rows.append(f"  {first} (+{more:,})" if more else f"  {first}")
-            sections.append([f"files ({len(self.files):,}; first location, +more fact lines):", *rows])
-        if not sections:
-            return []
-        head = (f"[tersh] index of the {self.lines:,} fact lines in all {total_lines:,} lines "
-                "(the text after it is a cut; the capture holds everything):")
-        out = [head]
-        used = _utf8_len(head) + 1
-        left = 0
-        for section in sections:
-            for line in section:
-                cost = _utf8_len(line) + 1
-                if left or len(out) + 2 > max_lines or used + cost + MARKER_BYTES > max_bytes:
-                    left += 1
-                    continue
-                out.append(line)
-                used += cost
-        if left or self.dropped:
-            out.append(f"[tersh] index cut: {left + self.dropped:,} more entries (search the capture)")
-        return out
-
-
-def _by_count(item: tuple[str, int]) -> tuple[int, str]:
-    return -item[1], item[0]
-
-
-def _wrapped(label: str, items: list[str], width: int = 160) -> list[str]:
-    """``label item, item, …`` in lines of about ``width`` characters."""
-    lines: list[str] = []
-    current = label
-    for item in items:
-        if len(current) + len(item) + 2 > width and current != label and current.strip():
-            lines.append(current.rstrip(","))
-            current = " "
-        current += f" {item},"
-    lines.append(current.rstrip(","))
-    return lines
 
 
 # --- sources: a text in memory, or a file ---------------------------------------------------
@@ -572,14 +237,19 @@ class _File:
         text = decode(raw)
         return clean_line(text) if self.cleaned else text
 
-    def chunks(self) -> Iterator[tuple[int, str]]:
-        """(number of the first line, whole lines each ending with ``\\n``), a giant line by its
-        first GIANT_LINE bytes."""
+    def chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, str]]:
+        """(number of the first line, whole lines each ending with ``\\n``), read ``size`` bytes
+        at a time, a giant line by its first GIANT_LINE bytes."""
+        for number, body in self.raw_chunks(size):
+            yield number, self._decoded(body)
+
+    def raw_chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, bytes]]:
+        """What :meth:`chunks` yields, as the bytes read (not decoded nor cleaned)."""
         number = 0
         carry = b""
         skipping = False  # the rest of a giant line is not searched
         with open(self.path, "rb") as handle:
-            while block := handle.read(SCAN_CHUNK):
+            while block := handle.read(size):
                 if skipping:
                     newline = block.find(b"\n")
                     if newline < 0:
@@ -589,14 +259,14 @@ class _File:
                 cut = block.rfind(b"\n") + 1
                 body, carry = block[:cut], block[cut:]
                 if body:
-                    yield number, self._decoded(body)
+                    yield number, body
                     number += body.count(b"\n")
                 if len(carry) > GIANT_LINE:
-                    yield number, self._decoded(carry[:GIANT_LINE] + b"\n")
+                    yield number, carry[:GIANT_LINE] + b"\n"
                     number += 1
                     carry, skipping = b"", True
             if carry:
-                yield number, self._decoded(carry + b"\n")
+                yield number, carry + b"\n"
 
     def _decoded(self, body: bytes) -> str:
         text = decode(body)
@@ -688,6 +358,32 @@ def _python_candidates(source: _Source) -> Iterator[tuple[str, int, str]]:
 #: From this size on, the system's grep finds the candidate lines (C speed); the same lines
 #: are then read as the Python scan reads them.
 GREP_MIN_BYTES = 256 << 10
+#: From this size on, a file is scanned in bulk, each shape of line read once (see preview_bulk).
+BULK_MIN_BYTES = GREP_MIN_BYTES
+#: The bulk scan reads a file this many bytes at a time (whole lines).
+BULK_CHUNK = 2 << 20
+
+
+#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE).
+BULK_PROBE = 256 << 10
+
+
+def _dense(source: _File) -> bool:
+    """Whether the file is read in bulk: its start holds many lines that the index reads or
+    that may be shape lines (else grep finds the few faster)."""
+    from tersh.compaction.preview_bulk import worth_reading_in_bulk
+
+    with open(source.path, "rb") as handle:
+        start = handle.read(BULK_PROBE)
+    return worth_reading_in_bulk(start[: start.rfind(b"\n") + 1])
+
+
+def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
+    """The index, earliest fact lines and earliest shape lines of a file, each shape of line
+    read once (see preview_bulk)."""
+    from tersh.compaction.preview_bulk import BulkScan
+
+    return BulkScan(source.raw_chunks(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap)
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
 _GREP_FACTS = (
@@ -701,8 +397,6 @@ _GREP_FACTS = (
 # a setext underline (its heading one line up), a group header (an indented line after it).
 # Found in-process by :class:`_Context` (what ``grep -n -A2 -B1 -E`` prints for this pattern).
 _GREP_CONTEXT = b"^(Date|CommitDate):|^(===|---)|(/| \\([0-9][0-9,]*\\))$"
-_UNDERLINE = lazy(r"(?:={3,}|-{3,})[^\S\n]*")
-_GROUP_HEAD = lazy(r"(?=\S)(?:.*\S)?(?:/| \(\d[\d,]*\))")
 
 
 class GrepFailed(Exception):
@@ -1196,6 +890,11 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
+        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source):
+            bulk = bulk_scan(source, max_bytes, line_cap)
+            self.digest = bulk.digest
+            self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
+            return
         found = _grep_candidates(source) if size >= GREP_MIN_BYTES else None
         try:
             self._scan(source, max_bytes, line_cap, found)
@@ -1250,6 +949,10 @@ class _Scan:
                     shapes.add(number, line)
                     shapes_cost += min(len(line), line_cap) + 1
                 grouped = grouped or (line.endswith(")") and _GROUP_HEAD.fullmatch(line) is not None)
+        self._finish(source, facts, shapes, grouped, entries)
+
+    def _finish(self, source: _Source, facts: _Earliest, shapes: _Earliest, grouped: bool,
+                entries: dict[int, tuple[str, list[tuple[str, str, str]]]] | None) -> None:
         #: Lines of grouped findings the index counts; they are not offered as fact lines (the
         #: rule that grouped them kept the facts; the preview shows them as it can).
         self.grouped: list[int] = []
@@ -1300,37 +1003,6 @@ def _grouped_entries(source: _Source) -> Iterator[tuple[int, str, list[tuple[str
                 yield header[0], header[1], places[:1]
                 header = None
             yield number, line, places
-
-
-class _Earliest:
-    """The earliest lines (by number) whose costs fit ``room``, from lines given in any order."""
-
-    def __init__(self, room: int, line_cap: int) -> None:
-        self.room, self.line_cap = room, line_cap
-        self.found: dict[int, str] = {}
-        self.cost = 0
-
-    def add(self, number: int, line: str) -> None:
-        """Offer one line (a number already held is not added twice)."""
-        if number in self.found:
-            return
-        self.found[number] = line
-        self.cost += min(len(line), self.line_cap) + 1
-        if self.cost > 2 * self.room + (1 << 16):
-            self.found = dict(self.lines())
-            self.cost = sum(min(len(line), self.line_cap) + 1 for line in self.found.values())
-
-    def lines(self) -> list[tuple[int, str]]:
-        """The earliest lines, in order, as many as fit the room (the first one always)."""
-        kept: list[tuple[int, str]] = []
-        used = 0
-        for number in sorted(self.found):
-            if used > self.room:
-                break
-            line = self.found[number]
-            kept.append((number, line))
-            used += min(_utf8_len(line), self.line_cap) + 1
-        return kept
 
 
 class _Budget:

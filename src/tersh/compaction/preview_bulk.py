@@ -1,0 +1,545 @@
+"""The preview's pass over a large file with no Python call per line: each shape of line read once.
+
+A line's facts (whether it is a fact line, where its locations, paths, codes, failing test and
+summary are, whether it is a shape line) depend on its shape alone: its text with every ASCII
+digit as ``0`` (see ``preview_read._DIGITS_AS_ZERO``). So a chunk of lines (its bytes) has its
+digits made ``0`` and is split into shapes at C speed; each new shape is read once (the shapes
+that cannot carry a fact found by literal marks, the others read by ``preview_read.read_line``);
+the lines the index reads are then grouped by shape and each fact is taken out of a group's
+lines by one slice mapped over them, counted with ``Counter``, its first sighting found with one
+``dict`` built backwards.
+
+What it finds is what the per-line scan finds (``preview._Scan`` with the lines grep or the
+Python search offers): the index with its entries in the same order and the same counts, and the
+same earliest fact and shape lines. tests/compact/test_preview_bulk.py holds the two equal. A
+chunk where a table of the index fills up, or a fact line holds a URL, is read line by line.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from itertools import accumulate, chain, compress, groupby, repeat
+from operator import and_, attrgetter, contains, is_, is_not, itemgetter, not_
+
+from tersh._startup.lazyre import lazy
+from tersh.compaction import preview_read
+from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
+from tersh.compaction.verify.facts import SEVERITY_WORDS
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+#: Every ASCII digit as "0" (bytes: the lines' UTF-8 forms; no other byte of it is a digit).
+_ZERO = bytes.maketrans(b"123456789", b"000000000")
+#: At most this many shapes are remembered (then the memory starts again).
+SHAPES_KEPT = 1 << 16
+_NO_FACT = LineRead(False, (), (), (), None, False, None)
+
+
+class Shape:
+    """What every line of one shape carries (``read``: None for a line with a URL) and the
+    flags that make it a shape line (see :func:`_flags`)."""
+
+    __slots__ = (
+        "blank",
+        "date",
+        "fact",
+        "four",
+        "group_head",
+        "group_paren",
+        "has_head",
+        "head",
+        "heading",
+        "marked",
+        "number",
+        "read",
+        "selected",
+        "space",
+        "structure",
+        "underline",
+        "url_fact",
+    )
+
+    def __init__(self, number: int, flags: tuple[bool, ...], read: LineRead | None, fact: bool,
+                 head: slice | None) -> None:
+        self.number, self.read, self.fact, self.head = number, read, fact, head
+        self.has_head = head is not None
+        #: Its number when its lines are read for the index (fact lines, or opening with a code).
+        self.selected = number if fact or self.has_head else 0
+        self.url_fact = fact and read is None
+        (self.structure, self.date, self.blank, self.four, self.space, self.underline,
+         self.heading, self.group_head, self.group_paren) = flags
+        self.marked = self.structure or self.date or self.underline or self.group_head
+
+
+_NOT_SPACE = lazy(r"\S")
+
+
+def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
+    """Of each text: whether it is a definition or commit line (``preview_read._STRUCTURE``), a Date
+    header, blank, indented four spaces, indented, an underline, a possible setext heading, a
+    group header, a group header with a count."""
+    group_heads = list(map(is_not, map(preview_read._GROUP_HEAD.fullmatch, texts), repeat(None)))
+    return zip(
+        map(is_not, map(preview_read._STRUCTURE.match, texts), repeat(None)),
+        map(str.startswith, texts, repeat(("Date:", "CommitDate:"))),
+        map(not_, texts),
+        map(str.startswith, texts, repeat("    ")),
+        map(str.startswith, texts, repeat(" ")),
+        map(is_not, map(preview_read._UNDERLINE.fullmatch, texts), repeat(None)),
+        map(is_not, map(_NOT_SPACE.match, texts), repeat(None)),
+        group_heads,
+        map(and_, group_heads, map(str.endswith, texts, repeat(")"))),
+        strict=True,
+    )
+
+
+_UNFLAGGED = (False,) * 9
+
+_GROUP_PAREN = attrgetter("group_paren")
+_MARKED = attrgetter("marked")
+_SELECTED = attrgetter("selected")
+
+
+#: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
+#: code (``E501 ``) holds once its digits are ``0``.
+_SHAPE_MARKS = (b":0", b"(0", b'File "', b"0 ")
+_STEMS = tuple(word.encode() for word in SEVERITY_WORDS)
+
+
+def _candidates(keys: list[bytes]) -> list[int]:
+    """The indexes of the shapes (``keys``) that may be fact lines or open with a code (a
+    superset of them): on an ASCII shape, a severity word in any case (it is ASCII: lower-casing
+    folds nothing else onto it) or one of _SHAPE_MARKS; every other shape."""
+    found = set(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
+    for mark in _SHAPE_MARKS:
+        found.update(compress(range(len(keys)), map(contains, keys, repeat(mark))))
+    lowered = b"\n".join(keys).lower()
+    starts = list(accumulate(map((1).__add__, map(len, keys)), initial=0))
+    find = lowered.find
+    for stem in _STEMS:
+        position = find(stem)
+        while position >= 0:
+            index = bisect_right(starts, position) - 1
+            found.add(index)
+            position = find(stem, starts[index + 1])  # the next line
+    return sorted(found)
+
+
+class _Shapes:
+    """The shapes met so far (bounded), each read once."""
+
+    def __init__(self) -> None:
+        self.known: dict[bytes, Shape] = {}
+        self.selected: dict[bytes, int] = {}  # key -> Shape.selected
+        self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
+        self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
+        self.count = 0
+        #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
+        self.flagged = True
+
+    def numbers(self, keys: list[bytes]) -> list[int]:
+        """Of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the number of its
+        shape when it is read for the index (see :attr:`Shape.selected`), else 0."""
+        numbers = list(map(self.selected.get, keys))
+        if None not in numbers:
+            return numbers  # type: ignore[return-value]
+        new = set(compress(keys, map(is_, numbers, repeat(None))))
+        if len(self.known) + len(new) > SHAPES_KEPT:
+            self.known.clear()
+            self.selected.clear()
+            self.by_number.clear()
+            new = set(keys)
+        self._learn(list(new))
+        return list(map(self.selected.__getitem__, keys))
+
+    def shapes(self, keys: list[bytes]) -> list[Shape]:
+        """The shape of each line (all known: see :meth:`numbers`)."""
+        return list(map(self.known.__getitem__, keys))
+
+    def _learn(self, keys: list[bytes]) -> None:
+        candidates = _candidates(keys)
+        if self.flagged:
+            every = list(map(bytes.decode, keys, repeat("utf-8"), repeat("surrogatepass")))
+            flags = list(_flags(every))
+            texts = dict(zip(candidates, map(every.__getitem__, candidates), strict=True))
+        else:
+            texts = dict(zip(candidates, map(bytes.decode, map(keys.__getitem__, candidates),
+                                             repeat("utf-8"), repeat("surrogatepass")), strict=True))
+            flags = [_UNFLAGGED] * len(keys)
+        for index in candidates:
+            text = texts[index]
+            read = preview_read.read_line(text)
+            if read is None:  # a line with a URL
+                fact = preview_read.fact_locations(text) is not None
+                head = preview_read._CODE_HEAD.match(text) if not fact else None
+                shape = Shape(self._next(), flags[index], None, fact,
+                              slice(*head.span(1)) if head else None)
+            else:
+                shape = Shape(self._next(), flags[index], read, read.fact,
+                              None if read.fact else read.head)
+            self.known[keys[index]] = shape
+            self.selected[keys[index]] = shape.selected
+            if shape.selected:
+                self.by_number[shape.selected] = shape
+        known = self.known
+        chosen = set(candidates)
+        others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
+        self.selected.update(zip(others, repeat(0)))
+        if not self.flagged:  # one shape for all the lines that carry no fact
+            known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
+            return
+        for index, flag in enumerate(flags):
+            if index not in chosen:
+                known[keys[index]] = self._plain(flag)
+
+    def _plain(self, flags: tuple[bool, ...]) -> Shape:
+        """The one shape of the lines with these flags that carry no fact."""
+        shape = self.plain.get(flags)
+        if shape is None:
+            shape = self.plain[flags] = Shape(self._next(), flags, _NO_FACT, False, None)
+        return shape
+
+    def _next(self) -> int:
+        self.count += 1
+        return self.count
+
+
+#: The bytes cleaning acts on (escape, carriage return, backspace, other controls; not tab nor
+#: newline): what ``clean.clean`` looks for.
+_CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+
+
+def _plain_text(body: bytes, cleaned: bool) -> str | None:
+    """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
+    it is (no control byte but tab and newline: no byte of a multi-byte character is one)."""
+    if cleaned and len(body.translate(None, _CONTROLS)) != len(body):
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+#: A first sighting as one number: the line's index in its chunk, then the place on the line.
+_PLACES = 1 << 24
+
+
+class _Found:
+    """What one chunk's fact lines hold: each kind's counts, and its columns (the entries of
+    one place of the lines of one shape) to find the first sighting of an entry in."""
+
+    def __init__(self) -> None:
+        # kind -> (column, the indexes of its lines in the chunk, the place on the line)
+        self.columns: dict[str, list[tuple[list[str], list[int], int]]] = {kind: [] for kind in _KINDS}
+        # kind -> what to count: one entry per sighting (a file once a line)
+        self.counted: dict[str, list[Iterable[str]]] = {kind: [] for kind in _KINDS}
+
+    def add(self, kind: str, column: list[str], indexes: list[int], place: int) -> None:
+        """Count the entries of ``column`` (one per line), found at ``place`` on their lines."""
+        self.counted[kind].append(column)
+        self.columns[kind].append((column, indexes, place))
+
+    def counts(self) -> dict[str, Counter[str]]:
+        """Each kind's entries with how many times each is counted (one pass each)."""
+        return {kind: Counter(chain.from_iterable(self.counted[kind])) for kind in _KINDS}
+
+    def firsts(self, kind: str, wanted: set[str]) -> dict[str, int]:
+        """The first sighting (the line's index times _PLACES, plus the place) of each entry
+        of ``wanted``."""
+        firsts: dict[str, int] = {}
+        get = firsts.get
+        for column, indexes, place in self.columns[kind]:
+            seen = dict(zip(reversed(column), reversed(indexes), strict=True))
+            for entry in seen.keys() & wanted:
+                key = seen[entry] * _PLACES + place
+                if key < get(entry, _NEVER):
+                    firsts[entry] = key
+        return firsts
+
+
+_NEVER = 1 << 62
+_KINDS = ("codes", "files", "located", "failing", "summaries")
+
+
+def _column(lines: list[str], where: slice) -> list[str]:
+    return list(map(itemgetter(where), lines))
+
+
+def _read_group(found: _Found, read: LineRead, indexes: list[int], lines: list[str]) -> None:
+    """Count the facts of the fact lines of one shape (``indexes`` in the chunk, in order)."""
+    for place, where in enumerate(read.codes):
+        found.add("codes", _column(lines, where), indexes, place)
+    located = len(read.locations)
+    slots = [slice(*path) for path, _, _ in read.locations] + list(read.paths)
+    taken: set[tuple[int, int]] = set()  # a place read before on the line adds nothing
+    distinct: list[list[str]] = []
+    for place, where in enumerate(slots):
+        if (where.start, where.stop) in taken:
+            continue
+        taken.add((where.start, where.stop))
+        column = _column(lines, where)
+        distinct.append(column)
+        found.columns["files"].append((column, indexes, place))
+        if place < located:
+            found.columns["located"].append((column, indexes, place))
+    if len(distinct) == 1:
+        found.counted["files"].append(distinct[0])
+    elif distinct:
+        found.counted["files"].append(chain.from_iterable(map(dict.fromkeys, zip(*distinct, strict=True))))
+    if read.failing is not None:
+        found.add("failing", _column(lines, read.failing), indexes, 0)
+    if read.summary:
+        found.add("summaries", [" ".join(line.split())[:200] for line in lines], indexes, 0)
+
+
+def _location_text(path: str, line: str, read: LineRead, place: int) -> str:
+    """The place string of location ``place`` of ``line`` (as Digest.add writes it)."""
+    _, row, col = read.locations[place]
+    if col[0] >= 0:
+        return f"{path}:{line[row[0]:row[1]]}:{line[col[0]:col[1]]}"
+    return f"{path}:{line[row[0]:row[1]]}"
+
+
+class BulkScan:
+    """The index, the earliest fact lines and the earliest shape lines of a file, read in
+    chunks of whole lines."""
+
+    def __init__(self, chunks: Iterable[tuple[int, bytes]], cleaned: bool,
+                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int) -> None:
+        """Scan ``chunks`` (whole lines as read: the first line's number, the bytes), each
+        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text."""
+        self.digest = preview_read.Digest()
+        self.facts = preview_read._Earliest(max_bytes, line_cap)
+        self.shapes = preview_read._Earliest(max_bytes, line_cap)
+        self.grouped = False
+        self.max_bytes, self.line_cap = max_bytes, line_cap
+        self.facts_cost = self.shapes_cost = 0
+        self.known = _Shapes()
+        self.carry_shapes: list[Shape] = []  # the last two lines before the chunk
+        self.carry_lines: list[str] = []
+        self.pending: str | None = None  # the last line read, when it may head a group
+        self.bare: set[str] = set()  # the files of the index not located yet (named only)
+        for first, body in chunks:
+            text = _plain_text(body, cleaned)
+            if text is not None:
+                self._chunk(first, text, body)  # its bytes are its text's UTF-8 form
+            else:
+                self._chunk(first, decoded(body), None)
+        if self.pending is not None and not self.grouped:
+            self.grouped = _heads_group(self.pending, None)
+
+    def _grouped_only(self, chunk: str) -> None:
+        """Whether a shape line of the chunk heads a group with a count (``path (12)``), once
+        the shape lines fill their room (only that is still asked of them)."""
+        if self.pending is not None:
+            self.grouped = _heads_group(self.pending, chunk[: chunk.find("\n")])
+            self.pending = None
+        if self.grouped or ")\n" not in chunk:
+            return
+        size = len(chunk)
+        for found in _COUNT_END.finditer(chunk):
+            end = found.end()
+            line = chunk[chunk.rfind("\n", 0, found.start()) + 1 : end - 1]
+            if end >= size:
+                self.pending = line
+            elif _heads_group(line, chunk[end : chunk.find("\n", end)]):
+                self.grouped = True
+                return
+
+    def _chunk(self, first: int, chunk: str, body: bytes | None) -> None:
+        """Read one chunk (``body``: its bytes when they are its text, ASCII)."""
+        lines = chunk.split("\n")
+        lines.pop()
+        if body is None:
+            body = chunk.encode("utf-8", "surrogatepass")
+        keys = body.translate(_ZERO).split(b"\n")
+        keys.pop()
+        known = self.known
+        numbers = known.numbers(keys)
+        if known.flagged:
+            self._shape_lines(first, lines, known.shapes(keys))
+            if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
+                known.flagged = False
+                self.pending = self.carry_lines[-1] if self.carry_lines else None
+        elif not self.grouped:
+            self._grouped_only(chunk)
+        selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
+        if not selected:
+            return
+        by_number = known.by_number
+        if self.facts_cost <= self.max_bytes:
+            for index in selected:
+                if self.facts_cost > self.max_bytes:
+                    break
+                if by_number[numbers[index]].fact:
+                    line = lines[index]
+                    self.facts.add(first + index, line)
+                    self.facts_cost += min(len(line), self.line_cap) + 1
+        groups = [list(group) for _, group in
+                  groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
+        shape_of = [by_number[numbers[group[0]]] for group in groups]
+        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
+            self._line_by_line(lines, known.shapes(keys))
+            self.bare = {path for path, first in self.digest.firsts.items() if first == path}
+
+    def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
+                 shape_of: list[Shape]) -> bool:
+        """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
+        of the lines that open with a code, by shape); False (nothing counted) when a table of
+        the index would fill up within the chunk (then the order of every entry counts)."""
+        found = _Found()
+        facts = 0
+        for indexes, shape in zip(groups, shape_of, strict=True):
+            texts = list(map(lines.__getitem__, indexes))
+            if shape.fact:
+                assert shape.read is not None
+                _read_group(found, shape.read, indexes, texts)
+                facts += len(indexes)
+            else:
+                assert shape.head is not None
+                found.add("codes", _column(texts, shape.head), indexes, 0)
+        digest = self.digest
+        counted: dict[str, dict[str, int]] = {"codes": digest.codes, "files": digest.files}
+        listed: dict[str, dict[str, None]] = {"failing": digest.failing, "summaries": digest.summaries}
+        counts = found.counts()
+        fresh: dict[str, set[str]] = {}
+        sizes = {kind: len(table) for kind, table in counted.items()}
+        sizes.update((kind, len(table)) for kind, table in listed.items())
+        for kind in sizes:
+            table_keys = counted[kind].keys() if kind in counted else listed[kind].keys()
+            fresh[kind] = counts[kind].keys() - table_keys
+            if sizes[kind] < DIGEST_ENTRIES < sizes[kind] + len(fresh[kind]):
+                return False
+        digest.lines += facts
+        new_files: list[str] = []
+        for kind, table in counted.items():
+            found_counts = counts[kind]
+            for entry in found_counts.keys() - fresh[kind]:
+                table[entry] += found_counts[entry]
+            new = self._new(found, found_counts, kind, len(table), fresh[kind])
+            table.update(zip(new, map(found_counts.__getitem__, new), strict=True))
+            if kind == "files":
+                new_files = new
+        for kind, seen in listed.items():
+            seen.update(dict.fromkeys(self._new(found, counts[kind], kind, len(seen), fresh[kind])))
+        firsts = digest.firsts
+        firsts.update(zip(new_files, new_files, strict=True))  # named; located below
+        self.bare.update(new_files)
+        if self.bare and counts["files"]:
+            wanted = self.bare.intersection(counts["files"])
+            if wanted:
+                self.bare -= wanted
+                for path, key in found.firsts("located", wanted).items():
+                    index, place = divmod(key, _PLACES)
+                    read = self.known.by_number[numbers[index]].read
+                    assert read is not None
+                    firsts[path] = _location_text(path, lines[index], read, place)
+                self.bare.update(path for path in wanted if firsts[path] == path)
+        return True
+
+    def _new(self, found: _Found, counts: Counter[str], kind: str, size: int, fresh: set[str]) -> list[str]:
+        """The entries of ``fresh`` (of ``kind``) the table of ``size`` entries takes, in the
+        order first seen (none when it is full: each sighting of each is left out)."""
+        if size >= DIGEST_ENTRIES:
+            self.digest.dropped += sum(map(counts.__getitem__, fresh))
+            return []
+        if not fresh:
+            return []
+        first = found.firsts(kind, fresh)
+        return sorted(fresh, key=first.__getitem__)
+
+    def _line_by_line(self, lines: list[str], shapes: list[Shape]) -> None:
+        """Count the chunk's facts one line at a time, as ``preview_read._Scan`` does."""
+        digest = self.digest
+        for line, shape in zip(lines, shapes, strict=True):
+            read = shape.read
+            if shape.fact:
+                if read is None:
+                    locations = preview_read.fact_locations(line)
+                    assert locations is not None
+                    digest.add(line, locations)
+                else:
+                    digest.add_read(line, read, preview_read.read_locations(line, read))
+            elif shape.head is not None:
+                digest.count_code(line[shape.head])
+
+    def _shape_lines(self, first: int, lines: list[str], shapes: list[Shape]) -> None:
+        """Offer the chunk's shape lines (and those of the two lines before it, whose next lines
+        are now known): definitions, commit lines, subjects, setext headings, group headers.
+        A position below 0 is one of those two lines."""
+        carried, carried_lines = self.carry_shapes, self.carry_lines
+        self.carry_shapes = (carried + shapes[-2:])[-2:]
+        self.carry_lines = (carried_lines + lines[-2:])[-2:]
+        size = len(shapes)
+
+        def shape_at(position: int) -> Shape | None:
+            if position >= 0:
+                return shapes[position]
+            return carried[position] if -position <= len(carried) else None
+
+        marked = [position for position in range(-len(carried), 0) if carried[position].marked]
+        marked += compress(range(size), map(_MARKED, shapes))
+        found: list[int] = []
+        for position in marked:
+            shape = shapes[position] if position >= 0 else carried[position]
+            if shape.structure and position >= 0:
+                found.append(position)
+            if shape.date and position + 2 < size:
+                between = shape_at(position + 1)
+                if between is not None and between.blank and shapes[position + 2].four:
+                    found.append(position + 2)
+            if shape.underline and position >= 0:
+                before = shape_at(position - 1)
+                if before is not None and before.heading:
+                    found.append(position - 1)
+            if shape.group_head and position >= -1 and position + 1 < size and shapes[position + 1].space:
+                found.append(position)
+        if not found:
+            return
+        if not self.grouped:
+            self.grouped = any(map(_GROUP_PAREN, map(shape_at, found)))
+        if self.shapes_cost <= self.max_bytes:
+            for position in sorted(set(found)):
+                if self.shapes_cost > self.max_bytes:
+                    break
+                line = lines[position] if position >= 0 else carried_lines[position]
+                self.shapes.add(first + position, line)
+                self.shapes_cost += min(len(line), self.line_cap) + 1
+
+
+# The end of a line that may head a group with a count (see preview_read._GROUP_HEAD).
+_COUNT_END = lazy(r" \(\d[\d,]*\)\n")
+
+
+def _heads_group(line: str, following: str | None) -> bool:
+    """Whether ``line`` is a shape line (before ``following``, None: the last line) that heads a
+    group with a count."""
+    if not line.endswith(")") or preview_read._GROUP_HEAD.fullmatch(line) is None:
+        return False
+    if preview_read._STRUCTURE.match(line) is not None:
+        return True
+    return following is not None and (
+        preview_read._UNDERLINE.fullmatch(following) is not None or following[:1] == " ")
+
+
+#: A file is read in bulk when at least this share of the lines its start holds are read for the
+#: index or are shape lines (else the few such lines are found faster by grep).
+DENSE_SHARE = 1 / 16
+
+
+def worth_reading_in_bulk(start: bytes) -> bool:
+    """Whether the lines of ``start`` (whole lines: a file's first bytes) that the index reads
+    or that may be shape lines (definitions, commit lines, Date headers, underlines, group
+    headers) are at least DENSE_SHARE of them."""
+    keys = start.translate(_ZERO).split(b"\n")
+    keys.pop()
+    if not keys:
+        return False
+    known = _Shapes()
+    known.numbers(keys)
+    shapes = known.shapes(keys)
+    hits: int = sum(map(bool, map(_SELECTED, shapes))) + sum(map(_MARKED, shapes))
+    return hits >= DENSE_SHARE * len(keys)

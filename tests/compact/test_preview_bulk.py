@@ -1,0 +1,174 @@
+"""The bulk scan of a large file (each shape of line read once) finds what the per-line scan finds.
+
+``preview_bulk.BulkScan`` is held equal to ``preview._Scan`` reading the lines one at a time
+(the Python search offering the candidate lines): the index with its entries in order, their
+counts, the first location of each file, what was left out, the earliest fact lines and shape
+lines, and whether grouped findings are read. Chunks are made small so that shapes, Date
+headers, underlines and group headers fall across their edges; tables are made small so that
+the index fills up within a chunk (read line by line then).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compaction import preview, preview_bulk, preview_read
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SAMPLES = [
+    "eslint/eslint-unix-many.txt",
+    "pylint/pylint-parseable-idna.txt",
+    "mypy/mypy-pretty-many.txt",
+    "pytest/mixed-failures-v.out",
+    "ruff/ruff-full-frames-pytest.txt",
+    "generic/npm-pack-dry-run/combined",
+]
+REAL_LINES = [
+    line for name in SAMPLES for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+]
+SHAPE_LINES = [
+    "commit 4d6dbeea3ab16f651082abeb44ec06a56082a49a", "Date:   Tue Apr 28 13:44:29 2026 -0300", "",
+    "    Details of the change", "Title", "=====", "-----", "src/pkg/ (3)", "src/app.py (2)",
+    "  12:4 30:1 unused import", "   7:1  error  Unexpected var  no-var", " entry", "def main():",
+    "## Heading (12)", "E501 [*] Line too long", "F401 `os` imported but unused",
+    "see https://example.com/a/b.py:12 error", "\x1b[31merror\x1b[0m: src/x.rs:3:4", "a\rsrc/b.py:1: fail",
+    "tests/test_a.py::test_b FAILED", "FAIL: test_c (pkg.tests.T)", "== 3 failed, 2 passed in 0.52s ==",
+    "Found 12 errors.", "naïve café.py:3: warning ×", "x" * 300 + " src/long.py:9:1 error  some-rule",
+    '  File "/srv/app/main.py", line 42, in run', "lib/x.py:\u0663: note", "E\u0661\u0662\u0663 [*] code",
+    "Traceback (most recent call last):", "thread 'main' panicked at src/main.rs:2:5:",
+]  # fmt: skip
+# Lines that make shape lines of their neighbours: a commit's subject, a setext heading, groups.
+BLOCKS = [
+    ["commit 2d9d87bd745c2c754d674fc54f24beb0fbf51ff2", "Author: A <a@b.org>",
+     "Date:   Wed Apr 29 15:17:55 2026 -0300", "", "    Small correction in luaP_opmodes", ""],
+    ["Title", "====="], ["Notes (3)", "---"], ["src/app.py (2)", "  12:4 30:1 unused import", "  40:2 x"],
+    ["lib/", " a.py", " b.py"], ["pkg/mod.py (1,204)", " 3:1 E501 line too long"],
+]  # fmt: skip
+ANY_LINE = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\n"), max_size=60)
+def _one(line: str) -> list[str]:
+    return [line]
+
+
+def _flat(blocks: list[list[str]]) -> list[str]:
+    return [line for block in blocks for line in block]
+
+
+LINES = st.lists(
+    st.one_of(
+        st.sampled_from(REAL_LINES).map(_one),
+        st.sampled_from(SHAPE_LINES).map(_one),
+        st.sampled_from(BLOCKS),
+        ANY_LINE.map(_one),
+        st.text(st.sampled_from("aZ09 :./()[]-_\"'FILEoknt×✗=\x1b\r"), max_size=40).map(_one),
+    ),
+    min_size=1,
+    max_size=60,
+).map(_flat)
+
+
+def _varied(lines: list[str], copies: int) -> list[str]:
+    """``lines`` repeated, each copy's digits changed (lines of the same shapes, other numbers)."""
+    def shifted(copy: int) -> Callable[[re.Match[str]], str]:
+        return lambda digit: str((int(digit[0]) + copy) % 10)
+
+    return [re.sub("[0-9]", shifted(copy), line) for copy in range(copies) for line in lines]
+
+
+def _state(scan: preview._Scan) -> dict[str, object]:
+    digest = {name: list(value.items()) if isinstance(value, dict) else value
+              for name, value in vars(scan.digest).items()}
+    return {"digest": digest, "facts": scan.facts, "shapes": scan.shapes, "grouped": scan.grouped}
+
+
+def _by_lines(source: preview._File, max_bytes: int, line_cap: int) -> preview._Scan:
+    scan = preview._Scan.__new__(preview._Scan)
+    scan._scan(source, max_bytes, line_cap, None)
+    return scan
+
+
+def _in_bulk(source: preview._File, max_bytes: int, line_cap: int, chunk_bytes: int) -> preview._Scan:
+    bulk = preview.bulk_scan(source, max_bytes, line_cap, chunk_bytes)
+    scan = preview._Scan.__new__(preview._Scan)
+    scan.digest = bulk.digest
+    scan._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
+    return scan
+
+
+def _file(tmp_path: Path, lines: list[str], cleaned: bool) -> preview._File:
+    path = tmp_path / "out.txt"
+    path.write_bytes("".join(f"{line}\n" for line in lines).encode("utf-8", "surrogatepass"))
+    total, size = preview._count_lines(path)
+    return preview._File(path, total, size, cleaned)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(lines=LINES, copies=st.integers(1, 4), chunk_bytes=st.sampled_from([64, 700, 4096, 1 << 20]),
+       max_bytes=st.sampled_from([300, 3000, 50_000]), entries=st.sampled_from([3, 40, 20_000]),
+       kept=st.sampled_from([4, 1 << 16]), cleaned=st.booleans())
+def test_the_bulk_scan_finds_what_the_line_by_line_scan_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int, chunk_bytes: int,
+    max_bytes: int, entries: int, kept: int, cleaned: bool,
+) -> None:
+    monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
+    monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
+    monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)
+    source = _file(tmp_path, _varied(lines, copies), cleaned)
+    line_cap = preview._line_cap(max_bytes)
+    expected = _state(_by_lines(source, max_bytes, line_cap))
+    assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_bulk_scan_reads_real_outputs_as_the_line_by_line_scan(tmp_path: Path, name: str) -> None:
+    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+    source = _file(tmp_path, _varied(lines, 12), True)
+    for max_bytes in (2000, 50_000):
+        line_cap = preview._line_cap(max_bytes)
+        expected = _state(_by_lines(source, max_bytes, line_cap))
+        for chunk_bytes in (5000, 1 << 20):
+            assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_a_large_file_dense_with_facts_is_scanned_in_bulk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dense: bool
+) -> None:
+    lines = [f"src/mod{n % 50}.py:{n}:4: error: E{n % 7}01 bad" if dense or n % 1000 == 0
+             else f"step {n} compiled" for n in range(40_000)]
+    lines[20_001] = "src/app.py:12:4: error: the one that matters"
+    source = _file(tmp_path, lines, True)
+    assert source.size >= preview.BULK_MIN_BYTES
+    scanned: list[int] = []
+    real = preview.bulk_scan
+
+    def counted(*args: object) -> preview_bulk.BulkScan:
+        scanned.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(preview, "bulk_scan", counted)
+    shown = preview.bound_file(source.path, 200, 8000)
+    assert bool(scanned) == dense
+    assert "src/app.py" in shown.text
+    line_cap = preview._line_cap(8000)
+    assert _state(preview._Scan(source, 8000, line_cap, source.size)) == _state(
+        _by_lines(source, 8000, line_cap))
+
+
+@pytest.mark.parametrize("chunk_bytes", [64, 1 << 20])
+def test_the_bulk_scan_reads_each_sample_line_as_the_line_by_line_scan(
+    tmp_path: Path, chunk_bytes: int
+) -> None:
+    lines = _varied(SHAPE_LINES + _flat(BLOCKS), 3)
+    for cleaned in (True, False):
+        source = _file(tmp_path, lines, cleaned)
+        for max_bytes in (300, 50_000):
+            line_cap = preview._line_cap(max_bytes)
+            expected = _state(_by_lines(source, max_bytes, line_cap))
+            assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
