@@ -270,6 +270,7 @@ _TSC_EDGES = [
     "Found 7 errors in 2 files.",
     "Errors  Files", "     6  src/api/client.ts:42", "[12:00:00 PM] Starting compilation in watch mode...",
     "a b(1,2): error TS1: x", "src/a.ts(1,2): error TS2345:", "\tindented with a tab",
+    "~~x", "~", "~~ ~~", "7 x", "7", "\u3000", "\u3000indented", "src/b.ts:1:2 - warning TS9: w",
 ]  # fmt: skip
 _TSC_LINES = st.one_of(
     st.sampled_from(support.fragment_lines("build__tsc", "tsc")), st.sampled_from(_TSC_EDGES)
@@ -320,3 +321,19 @@ def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> No
 @given(st.text(alphabet="ab\n ", max_size=40), st.integers(0, 40))
 def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str, size: int) -> None:
     assert list(eslint._blocks(text, size)) == text[:size].split("\n\n")
+
+
+# ---------------------------------------------------------------- kit.diag: group heads and groups in bulk
+
+_PATH_PIECES = st.sampled_from(
+    ("a", "src", "/", "//", ".", "..", "-", "_", "1", "py", "kB/s", "/sec", "N/A", "I/O", "and/or",
+     "w/o", "/s", "x.py", "\u00e9", "\u00b2", " ", ":", "\t", "@", "~", "+", "\n")
+)  # fmt: skip
+_PATHS = st.lists(_PATH_PIECES, max_size=6).map("".join)
+
+
+@_PROPERTY
+@given(st.lists(_PATHS, max_size=40), st.booleans())
+def test_heading_paths_are_those_heads_group_accepts(paths: list[str], strict: bool) -> None:
+    assert _diag.heading_paths(paths, strict) == {path for path in paths if _diag._heads_group(path, strict)}
+

@@ -8,6 +8,7 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, filterfalse
 from operator import itemgetter
@@ -212,18 +213,16 @@ def render_grouped(findings: Iterable[FindingLike], strict_paths: bool = True) -
     A finding whose path cannot head a group (the verifier must read the header back as a path
     when ``strict_paths``) keeps its own lines, after the groups.
     """
+    found = findings if isinstance(findings, list) else list(findings)
+    heads = heading_paths(map(itemgetter(0), found), strict_paths)  # every path checked at once
     # a message without continuation lines is keyed by its text alone, else by (text, lines)
     files: dict[str, dict[str | tuple[str, tuple[str, ...]], list[str]]] = {}
     loose: list[str] = []
-    path_ok: dict[str, bool] = {}
     last_path: str | None = None
     messages: dict[str | tuple[str, tuple[str, ...]], list[str]] = {}
-    for path, location, text, source_line, found_extra in findings:
+    for path, location, text, source_line, found_extra in found:
         if path != last_path:  # a log lists a file's findings together: look its group up once
-            ok = path_ok.get(path)
-            if ok is None:
-                ok = path_ok[path] = _heads_group(path, strict_paths)
-            if ok:
+            if path in heads:
                 messages = files.setdefault(path, {})
                 last_path = path
             else:
@@ -251,6 +250,26 @@ def render_grouped(findings: Iterable[FindingLike], strict_paths: bool = True) -
                 out.extend(map(finding_continuation, key[1]))
     out.extend(loose)
     return out
+
+
+# A path that ``_heads_group`` (strict) accepts (ASCII only): one word of path characters,
+# starting with no dash and ending with no dot, that holds a letter and a ``/`` between two other
+# characters, and is none of the words ``verify`` reads as no path (``kB/s``, ``N/A``…: any word
+# ending in ``/s`` or ``/sec`` is left to ``_heads_group``).
+_HEADING_PATH = lazy(
+    r"(?a)(?!-)(?!.*/s(?:ec)?$)(?!(?:N/A|I/O|and/or|w/o)$)(?=.*?[A-Za-z])"
+    r"/*[\w.@+~-]+/+[\w.@+~-][\w.@+~/-]*(?<!\.)"
+)
+
+
+def heading_paths(paths: Iterable[str], strict: bool = True) -> set[str]:
+    """The ``paths`` that can head a group (see ``render_grouped``): the usual ones found by one
+    regex (called at C level), the others checked by ``_heads_group``."""
+    distinct = set(paths)
+    if not strict:
+        return {path for path in distinct if _heads_group(path, False)}
+    accepted = set(filter(_HEADING_PATH.fullmatch, distinct))
+    return accepted.union(path for path in distinct - accepted if _heads_group(path, True))
 
 
 def render(
@@ -310,14 +329,11 @@ _TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w
 def code_digest(findings: Iterable[FindingLike]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
-    codes: dict[str, str | None] = {}  # a log repeats its messages: each is read once
-    for finding in findings:
-        text = finding[2]
-        code = codes.get(text, "")
-        if code == "":
-            code = codes[text] = _code_of(text.strip())
+    # a log repeats its messages: each is read once, with how many findings say it
+    for text, seen in Counter(map(itemgetter(2), findings)).items():
+        code = _code_of(text.strip())
         if code:
-            counts[code] = counts.get(code, 0) + 1
+            counts[code] = counts.get(code, 0) + seen
     if not counts:
         return ""
     return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
