@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, eslint, ruff, tsc
+from tersh.compaction.rules import cargobuild, eslint, flake8, pylint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -337,3 +337,53 @@ _PATHS = st.lists(_PATH_PIECES, max_size=6).map("".join)
 def test_heading_paths_are_those_heads_group_accepts(paths: list[str], strict: bool) -> None:
     assert _diag.heading_paths(paths, strict) == {path for path in paths if _diag._heads_group(path, strict)}
 
+
+
+# ---------------------------------------------------------------- line-per-finding linters: one regex
+
+_LINE_EDGES = [
+    "", " ", "\t", "src/a.py:1:2: E501 line too long", "src/a.py:1: E501 x", "src/a.py:1:2 E501 x",
+    "src/a.py:1:2:  E501 x", "src/a.py:1:2: ", "a b.py:1:2: E1 x", "(a).py:1:2: E1 x", ":1:2: E1 x",
+    " src/a.py:1:2: E1 x", "src/a.py:12a: E1 x", "src/a.py:1:2:3: E1 x", "src:a.py:1:2: E1 x",
+    "x:1:2: C0114: Missing module docstring (missing-module-docstring)",
+    "x:3: [C0114(missing-module-docstring), ] Missing module docstring",
+    "************* Module app.models", "************* Module src/app/models.py", "-" * 12, "-" * 9,
+    "Your code has been rated at 7.12/10", "12", "\u00e9/a.py:1:2: E1 \u00e9", "a.py:1:2: \u3000x",
+]  # fmt: skip
+
+
+def _line_texts(prefix: str, tool: str) -> st.SearchStrategy[tuple[list[str], bool]]:
+    lines = st.one_of(st.sampled_from(support.fragment_lines(prefix, tool)), st.sampled_from(_LINE_EDGES))
+    return st.tuples(st.lists(lines, min_size=1, max_size=150), st.booleans())
+
+
+@_PROPERTY
+@given(_line_texts("lint__flake8", "flake8"))
+def test_flake8_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    assert flake8._read_bulk(text) == flake8._read_lines(text.splitlines())
+
+
+@_PROPERTY
+@given(_line_texts("lint__pylint", "pylint"))
+def test_pylint_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    each = pylint._Reading()
+    each.read_lines(text.splitlines())
+    bulk = pylint._Reading()
+    bulk.read_bulk(text)
+    assert (bulk.items, bulk.dropped, bulk.seen_pylint) == (each.items, each.dropped, each.seen_pylint)
+
+
+@_PROPERTY
+@given(_line_texts("lint__flake8", "flake8"))
+def test_line_rows_are_line_finding_on_each_line(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    expected = []
+    for line in text.splitlines():
+        finding = _diag.line_finding(line)
+        if finding is not None:
+            expected.append((line, finding.path, finding.location, finding.text, ""))
+        elif line.strip():
+            expected.append(("", "", "", "", line))
+    assert _diag.line_rows(text) == expected

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, filterfalse
-from operator import itemgetter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import itemgetter, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
@@ -358,6 +358,49 @@ def line_finding(line: str) -> Finding | None:
     location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
     # A log repeats its paths and messages on many lines: each finding shares one copy of them.
     return make_finding((sys.intern(match["path"]), location, sys.intern(match["text"]), line, ()))
+
+
+# A line after its "\n" (or at the start of a text): a ``path:line[:col]: text`` finding that
+# ``line_finding`` reads (groups: the line, its path, ``line[:col]`` and text; possessive repeats
+# find the same split as LINE_FINDING, whose path holds no ":"), or another line that is not
+# blank (the last group).
+_ROW = r"(?:(([^\s:()\[\]]++):(\d++(?::\d++)?):? (\S.*))|([^\S\n]*+\S.*))"
+_FIRST_ROW = lazy(_ROW)
+_NEXT_ROW = lazy("\n" + _ROW)  # (a literal start: the regex engine looks for each "\n" fast)
+#: ``line_rows`` gives (line, path, location, text, "") per finding, ("", "", "", "", line) else.
+Row = tuple[str, str, str, str, str]
+
+
+def line_rows(text: str) -> list[Row]:
+    """The lines of ``text`` (whose only line break is ``\\n``) that are not blank, in order, as
+    ``Row`` tuples: ``line_finding``'s reading of each, found by one regex over the text."""
+    first = _FIRST_ROW.match(text)
+    rows: list[Row] = _NEXT_ROW.findall(text, first.end() if first else 0)
+    if first is not None:
+        rows.insert(0, first.groups(""))  # type: ignore[arg-type]
+    return rows
+
+
+def row_items(
+    rows: list[Row], accepted: Iterable[object], other: Callable[[str], str | None] | None = None
+) -> list[FindingLike | str]:
+    """The items of ``rows``: the rows ``accepted`` says (one truth value per row) as findings,
+    ``(path, location, text, line, ())``, built at C level; every other row's line as it is, or as
+    ``other(line)`` says (None: no item)."""
+    items: list[FindingLike | str] = []
+    done, size = 0, len(rows)
+    for index in chain(compress(count(), map(not_, accepted)), (size,)):
+        if done < index:
+            part = rows[done:index]
+            columns = (map(itemgetter(1), part), map(itemgetter(2), part), map(itemgetter(3), part))
+            items.extend(zip(*columns, map(itemgetter(0), part), repeat(())))
+        if index < size:
+            line = rows[index][0] or rows[index][4]
+            item = line if other is None else other(line)
+            if item is not None:
+                items.append(item)
+        done = index + 1
+    return items
 
 
 def _heads_group(path: str, strict: bool) -> bool:
