@@ -387,3 +387,15 @@ def test_line_rows_are_line_finding_on_each_line(drawn: tuple[list[str], bool]) 
         elif line.strip():
             expected.append(("", "", "", "", line))
     assert _diag.line_rows(text) == expected
+
+
+_ARROW_EDGES = st.sampled_from(("  --> a.rs:1:2 x", "-->  a.rs:1:2", " --> a:1:2 \u3000", "-->a:1:2"))
+
+
+@_PROPERTY
+@given(st.lists(st.one_of(_CARGO_LINES, _ARROW_EDGES)))
+def test_cargo_block_lines_read_at_once_as_each(lines: list[str]) -> None:
+    said = cargobuild._block_lines(lines)
+    for line in lines:
+        starts, blank, key, place = cargobuild._block_line(line)
+        assert said[line] == (starts, blank, key, place or None)

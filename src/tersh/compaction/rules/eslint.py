@@ -33,6 +33,11 @@ _SUMMARY = lazy(r"^[✖✕×]? ?\d[\d,]* problems? \(", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Merge repeated messages per file; None with few findings (nothing to gain)."""
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
     if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
         reading.read_bulk(text)

@@ -29,6 +29,11 @@ _SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source and download chatter; None when nothing is gained."""
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or caret line": 0, "download line": 0}
     paths: dict[str, None] = {}
