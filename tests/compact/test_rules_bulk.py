@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, eslint, flake8, pylint, ruff, tsc
+from tersh.compaction.rules import cargobuild, eslint, flake8, golangci, pylint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -399,3 +399,38 @@ def test_cargo_block_lines_read_at_once_as_each(lines: list[str]) -> None:
     for line in lines:
         starts, blank, key, place = cargobuild._block_line(line)
         assert said[line] == (starts, blank, key, place or None)
+
+
+# ---------------------------------------------------------------- golangci: a finding with its quoted source
+
+_GO_EDGES = [
+    "", " ", "\t", " \t", "\tdefer rows.Close()", "\t          ^", "   ^", "^", "^ x", "\t^",
+    "internal/a.go:48:12: Error return value of `rows.Close` is not checked (errcheck)",
+    "internal/a.go:48: x (vet)", "a.go:1:2:3: x", "a b.go:1:2: x", "go: downloading example.com/x v1.0.0",
+    "go: finding x", "# example.com/pkg", "3 issues:", "* errcheck: 1", "\tsee lib/b.go:3",
+    "level=warning msg=\"x\"", "x.go: y", "src/a.py:1:2: E1 .go: x",
+]  # fmt: skip
+
+
+_GO_LINES = _GO_EDGES + [
+    line for path in sorted((support.FIXTURES / "golangci").glob("*.txt"))
+    for line in path.read_text(encoding="utf-8").splitlines()
+]  # fmt: skip
+
+
+def _go_reading(text: str, bulk: bool) -> tuple[object, ...]:
+    reading = golangci._Reading()
+    if bulk:
+        reading.read_bulk(text)
+    else:
+        for line in text.splitlines():
+            reading.step(line)
+    reading.run.close()
+    return reading.items, reading.dropped, reading.paths, reading.recognised
+
+
+@_PROPERTY
+@given(st.tuples(st.lists(st.sampled_from(_GO_LINES), min_size=1, max_size=100), st.booleans()))
+def test_golangci_reads_findings_with_their_source_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    assert _go_reading(text, bulk=True) == _go_reading(text, bulk=False)
