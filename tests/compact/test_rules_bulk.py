@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, eslint, flake8, golangci, pylint, ruff, tsc
+from tersh.compaction.rules import cargobuild, eslint, flake8, golangci, mypy, pylint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -434,3 +434,26 @@ def _go_reading(text: str, bulk: bool) -> tuple[object, ...]:
 def test_golangci_reads_findings_with_their_source_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
     text = _bulk_text(*drawn)
     assert _go_reading(text, bulk=True) == _go_reading(text, bulk=False)
+
+
+# ---------------------------------------------------------------- mypy: findings rebuilt without _replace
+
+_MYPY_LINES = st.one_of(
+    st.sampled_from(support.fragment_lines("build__mypy", "mypy")),
+    st.sampled_from(("  a.py:1: error: x", "a.py:1: note: y", "a:1:2:3:4: error: z", "  a.py:1: error: w")),
+)
+
+
+@_PROPERTY
+@given(_MYPY_LINES, st.sampled_from(("", "  [arg-type]", "more words")))
+def test_mypy_findings_are_what_replace_made(line: str, tail: str) -> None:
+    finding = mypy._finding(line)
+    plain = _diag.line_finding(line.lstrip())
+    if plain is not None and mypy._SEVERITY_TEXT.match(plain.text):
+        assert finding == plain._replace(source_line=line)
+        assert type(finding) is _diag.Finding
+        joined = mypy._joined(finding, tail)
+        assert joined == finding._replace(
+            text=f"{finding.text} {tail.strip()}", source_line=f"{finding.source_line} {tail.strip()}"
+        )
+        assert type(joined) is _diag.Finding

@@ -128,7 +128,7 @@ def _finding(line: str) -> _diag.Finding | None:
             )
     if finding is None or not _SEVERITY_TEXT.match(finding.text):
         return None
-    return finding._replace(source_line=line)
+    return finding if stripped is line else _diag.make_finding((*finding[:3], line, finding[4]))
 
 
 def _is_bare_context(line: str) -> bool:
@@ -148,7 +148,8 @@ def _is_note_on(note: _diag.Finding, finding: _diag.Finding) -> bool:
 
 def _joined(finding: _diag.Finding, line: str) -> _diag.Finding:
     tail = line.strip()
-    return finding._replace(text=f"{finding.text} {tail}", source_line=f"{finding.source_line} {tail}")
+    path, location, text, source_line, extra = finding
+    return _diag.make_finding((path, location, f"{text} {tail}", f"{source_line} {tail}", extra))
 
 
 def _is_heading(line: str) -> bool:
