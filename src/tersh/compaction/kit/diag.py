@@ -412,8 +412,10 @@ def row_items(
     for index in chain(compress(count(), map(not_, accepted)), (size,)):
         if done < index:
             part = rows[done:index]
-            columns = (map(itemgetter(1), part), map(itemgetter(2), part), map(itemgetter(3), part))
-            items.extend(zip(*columns, map(itemgetter(0), part), repeat(())))
+            # a log repeats its paths and messages: each finding shares one copy of them
+            paths = map(sys.intern, map(itemgetter(1), part))
+            texts = map(sys.intern, map(itemgetter(3), part))
+            items.extend(zip(paths, map(itemgetter(2), part), texts, map(itemgetter(0), part), repeat(())))
         if index < size:
             line = rows[index][0] or rows[index][4]
             item = line if other is None else other(line)

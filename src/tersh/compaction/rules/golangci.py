@@ -9,6 +9,8 @@ note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines an
 
 from __future__ import annotations
 
+import sys
+
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
@@ -94,13 +96,13 @@ class _Reading:
         rows = _NEXT_RUN.findall(text, first.end() if first else 0)
         if first is not None:
             rows.insert(0, first.groups(""))
-        run, make, under = self.run, _diag.make_finding, self.under
+        run, make, under, intern = self.run, _diag.make_finding, self.under, sys.intern
         for line, path, location, message, below, other in rows:
             if other:
                 self.step(other)
                 continue
             run.close()
-            run.current, self.recognised = make((path, location, message, line, ())), True
+            run.current, self.recognised = make((intern(path), location, intern(message), line, ())), True
             if below:
                 for quoted in below[1:].split("\n"):
                     if quoted.startswith("\t") or _CARET.match(quoted):
