@@ -8,6 +8,8 @@ with lines of the shapes where the two readings could part, must give the same r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -361,7 +363,19 @@ def _line_texts(prefix: str, tool: str) -> st.SearchStrategy[tuple[list[str], bo
 @given(_line_texts("lint__flake8", "flake8"))
 def test_flake8_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
     text = _bulk_text(*drawn)
-    assert flake8._read_bulk(text) == flake8._read_lines(text.splitlines())
+    expected = flake8._read_lines(text.splitlines())
+    assert flake8._read_bulk(text) == expected
+    assert _in_small_chunks(flake8._read_bulk, text) == expected
+
+
+def _in_small_chunks(read: Callable[[str], object], text: str) -> object:
+    """``read(text)`` with the kit's chunks a few characters long (every chunk boundary tried)."""
+    size = _diag.CHUNK_CHARS
+    _diag.CHUNK_CHARS = 5  # type: ignore[misc]
+    try:
+        return read(text)
+    finally:
+        _diag.CHUNK_CHARS = size  # type: ignore[misc]
 
 
 @_PROPERTY
@@ -373,6 +387,10 @@ def test_pylint_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], b
     bulk = pylint._Reading()
     bulk.read_bulk(text)
     assert (bulk.items, bulk.dropped, bulk.seen_pylint) == (each.items, each.dropped, each.seen_pylint)
+    chunked = pylint._Reading()
+    _in_small_chunks(chunked.read_bulk, text)
+    assert (chunked.items, chunked.dropped) == (each.items, each.dropped)
+    assert chunked.seen_pylint == each.seen_pylint
 
 
 @_PROPERTY

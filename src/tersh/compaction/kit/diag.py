@@ -401,6 +401,12 @@ def line_rows(text: str) -> list[Row]:
     return rows
 
 
+def row_chunks(text: str) -> Iterator[list[Row]]:
+    """``line_rows`` of ``text`` a chunk (about CHUNK_CHARS of whole lines) at a time, so that
+    only a chunk's rows exist at once."""
+    return map(line_rows, _chunks(text))
+
+
 def row_items(
     rows: list[Row], accepted: Iterable[object], other: Callable[[str], str | None] | None = None
 ) -> list[FindingLike | str]:

@@ -53,8 +53,10 @@ def _read_lines(lines: Iterable[str]) -> list[_diag.FindingLike | str]:
 
 def _read_bulk(text: str) -> list[_diag.FindingLike | str]:
     """``_read_lines`` of a text whose only line break is ``\\n``, read by one regex."""
-    rows = _diag.line_rows(text)
-    return _diag.row_items(rows, map(_CODE.match, map(itemgetter(3), rows)))
+    items: list[_diag.FindingLike | str] = []
+    for rows in _diag.row_chunks(text):
+        items.extend(_diag.row_items(rows, map(_CODE.match, map(itemgetter(3), rows))))
+    return items
 
 
 def sniff(text: str) -> float:

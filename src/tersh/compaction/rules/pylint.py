@@ -69,10 +69,10 @@ class _Reading:
 
     def read_bulk(self, text: str) -> None:
         """``read_lines`` of a text whose only line break is ``\\n``, read by one regex."""
-        rows = _diag.line_rows(text)
-        accepted = list(map(bool, map(_MESSAGE_ID.match, map(itemgetter(3), rows))))
-        self.items = _diag.row_items(rows, accepted, self.other)
-        self.seen_pylint = self.seen_pylint or any(accepted)
+        for rows in _diag.row_chunks(text):
+            accepted = list(map(bool, map(_MESSAGE_ID.match, map(itemgetter(3), rows))))
+            self.items.extend(_diag.row_items(rows, accepted, self.other))
+            self.seen_pylint = self.seen_pylint or any(accepted)
 
     def other(self, line: str) -> str | None:
         """A line that is not blank and no finding: None for a banner or a ruler (counted),
