@@ -8,12 +8,14 @@ with lines of the shapes where the two readings could part, must give the same r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.rules import cargobuild, eslint, ruff, tsc
+from tersh.compaction.rules import cargobuild, eslint, flake8, golangci, mypy, pylint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
 
@@ -270,6 +272,7 @@ _TSC_EDGES = [
     "Found 7 errors in 2 files.",
     "Errors  Files", "     6  src/api/client.ts:42", "[12:00:00 PM] Starting compilation in watch mode...",
     "a b(1,2): error TS1: x", "src/a.ts(1,2): error TS2345:", "\tindented with a tab",
+    "~~x", "~", "~~ ~~", "7 x", "7", "\u3000", "\u3000indented", "src/b.ts:1:2 - warning TS9: w",
 ]  # fmt: skip
 _TSC_LINES = st.one_of(
     st.sampled_from(support.fragment_lines("build__tsc", "tsc")), st.sampled_from(_TSC_EDGES)
@@ -320,3 +323,155 @@ def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> No
 @given(st.text(alphabet="ab\n ", max_size=40), st.integers(0, 40))
 def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str, size: int) -> None:
     assert list(eslint._blocks(text, size)) == text[:size].split("\n\n")
+
+
+# ---------------------------------------------------------------- kit.diag: group heads and groups in bulk
+
+_PATH_PIECES = st.sampled_from(
+    ("a", "src", "/", "//", ".", "..", "-", "_", "1", "py", "kB/s", "/sec", "N/A", "I/O", "and/or",
+     "w/o", "/s", "x.py", "\u00e9", "\u00b2", " ", ":", "\t", "@", "~", "+", "\n")
+)  # fmt: skip
+_PATHS = st.lists(_PATH_PIECES, max_size=6).map("".join)
+
+
+@_PROPERTY
+@given(st.lists(_PATHS, max_size=40), st.booleans())
+def test_heading_paths_are_those_heads_group_accepts(paths: list[str], strict: bool) -> None:
+    assert _diag.heading_paths(paths, strict) == {path for path in paths if _diag._heads_group(path, strict)}
+
+
+
+# ---------------------------------------------------------------- line-per-finding linters: one regex
+
+_LINE_EDGES = [
+    "", " ", "\t", "src/a.py:1:2: E501 line too long", "src/a.py:1: E501 x", "src/a.py:1:2 E501 x",
+    "src/a.py:1:2:  E501 x", "src/a.py:1:2: ", "a b.py:1:2: E1 x", "(a).py:1:2: E1 x", ":1:2: E1 x",
+    " src/a.py:1:2: E1 x", "src/a.py:12a: E1 x", "src/a.py:1:2:3: E1 x", "src:a.py:1:2: E1 x",
+    "x:1:2: C0114: Missing module docstring (missing-module-docstring)",
+    "x:3: [C0114(missing-module-docstring), ] Missing module docstring",
+    "************* Module app.models", "************* Module src/app/models.py", "-" * 12, "-" * 9,
+    "Your code has been rated at 7.12/10", "12", "\u00e9/a.py:1:2: E1 \u00e9", "a.py:1:2: \u3000x",
+]  # fmt: skip
+
+
+def _line_texts(prefix: str, tool: str) -> st.SearchStrategy[tuple[list[str], bool]]:
+    lines = st.one_of(st.sampled_from(support.fragment_lines(prefix, tool)), st.sampled_from(_LINE_EDGES))
+    return st.tuples(st.lists(lines, min_size=1, max_size=150), st.booleans())
+
+
+@_PROPERTY
+@given(_line_texts("lint__flake8", "flake8"))
+def test_flake8_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    expected = flake8._read_lines(text.splitlines())
+    assert flake8._read_bulk(text) == expected
+    assert _in_small_chunks(flake8._read_bulk, text) == expected
+
+
+def _in_small_chunks(read: Callable[[str], object], text: str) -> object:
+    """``read(text)`` with the kit's chunks a few characters long (every chunk boundary tried)."""
+    size = _diag.CHUNK_CHARS
+    _diag.CHUNK_CHARS = 5  # type: ignore[misc]
+    try:
+        return read(text)
+    finally:
+        _diag.CHUNK_CHARS = size  # type: ignore[misc]
+
+
+@_PROPERTY
+@given(_line_texts("lint__pylint", "pylint"))
+def test_pylint_reads_the_whole_text_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    each = pylint._Reading()
+    each.read_lines(text.splitlines())
+    bulk = pylint._Reading()
+    bulk.read_bulk(text)
+    assert (bulk.items, bulk.dropped, bulk.seen_pylint) == (each.items, each.dropped, each.seen_pylint)
+    chunked = pylint._Reading()
+    _in_small_chunks(chunked.read_bulk, text)
+    assert (chunked.items, chunked.dropped) == (each.items, each.dropped)
+    assert chunked.seen_pylint == each.seen_pylint
+
+
+@_PROPERTY
+@given(_line_texts("lint__flake8", "flake8"))
+def test_line_rows_are_line_finding_on_each_line(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    expected = []
+    for line in text.splitlines():
+        finding = _diag.line_finding(line)
+        if finding is not None:
+            expected.append((line, finding.path, finding.location, finding.text, ""))
+        elif line.strip():
+            expected.append(("", "", "", "", line))
+    assert _diag.line_rows(text) == expected
+
+
+_ARROW_EDGES = st.sampled_from(("  --> a.rs:1:2 x", "-->  a.rs:1:2", " --> a:1:2 \u3000", "-->a:1:2"))
+
+
+@_PROPERTY
+@given(st.lists(st.one_of(_CARGO_LINES, _ARROW_EDGES)))
+def test_cargo_block_lines_read_at_once_as_each(lines: list[str]) -> None:
+    said = cargobuild._block_lines(lines)
+    for line in lines:
+        starts, blank, key, place = cargobuild._block_line(line)
+        assert said[line] == (starts, blank, key, place or None)
+
+
+# ---------------------------------------------------------------- golangci: a finding with its quoted source
+
+_GO_EDGES = [
+    "", " ", "\t", " \t", "\tdefer rows.Close()", "\t          ^", "   ^", "^", "^ x", "\t^",
+    "internal/a.go:48:12: Error return value of `rows.Close` is not checked (errcheck)",
+    "internal/a.go:48: x (vet)", "a.go:1:2:3: x", "a b.go:1:2: x", "go: downloading example.com/x v1.0.0",
+    "go: finding x", "# example.com/pkg", "3 issues:", "* errcheck: 1", "\tsee lib/b.go:3",
+    "level=warning msg=\"x\"", "x.go: y", "src/a.py:1:2: E1 .go: x",
+]  # fmt: skip
+
+
+_GO_LINES = _GO_EDGES + [
+    line for path in sorted((support.FIXTURES / "golangci").glob("*.txt"))
+    for line in path.read_text(encoding="utf-8").splitlines()
+]  # fmt: skip
+
+
+def _go_reading(text: str, bulk: bool) -> tuple[object, ...]:
+    reading = golangci._Reading()
+    if bulk:
+        reading.read_bulk(text)
+    else:
+        for line in text.splitlines():
+            reading.step(line)
+    reading.run.close()
+    return reading.items, reading.dropped, reading.paths, reading.recognised
+
+
+@_PROPERTY
+@given(st.tuples(st.lists(st.sampled_from(_GO_LINES), min_size=1, max_size=100), st.booleans()))
+def test_golangci_reads_findings_with_their_source_as_it_reads_lines(drawn: tuple[list[str], bool]) -> None:
+    text = _bulk_text(*drawn)
+    assert _go_reading(text, bulk=True) == _go_reading(text, bulk=False)
+
+
+# ---------------------------------------------------------------- mypy: findings rebuilt without _replace
+
+_MYPY_LINES = st.one_of(
+    st.sampled_from(support.fragment_lines("build__mypy", "mypy")),
+    st.sampled_from(("  a.py:1: error: x", "a.py:1: note: y", "a:1:2:3:4: error: z", "  a.py:1: error: w")),
+)
+
+
+@_PROPERTY
+@given(_MYPY_LINES, st.sampled_from(("", "  [arg-type]", "more words")))
+def test_mypy_findings_are_what_replace_made(line: str, tail: str) -> None:
+    finding = mypy._finding(line)
+    plain = _diag.line_finding(line.lstrip())
+    if plain is not None and mypy._SEVERITY_TEXT.match(plain.text):
+        assert finding == plain._replace(source_line=line)
+        assert type(finding) is _diag.Finding
+        joined = mypy._joined(finding, tail)
+        assert joined == finding._replace(
+            text=f"{finding.text} {tail.strip()}", source_line=f"{finding.source_line} {tail.strip()}"
+        )
+        assert type(joined) is _diag.Finding

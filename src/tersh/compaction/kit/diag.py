@@ -7,10 +7,12 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, filterfalse
-from operator import itemgetter
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import itemgetter, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
@@ -98,6 +100,25 @@ class FindingRun:
             self.items.append(make_finding((*finding[:4], tuple(self.extra))) if self.extra else finding)
             self.extra.clear()
             self.current = None
+
+
+class collector_paused:  # used as a function: ``with collector_paused():``
+    """Python's cyclic garbage collector paused for a bulk reading, then restored as it was.
+
+    A rule builds a few objects per line of a log that it keeps until it is done; none of them
+    form cycles, but each collection the allocations trigger walks all those still alive, which
+    costs a large share of a big log's reading. Nested uses leave it to the outermost.
+    """
+
+    __slots__ = ("enabled",)
+
+    def __enter__(self) -> None:
+        self.enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.enabled:
+            gc.enable()
 
 
 def lines_of(text: str) -> Iterator[str]:
@@ -212,18 +233,16 @@ def render_grouped(findings: Iterable[FindingLike], strict_paths: bool = True) -
     A finding whose path cannot head a group (the verifier must read the header back as a path
     when ``strict_paths``) keeps its own lines, after the groups.
     """
+    found = findings if isinstance(findings, list) else list(findings)
+    heads = heading_paths(map(itemgetter(0), found), strict_paths)  # every path checked at once
     # a message without continuation lines is keyed by its text alone, else by (text, lines)
     files: dict[str, dict[str | tuple[str, tuple[str, ...]], list[str]]] = {}
     loose: list[str] = []
-    path_ok: dict[str, bool] = {}
     last_path: str | None = None
     messages: dict[str | tuple[str, tuple[str, ...]], list[str]] = {}
-    for path, location, text, source_line, found_extra in findings:
+    for path, location, text, source_line, found_extra in found:
         if path != last_path:  # a log lists a file's findings together: look its group up once
-            ok = path_ok.get(path)
-            if ok is None:
-                ok = path_ok[path] = _heads_group(path, strict_paths)
-            if ok:
+            if path in heads:
                 messages = files.setdefault(path, {})
                 last_path = path
             else:
@@ -251,6 +270,26 @@ def render_grouped(findings: Iterable[FindingLike], strict_paths: bool = True) -
                 out.extend(map(finding_continuation, key[1]))
     out.extend(loose)
     return out
+
+
+# A path that ``_heads_group`` (strict) accepts (ASCII only): one word of path characters,
+# starting with no dash and ending with no dot, that holds a letter and a ``/`` between two other
+# characters, and is none of the words ``verify`` reads as no path (``kB/s``, ``N/A``…: any word
+# ending in ``/s`` or ``/sec`` is left to ``_heads_group``).
+_HEADING_PATH = lazy(
+    r"(?a)(?!-)(?!.*/s(?:ec)?$)(?!(?:N/A|I/O|and/or|w/o)$)(?=.*?[A-Za-z])"
+    r"/*[\w.@+~-]+/+[\w.@+~-][\w.@+~/-]*(?<!\.)"
+)
+
+
+def heading_paths(paths: Iterable[str], strict: bool = True) -> set[str]:
+    """The ``paths`` that can head a group (see ``render_grouped``): the usual ones found by one
+    regex (called at C level), the others checked by ``_heads_group``."""
+    distinct = set(paths)
+    if not strict:
+        return {path for path in distinct if _heads_group(path, False)}
+    accepted = set(filter(_HEADING_PATH.fullmatch, distinct))
+    return accepted.union(path for path in distinct - accepted if _heads_group(path, True))
 
 
 def render(
@@ -310,14 +349,11 @@ _TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w
 def code_digest(findings: Iterable[FindingLike]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
-    codes: dict[str, str | None] = {}  # a log repeats its messages: each is read once
-    for finding in findings:
-        text = finding[2]
-        code = codes.get(text, "")
-        if code == "":
-            code = codes[text] = _code_of(text.strip())
+    # a log repeats its messages: each is read once, with how many findings say it
+    for text, seen in Counter(map(itemgetter(2), findings)).items():
+        code = _code_of(text.strip())
         if code:
-            counts[code] = counts.get(code, 0) + 1
+            counts[code] = counts.get(code, 0) + seen
     if not counts:
         return ""
     return f"{MARK} codes: " + ", ".join(f"{code} ({count:,})" for code, count in counts.items())
@@ -342,6 +378,57 @@ def line_finding(line: str) -> Finding | None:
     location = f"{match['line']}:{match['col']}" if match["col"] else match["line"]
     # A log repeats its paths and messages on many lines: each finding shares one copy of them.
     return make_finding((sys.intern(match["path"]), location, sys.intern(match["text"]), line, ()))
+
+
+# A line after its "\n" (or at the start of a text): a ``path:line[:col]: text`` finding that
+# ``line_finding`` reads (groups: the line, its path, ``line[:col]`` and text; possessive repeats
+# find the same split as LINE_FINDING, whose path holds no ":"), or another line that is not
+# blank (the last group).
+_ROW = r"(?:(([^\s:()\[\]]++):(\d++(?::\d++)?):? (\S.*))|([^\S\n]*+\S.*))"
+_FIRST_ROW = lazy(_ROW)
+_NEXT_ROW = lazy("\n" + _ROW)  # (a literal start: the regex engine looks for each "\n" fast)
+#: ``line_rows`` gives (line, path, location, text, "") per finding, ("", "", "", "", line) else.
+Row = tuple[str, str, str, str, str]
+
+
+def line_rows(text: str) -> list[Row]:
+    """The lines of ``text`` (whose only line break is ``\\n``) that are not blank, in order, as
+    ``Row`` tuples: ``line_finding``'s reading of each, found by one regex over the text."""
+    first = _FIRST_ROW.match(text)
+    rows: list[Row] = _NEXT_ROW.findall(text, first.end() if first else 0)
+    if first is not None:
+        rows.insert(0, first.groups(""))  # type: ignore[arg-type]
+    return rows
+
+
+def row_chunks(text: str) -> Iterator[list[Row]]:
+    """``line_rows`` of ``text`` a chunk (about CHUNK_CHARS of whole lines) at a time, so that
+    only a chunk's rows exist at once."""
+    return map(line_rows, _chunks(text))
+
+
+def row_items(
+    rows: list[Row], accepted: Iterable[object], other: Callable[[str], str | None] | None = None
+) -> list[FindingLike | str]:
+    """The items of ``rows``: the rows ``accepted`` says (one truth value per row) as findings,
+    ``(path, location, text, line, ())``, built at C level; every other row's line as it is, or as
+    ``other(line)`` says (None: no item)."""
+    items: list[FindingLike | str] = []
+    done, size = 0, len(rows)
+    for index in chain(compress(count(), map(not_, accepted)), (size,)):
+        if done < index:
+            part = rows[done:index]
+            # a log repeats its paths and messages: each finding shares one copy of them
+            paths = map(sys.intern, map(itemgetter(1), part))
+            texts = map(sys.intern, map(itemgetter(3), part))
+            items.extend(zip(paths, map(itemgetter(2), part), texts, map(itemgetter(0), part), repeat(())))
+        if index < size:
+            line = rows[index][0] or rows[index][4]
+            item = line if other is None else other(line)
+            if item is not None:
+                items.append(item)
+        done = index + 1
+    return items
 
 
 def _heads_group(path: str, strict: bool) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from itertools import chain, compress
-from operator import is_not, itemgetter, or_
+from operator import is_not, itemgetter, methodcaller, not_, or_
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
@@ -43,6 +43,8 @@ _OUTCOME = lazy(r"^\s+Finished |^\s+Running |^\s+Executable ")
 _BLOCK_START = lazy(r"^(?:error|warning)(?:\[[\w-]+\])?: ")
 # A block's primary location: the first arrow under its header.
 _ARROW = lazy(r"^\s*--> (\S+:\d+:\d+)\s*$")
+# The same, or nothing (a match every line has: its group 1 is the place when it is an arrow).
+_MAYBE_ARROW = lazy(r"(?:\s*--> (\S+:\d+:\d+)\s*$)?")
 # A suggested edit's line number ("71 -     code", "71 +     code").
 _EDIT_NUMBER = lazy(r"^\d+(?=\s*[+~-](?:\s|$))")
 # clippy's pointer to a lint's documentation, printed under every finding of that lint.
@@ -58,6 +60,11 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress and quoted source; None when the output is not a Rust build's."""
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
     read = _read_bulk(text) if text and not any(mark in text for mark in _diag.OTHER_BREAKS) else None
     out, dropped, paths, recognised, other, short = read or _read_lines(_diag.lines_of(text))
     if recognised == 0 or other > recognised:
@@ -161,7 +168,7 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
     """
     if not lines:
         return [], 0
-    said = {line: _block_line(line) for line in set(lines)}
+    said = _block_lines(list(set(lines)))
     rows = list(map(said.__getitem__, lines))
     starts = list(map(itemgetter(0), rows))
     blanks = list(map(itemgetter(1), rows))
@@ -199,6 +206,20 @@ def _merge_repeated(lines: list[str]) -> tuple[list[str], int]:
         done = end
     out.extend(lines[done:])
     return _squeeze_blank(out), merged
+
+
+def _block_lines(lines: list[str]) -> dict[str, tuple[bool, bool, str, str | None]]:
+    """``_block_line`` of each of ``lines`` (the place None when it names none), read at C level."""
+    texts = list(map(str.strip, lines))
+    keys = [_EDIT_NUMBER.sub("", text, count=1) if text[:1].isdigit() else text for text in texts]
+    said = zip(
+        map(bool, map(_BLOCK_START.match, lines)),
+        map(not_, texts),
+        keys,
+        map(methodcaller("group", 1), map(_MAYBE_ARROW.match, lines)),
+        strict=True,
+    )
+    return dict(zip(lines, said, strict=True))
 
 
 def _block_line(line: str) -> tuple[bool, bool, str, str]:

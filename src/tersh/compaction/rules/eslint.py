@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
@@ -33,6 +33,11 @@ _SUMMARY = lazy(r"^[✖✕×]? ?\d[\d,]* problems? \(", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Merge repeated messages per file; None with few findings (nothing to gain)."""
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
     if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
         reading.read_bulk(text)
@@ -67,36 +72,53 @@ class _Reading:
     def read_bulk(self, text: str) -> None:
         """The same items as ``read_lines`` on a text whose only line break is ``\\n``, read a
         block (the lines between two empty lines: a file and its entries) at a time: its first
-        line with ``step``, the others with one regex when they are all entries of that file."""
+        line with ``step`` (or, a file's name, taken as ``step`` would), the others with one regex
+        when they are all entries of that file; the findings of such blocks in a row are built
+        together (``_add_entries``)."""
         step = self.step
+        files: list[str] = []  # the files of the blocks whose findings are not built yet
+        runs: list[list[tuple[str, str]]] = []  # and their entries
         for number, block in enumerate(_blocks(text, len(text) - text.endswith("\n"))):
             if number:
-                step("")
+                self.current = None  # what ``step("")`` does
             cut = block.find("\n")
+            head = block if cut < 0 else block[:cut]
+            if _names_file(head):  # what ``step`` does with it, the current file being None
+                self.current = head.strip()
+            else:
+                self._add_entries(files, runs)
+                step(head)
             if cut < 0:
-                step(block)
                 continue
-            step(block[:cut])
             rest = block[cut:]
             current = self.current
             entries: list[tuple[str, str]] = _RUN_ENTRY.findall(rest) if current is not None else []
             if current is None or len(entries) != rest.count("\n"):
+                self._add_entries(files, runs)
                 for line in rest[1:].split("\n"):
                     step(line)
                 continue
-            self._add_entries(current, entries)
+            files.append(current)
+            runs.append(entries)
+        self._add_entries(files, runs)
 
-    def _add_entries(self, current: str, entries: list[tuple[str, str]]) -> None:
-        """The findings of the stylish ``entries`` of file ``current``, built without a Python
-        step per entry."""
+    def _add_entries(self, files: list[str], runs: list[list[tuple[str, str]]]) -> None:
+        """The findings of the stylish entries ``runs`` of ``files`` (one run per file, in
+        order), built without a Python step per entry; empties both lists."""
+        if not files:
+            return
+        entries = list(chain.from_iterable(runs))
+        currents = list(chain.from_iterable(map(repeat, files, map(len, runs))))
+        files.clear()
+        runs.clear()
         messages = self.messages
         printed = list(map(itemgetter(1), entries))
         for message in set(printed).difference(messages):
             messages[message] = _kept_message(message)
         places = list(map(itemgetter(0), entries))
         texts = list(map(messages.__getitem__, printed))
-        sources = map("{}:{} {}".format, repeat(current), places, texts)
-        self.items.extend(zip(repeat(current), places, texts, sources, repeat(())))
+        sources = map("{}:{} {}".format, currents, places, texts)
+        self.items.extend(zip(currents, places, texts, sources, repeat(())))
         self.seen_eslint = True
 
     def step(self, line: str) -> None:
@@ -144,6 +166,14 @@ def _blocks(text: str, size: int) -> Iterator[str]:
 def _kept_message(printed: str) -> str:
     """A message as the rule keeps it: eslint's column gaps (two spaces) closed."""
     return sys.intern(" ".join(printed.split("  ")).strip())
+
+
+def _names_file(line: str) -> bool:
+    """Whether ``step`` takes ``line`` as the name of the file whose entries follow, when no
+    file is current (no ``unix`` finding, not blank, a path alone)."""
+    if _UNIX.search(line) and _diag.line_finding(line) is not None:
+        return False
+    return bool(line.strip()) and not line[:1].isspace() and bool(_FILE.match(line)) and _is_file(line)
 
 
 def _is_file(line: str) -> bool:

@@ -9,6 +9,9 @@ kept in place.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from operator import itemgetter
+
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
@@ -26,14 +29,34 @@ _SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Group flake8 findings by file, or None when there are too few to gain anything."""
-    items: list[_diag.Finding | str] = []
-    for line in _diag.lines_of(text):
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
+    plain = text and not any(mark in text for mark in _diag.OTHER_BREAKS)
+    items = _read_bulk(text) if plain else _read_lines(_diag.lines_of(text))
+    return _diag.render(text, items, {})
+
+
+def _read_lines(lines: Iterable[str]) -> list[_diag.FindingLike | str]:
+    """The findings (``path:line:col: CODE message``) and the other lines that are not blank."""
+    items: list[_diag.FindingLike | str] = []
+    for line in lines:
         finding = _diag.line_finding(line)
         if finding is not None and _CODE.match(finding.text):
             items.append(finding)
         elif line.strip():
             items.append(line)
-    return _diag.render(text, items, {})
+    return items
+
+
+def _read_bulk(text: str) -> list[_diag.FindingLike | str]:
+    """``_read_lines`` of a text whose only line break is ``\\n``, read by one regex."""
+    items: list[_diag.FindingLike | str] = []
+    for rows in _diag.row_chunks(text):
+        items.extend(_diag.row_items(rows, map(_CODE.match, map(itemgetter(3), rows))))
+    return items
 
 
 def sniff(text: str) -> float:

@@ -9,6 +9,8 @@ note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines an
 
 from __future__ import annotations
 
+import sys
+
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
@@ -29,29 +31,19 @@ _SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source and download chatter; None when nothing is gained."""
-    items: list[_diag.Finding | str] = []
-    dropped = {"quoted source or caret line": 0, "download line": 0}
-    paths: dict[str, None] = {}
-    run = _diag.FindingRun(items)
-    recognised = False
+    with _diag.collector_paused():
+        return _compact(text, inv)
 
-    for line in _diag.lines_of(text):
-        finding = _diag.line_finding(line) if ".go:" in line else None
-        if finding is not None:
-            run.close()
-            run.current, recognised = finding, True
-        elif line.startswith("go: ") and _CHATTER.match(line):
-            dropped["download line"] += 1
-            paths.update(dict.fromkeys(verify.iter_paths(line)))
-        elif run.current is not None and (line.startswith("\t") or _CARET.match(line)):
-            if core.carries_fact(line, paths=True) and not _CARET.match(line):
-                run.extra.append(line)
-            else:
-                dropped["quoted source or caret line"] += 1
-        elif line.strip():
-            run.close()
-            items.append(line)
-    run.close()
+
+def _compact(text: str, inv: Invocation) -> str | None:
+    reading = _Reading()
+    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
+        reading.read_bulk(text)
+    else:
+        for line in _diag.lines_of(text):
+            reading.step(line)
+    reading.run.close()
+    items, dropped, paths, recognised = reading.items, reading.dropped, reading.paths, reading.recognised
     if not recognised and not dropped["download line"]:
         return None
     missing: list[str] = []
@@ -60,6 +52,73 @@ def compact(text: str, inv: Invocation) -> str | None:
         missing = [path for path in paths if path not in kept]
     summary = f"paths named by omitted lines: {' '.join(missing)}" if missing else ""
     return _diag.render(text, items, dropped, summary)
+
+
+class _Reading:
+    """The findings (each with the lines under it) and kept lines, read a line at a time
+    (``step``) or a finding with its quoted source at a time (``read_bulk``)."""
+
+    def __init__(self) -> None:
+        self.items: list[_diag.Finding | str] = []
+        self.dropped = {"quoted source or caret line": 0, "download line": 0}
+        self.paths: dict[str, None] = {}
+        self.run = _diag.FindingRun(self.items)
+        self.recognised = False
+
+    def step(self, line: str) -> None:
+        """Read one line (the readable definition of the reading)."""
+        run = self.run
+        finding = _diag.line_finding(line) if ".go:" in line else None
+        if finding is not None:
+            run.close()
+            run.current, self.recognised = finding, True
+        elif line.startswith("go: ") and _CHATTER.match(line):
+            self.dropped["download line"] += 1
+            self.paths.update(dict.fromkeys(verify.iter_paths(line)))
+        elif run.current is not None and (line.startswith("\t") or _CARET.match(line)):
+            self.under(line)
+        elif line.strip():
+            run.close()
+            self.items.append(line)
+
+    def under(self, line: str) -> None:
+        """Read a quoted source or caret line under the current finding."""
+        if core.carries_fact(line, paths=True) and not _CARET.match(line):
+            self.run.extra.append(line)
+        else:
+            self.dropped["quoted source or caret line"] += 1
+
+    def read_bulk(self, text: str) -> None:
+        """What ``step`` reads of each line of a text whose only line break is ``\\n``: one
+        regex finds each finding with the lines under it (tab-led, caret and blank lines), and
+        each other line that is not blank (read with ``step``)."""
+        first = _FIRST_RUN.match(text)
+        rows = _NEXT_RUN.findall(text, first.end() if first else 0)
+        if first is not None:
+            rows.insert(0, first.groups(""))
+        run, make, under, intern = self.run, _diag.make_finding, self.under, sys.intern
+        for line, path, location, message, below, other in rows:
+            if other:
+                self.step(other)
+                continue
+            run.close()
+            run.current, self.recognised = make((intern(path), location, intern(message), line, ())), True
+            if below:
+                for quoted in below[1:].split("\n"):
+                    if quoted.startswith("\t") or _CARET.match(quoted):
+                        under(quoted)
+
+
+# A line after its "\n" (or at the start of a text): a finding ``step`` reads (``line_finding``
+# on a line holding ".go:": its line, path, ``line[:col]``, text) with the lines under it that
+# ``step`` reads under it or skips (tab-led, caret-only and blank lines), or another line that
+# is not blank (the last group).
+_RUN = (
+    r"(?:(?=[^\n]*\.go:)(([^\s:()\[\]]++):(\d++(?::\d++)?):? (\S.*))"
+    r"((?:\n(?:\t.*|[^\S\n]*(?:\^[^\S\n]*)?(?=\n|\Z)))*)|([^\S\n]*+\S.*))"
+)
+_FIRST_RUN = lazy(_RUN)
+_NEXT_RUN = lazy("\n" + _RUN)
 
 
 def sniff(text: str) -> float:

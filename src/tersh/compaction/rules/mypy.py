@@ -62,6 +62,11 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Join wrapped messages, drop quoted source; None when nothing is gained."""
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or caret line": 0, "file heading or start-up line": 0}
     run = _diag.FindingRun(items)
@@ -123,7 +128,7 @@ def _finding(line: str) -> _diag.Finding | None:
             )
     if finding is None or not _SEVERITY_TEXT.match(finding.text):
         return None
-    return finding._replace(source_line=line)
+    return finding if stripped is line else _diag.make_finding((*finding[:3], line, finding[4]))
 
 
 def _is_bare_context(line: str) -> bool:
@@ -143,7 +148,8 @@ def _is_note_on(note: _diag.Finding, finding: _diag.Finding) -> bool:
 
 def _joined(finding: _diag.Finding, line: str) -> _diag.Finding:
     tail = line.strip()
-    return finding._replace(text=f"{finding.text} {tail}", source_line=f"{finding.source_line} {tail}")
+    path, location, text, source_line, extra = finding
+    return _diag.make_finding((path, location, f"{text} {tail}", f"{source_line} {tail}", extra))
 
 
 def _is_heading(line: str) -> bool:

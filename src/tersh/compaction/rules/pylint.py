@@ -8,6 +8,9 @@ rulers go; the score line and any crash report stay verbatim.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from operator import itemgetter
+
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
@@ -29,27 +32,60 @@ _SNIFF = lazy(r"^\*{13} Module |^Your code has been rated at ", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop banners and rulers, group findings when there are many; None if nothing to gain."""
-    items: list[_diag.Finding | str] = []
-    dropped = {"module banner": 0, "ruler": 0}
-    seen_pylint = False
-    for line in _diag.lines_of(text):
-        if _BANNER.match(line) and not core.carries_fact(line, paths=True):
-            dropped["module banner"] += 1
-            seen_pylint = True
-            continue
-        if _RULER.match(line):
-            dropped["ruler"] += 1
-            continue
-        finding = _diag.line_finding(line)
-        if finding is not None and _MESSAGE_ID.match(finding.text):
-            items.append(finding)
-            seen_pylint = True
-        elif line.strip():
-            seen_pylint = seen_pylint or line.startswith("Your code has been rated")
-            items.append(line)
-    if not seen_pylint:
+    with _diag.collector_paused():
+        return _compact(text, inv)
+
+
+def _compact(text: str, inv: Invocation) -> str | None:
+    reading = _Reading()
+    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
+        reading.read_bulk(text)
+    else:
+        reading.read_lines(_diag.lines_of(text))
+    if not reading.seen_pylint:
         return None
-    return _diag.render(text, items, dropped)
+    return _diag.render(text, reading.items, reading.dropped)
+
+
+class _Reading:
+    """pylint's findings and kept lines, with what was dropped and whether it was pylint's."""
+
+    def __init__(self) -> None:
+        self.items: list[_diag.FindingLike | str] = []
+        self.dropped = {"module banner": 0, "ruler": 0}
+        self.seen_pylint = False
+
+    def read_lines(self, lines: Iterable[str]) -> None:
+        """Read each line in turn (the readable definition of the reading)."""
+        for line in lines:
+            finding = None if _BANNER.match(line) or _RULER.match(line) else _diag.line_finding(line)
+            if finding is not None and _MESSAGE_ID.match(finding.text):
+                self.items.append(finding)
+                self.seen_pylint = True
+                continue
+            item = self.other(line) if line.strip() else None
+            if item is not None:
+                self.items.append(item)
+
+    def read_bulk(self, text: str) -> None:
+        """``read_lines`` of a text whose only line break is ``\\n``, read by one regex."""
+        for rows in _diag.row_chunks(text):
+            accepted = list(map(bool, map(_MESSAGE_ID.match, map(itemgetter(3), rows))))
+            self.items.extend(_diag.row_items(rows, accepted, self.other))
+            self.seen_pylint = self.seen_pylint or any(accepted)
+
+    def other(self, line: str) -> str | None:
+        """A line that is not blank and no finding: None for a banner or a ruler (counted),
+        else the line."""
+        if _BANNER.match(line) and not core.carries_fact(line, paths=True):
+            self.dropped["module banner"] += 1
+            self.seen_pylint = True
+            return None
+        if _RULER.match(line):
+            self.dropped["ruler"] += 1
+            return None
+        self.seen_pylint = self.seen_pylint or line.startswith("Your code has been rated")
+        return line
 
 
 def sniff(text: str) -> float:
