@@ -67,6 +67,20 @@ _VERBOSE = lazy(
 _ROW_BODY = r"[^\n]*(?: PASSED| SKIPPED(?: \([^\n]*\))?| XFAIL(?: \([^\n]*\))?) *(?:\[ *\d+%\])?\n"
 _FILE_ROWS = lazy(rf"(?![ =_>E])([^\s:]+\.py)::{_ROW_BODY}(?:\1::{_ROW_BODY})*")
 _ROW_STATUSES = ("PASSED", "SKIPPED", "XFAIL")
+# The lines of one file's -v rows at a position, whatever follows each ``path::`` (each ending in
+# "\n"): cheap to match (no backtracking into a row). ``_Reader.conforming_rows`` checks with a
+# few C-speed scans that every one of them is a row ``_FILE_ROWS`` takes, or falls back to it.
+_FILE_LINES = lazy(r"(?![ =_>E])([^\s:]+\.py)::[^\n]*\n(?:\1::[^\n]*\n)*")
+# A status word that ends no row of ``_ROW_BODY``'s shape: one not after a space, or one not
+# followed (its reason, then) by padding, "[ 40%]" and the end of the line.
+# A reason that names no status word: a good status word is then the last one on its line.
+_PERCENT_END = r" *(?:\[ *\d+%\])?\n"
+_REASON = r"(?: \((?:(?!PASSED|SKIPPED|XFAIL)[^\n])*\))?"
+_ODD_STATUS = (
+    lazy(rf"PASSED(?:(?<! PASSED)|(?!{_PERCENT_END}))"),
+    lazy(rf"SKIPPED(?:(?<! SKIPPED)|(?!{_REASON}{_PERCENT_END}))"),
+    lazy(rf"XFAIL(?:(?<! XFAIL)|(?!{_REASON}{_PERCENT_END}))"),
+)
 # A row's status (its one status word) and all that follows it.
 _STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
 _XDIST_VERBOSE = lazy(
@@ -152,11 +166,15 @@ class _Reader:
         """Whether a -v row read now is one to leave out (not in a header, a traceback, PASSES)."""
         return self.section not in _TRACEBACK_TITLES and not self.in_header and self.section != "PASSES"
 
-    def passing_rows(self, text: str, start: int, end: int, path: str) -> None:
+    def passing_rows(self, text: str, start: int, end: int, path: str, counts: list[int] | None = None) -> None:
         """Read the -v rows of ``path`` that ``_FILE_ROWS`` found in ``text[start:end]`` (each
-        row ending in "\\n") at once, as :meth:`feed` would read them one by one."""
-        rows = text.count("\n", start, end)
-        counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+        row ending in "\\n") at once, as :meth:`feed` would read them one by one; ``counts``:
+        their status words (``_ROW_STATUSES``) when known."""
+        if counts is None:
+            rows = text.count("\n", start, end)
+            counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+        else:  # one status word a row
+            rows = sum(counts)
         if sum(counts) != rows:  # a row holds another status word: read row by row
             for line in text[start : end - 1].split("\n"):
                 self.feed(line)
@@ -354,11 +372,19 @@ def compact(text: str, inv: Invocation) -> str | None:
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
-    file_rows = _FILE_ROWS.match
+    file_rows, file_lines = _FILE_ROWS.match, _FILE_LINES.match
 
     def bulk(text: str, position: int) -> int:
         """Read the -v rows of one file at ``position`` at once (outside headers, tracebacks, PASSES)."""
-        rows = file_rows(text, position) if reader.plain else None
+        lines = file_lines(text, position) if reader.plain else None
+        if lines is None:
+            return -1
+        end = lines.end()
+        counts = conforming_counts(text, position, end)
+        if counts is not None:  # the lines are the rows _FILE_ROWS would match
+            reader.passing_rows(text, position, end, lines[1], counts)
+            return end
+        rows = file_rows(text, position)
         if rows is None:
             return -1
         reader.passing_rows(text, position, rows.end(), rows[1])
@@ -366,6 +392,25 @@ def compact(text: str, inv: Invocation) -> str | None:
 
     read_lines(text, reader.feed, bulk)
     return reader.finish(text)
+
+
+def conforming_counts(text: str, start: int, end: int) -> list[int] | None:
+    """How many of each status word (``_ROW_STATUSES``) the lines ``text[start:end]`` (each
+    ``path::…`` and ending in "\\n") hold, when each holds one and ends as a row of
+    ``_ROW_BODY``'s shape (then ``_FILE_ROWS`` matches them all); None when that is not sure.
+
+    A status word that is after a space and followed only by a reason naming no status word,
+    padding and "[ 40%]" is the last one on its line; when every one is, and there are as many
+    as lines, each line holds one.
+    """
+    rows = text.count("\n", start, end)
+    counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+    if sum(counts) != rows:
+        return None
+    for odd, number in zip(_ODD_STATUS, counts, strict=True):
+        if number and odd.search(text, start, end) is not None:
+            return None
+    return counts
 
 
 def _rests_naming_words(lines: str, path: str, rows: int) -> str:
