@@ -166,7 +166,9 @@ class _Reader:
         """Whether a -v row read now is one to leave out (not in a header, a traceback, PASSES)."""
         return self.section not in _TRACEBACK_TITLES and not self.in_header and self.section != "PASSES"
 
-    def passing_rows(self, text: str, start: int, end: int, path: str, counts: list[int] | None = None) -> None:
+    def passing_rows(
+        self, text: str, start: int, end: int, path: str, counts: list[int] | None = None
+    ) -> None:
         """Read the -v rows of ``path`` that ``_FILE_ROWS`` found in ``text[start:end]`` (each
         row ending in "\\n") at once, as :meth:`feed` would read them one by one; ``counts``:
         their status words (``_ROW_STATUSES``) when known."""
