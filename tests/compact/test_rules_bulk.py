@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
-from tersh.compaction.kit import testrun
 from tersh.compaction.rules import cargobuild, eslint, ruff, tsc
 from tersh.compaction.verify import holds as verify
 from tests.compact import support
@@ -321,44 +320,3 @@ def test_tsc_reads_errors_as_it_did_with_finding_records(lines: list[str]) -> No
 @given(st.text(alphabet="ab\n ", max_size=40), st.integers(0, 40))
 def test_eslint_blocks_are_the_text_split_at_empty_lines(text: str, size: int) -> None:
     assert list(eslint._blocks(text, size)) == text[:size].split("\n\n")
-
-
-# ---------------------------------------------------------------- testrun.Output: passing lines as one entry
-
-_PASSING_LINES = (
-    "test tests::it_works ... ok", "test tests::at_src/lib.rs:12 ... ok", "test tests::ERROR_in_name ... ok",
-    "test tests::commit_1a2b3c4d ... ok", "test a::b ... ok (see lib/x.py:3)", "  ✓ renders (12 ms)",
-    "test x FAILED ... ok", "test tests::with/a/path.rs ... ok", "ok 3 - at File \"a.py\", line 2",
-)  # fmt: skip
-_OTHER_ENTRIES = ("running 3 tests", "error: see src/a.rs:3", "warning: x", "Compiling y v1 (/tmp/y)", "plain")
-
-
-def _render(parts: list[tuple[str, list[str]]], packets: bool) -> tuple[str | None, int]:
-    out = testrun.Output()
-    for kind, lines in parts:
-        if kind == "keep":
-            out.keep(lines[0])
-        elif kind == "plain":
-            out.omit(lines[0])
-        elif packets:
-            out.omit_passing_lines("\n".join(lines), len(lines))
-        else:
-            out.omit_run(lines)
-    text = "\n".join(line for _, lines in parts for line in lines) + "\n" + "x" * 4000
-    return out.render(lambda omitted: f"omitted {omitted}", text), out.omitted_lines
-
-
-_PARTS = st.lists(
-    st.one_of(
-        st.tuples(st.just("keep"), st.sampled_from(_OTHER_ENTRIES).map(lambda line: [line])),
-        st.tuples(st.just("plain"), st.sampled_from(_OTHER_ENTRIES).map(lambda line: [line])),
-        st.tuples(st.just("run"), st.lists(st.sampled_from(_PASSING_LINES), min_size=1, max_size=6)),
-    ),
-    max_size=30,
-)
-
-
-@_PROPERTY
-@given(_PARTS)
-def test_passing_lines_left_out_as_one_entry_render_as_one_by_one(parts: list[tuple[str, list[str]]]) -> None:
-    assert _render(parts, packets=True) == _render(parts, packets=False)

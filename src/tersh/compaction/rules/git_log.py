@@ -121,19 +121,13 @@ _HEADER_BLOCK = lazy(
 _MESSAGE_RUN = lazy(r"(?:    [^\S\n]*\S[^\n]*\n)+")
 # A commit's header block, then the lines of its message (each indented by four spaces and
 # ending in "\n"), then the blank line after it, if there.
-# The date in the default format is read by parts (as ``short_date`` reads it), any other whole.
+# The date in the default format is read by parts (as ``short_date`` reads it; its month and day
+# are one group), any other whole.
 _COMMIT_BLOCK = lazy(
     r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
-    r"([A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
+    r"([A-Z][a-z]{2} ([A-Z][a-z]{2} \d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
     r"((?:    [^\n]*\n)*)(\n?)"
 )
-# ``_COMMIT_BLOCK`` up to its message: the month and day of a default date are one group.
-_COMMIT_HEAD = lazy(
-    r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
-    r"([A-Z][a-z]{2} ([A-Z][a-z]{2} \d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
-)
-# ``_COMMIT_BLOCK``'s message: consecutive lines indented by four spaces, each ending in "\n".
-_MESSAGE_LINES = lazy(r"(?:    [^\n]*\n)*")
 # A message line that is only white space (a separator) with the "\n" before it, up to its own
 # "\n" (literal-led: found at C speed in "\n" + a commit's message lines).
 _BLANK_MESSAGE_LINE = lazy(r"\n    [^\S\n]*(?=\n)")
@@ -259,17 +253,12 @@ def _month_days() -> dict[str, str]:
     return {f"{month} {day}": f"{number}-{int(day):02d}" for month, number in _MONTHS.items() for day in days}
 
 
-def _message_end(text: str, start: int) -> int:
-    """Where the lines from ``start`` (a line start) indented by four spaces end (just after the
-    "\\n" of the last one; ``start`` when there is none), as ``_MESSAGE_LINES`` matches them."""
-    if not text.startswith("    ", start):
-        return start
-    gap = text.find("\n\n", start)
-    # the lines up to the first empty line are all indented: each line start holds "    "
-    if gap > 0 and text.count("\n", start, gap) == text.count("\n    ", start, gap + 4):
-        return gap + 1
-    found = _MESSAGE_LINES.match(text, start)
-    return found.end() if found is not None else start
+def _default_date(date: str, month_day: str | None, year: str | None) -> str:
+    """What ``_read_commits`` makes of a ``_COMMIT_BLOCK`` date outside ``_month_days``."""
+    if month_day is None or year is None:
+        return short_date(date)
+    month, day = month_day.split(" ")
+    return f"{year}-{_MONTHS[month]}-{int(day):02d}" if month in _MONTHS else short_date(date)
 
 
 def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: Omissions) -> int:
@@ -277,29 +266,23 @@ def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: O
     ``_compact_plain`` reads their lines (each header folded as ``_Commit.lines()`` folds an id,
     author and date; each run of message lines that are not blank kept as one item); where the
     last one ends."""
-    header, split_message, month_days = _COMMIT_HEAD.match, _BLANK_MESSAGE_LINE.split, _month_days()
-    message_end = _message_end
+    match, split_message, month_days = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _month_days()
     blanks = 0
-    found = header(text, block.start())
+    found: re.Match[str] | None = block
     while found is not None:
-        ident, rest, author, date, month_day, year = found.groups()
-        start = found.end()
-        end = message_end(text, start)
-        message = text[start:end]
-        blank = text.startswith("\n", end)
+        ident, rest, author, date, month_day, year, message, blank = found.groups()
         # the default date ("Fri May 8 15:01:59 2026 -0300") read by parts, as short_date reads it
-        if month_day is None:
-            date = short_date(date)
-        elif month_day in month_days:
+        if month_day in month_days:
             date = f"{year}-{month_days[month_day]}"
-        else:  # a day in other digits
-            month, day = month_day.split(" ")
-            date = f"{year}-{_MONTHS[month]}-{int(day):02d}" if month in _MONTHS else short_date(date)
+        else:
+            date = _default_date(date, month_day, year)
         person = short_person(author)
-        head = ident + rest.rstrip()
-        parts = (head, date, person)
-        kept.append(f"{head} {date} {person}" if date and person else " ".join(filter(None, parts)))
-        blanks += 1 + blank  # the blank line under the header, the one after the message
+        head = ident + rest.rstrip() if rest else ident
+        if date and person:
+            kept.append(f"{head} {date} {person}")
+        else:
+            kept.append(" ".join(filter(None, (head, date, person))))
+        blanks += 1 + len(blank)  # the blank line under the header, the one after the message
         if message:
             # "\n" + message, cut at its blank lines: each run of other lines after its "\n",
             # the last one also before its own
@@ -312,8 +295,8 @@ def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: O
                 kept.extend(run[1:] for run in runs if run)
                 if last:
                     kept.append(last)
-        position = end + blank
-        found = header(text, position)
+        position = found.end()
+        found = match(text, position)
     omissions.blank += blanks
     return position
 
