@@ -14,6 +14,7 @@ _PASSING_LINES = (
     "test tests::it_works ... ok", "test tests::at_src/lib.rs:12 ... ok", "test tests::ERROR_in_name ... ok",
     "test tests::commit_1a2b3c4d ... ok", "test a::b ... ok (see lib/x.py:3)", "  ✓ renders (12 ms)",
     "test x FAILED ... ok", "test tests::with/a/path.rs ... ok", "ok 3 - at File \"a.py\", line 2",
+    "test tests::" + "long_name_" * 30 + " ... ok",  # enough left out for the note to pay off
 )  # fmt: skip
 _OTHER_ENTRIES = ("running 3 tests", "error: see src/a.rs:3", "warning: x", "Compiling y v1 (/tmp/y)", "x")
 
@@ -37,7 +38,7 @@ _PARTS = st.lists(
     st.one_of(
         st.tuples(st.just("keep"), st.sampled_from(_OTHER_ENTRIES).map(lambda line: [line])),
         st.tuples(st.just("plain"), st.sampled_from(_OTHER_ENTRIES).map(lambda line: [line])),
-        st.tuples(st.just("run"), st.lists(st.sampled_from(_PASSING_LINES), min_size=1, max_size=6)),
+        st.tuples(st.just("run"), st.lists(st.sampled_from(_PASSING_LINES), min_size=1, max_size=10)),
     ),
     max_size=30,
 )
