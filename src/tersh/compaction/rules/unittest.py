@@ -15,7 +15,7 @@ from __future__ import annotations
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "unittest"
 CATEGORY = "tests"
@@ -29,6 +29,9 @@ _NAME_LINE = lazy(r"^\w+ \([\w.]+\)$")
 _PASSING_END = lazy(
     r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
+# Consecutive lines (each ending in "\n") that end as a passing -v row: with no "skipped" among
+# them, ``_PASSING_END`` reads each as "ok".
+_OK_RUN = lazy(r"(?:[^\n]* \.\.\. ok\n)+")
 _CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
 _SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
@@ -158,7 +161,9 @@ def compact(text: str, inv: Invocation) -> str | None:
     finished = _VERDICT.search(text) is not None  # every E and F is then listed in full below
     back2 = back1 = ""  # the two lines before this one
     pending: str | None = None  # a "name (dotted.id)" line waiting for its docstring line
-    for line in text.split("\n"):
+
+    def feed(line: str) -> None:
+        nonlocal back2, back1, pending
         passing = _PASSING_END.match(line)
         if passing:
             outcome = "passed" if passing["status"] == "ok" else "skipped"
@@ -169,7 +174,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                 out.keep(pending)
             pending = None
             out.omit(line, passing=True)
-            continue
+            return
         if pending is not None:
             out.keep(pending)
             pending = None
@@ -191,6 +196,20 @@ def compact(text: str, inv: Invocation) -> str | None:
         else:
             out.keep(line)
         back2, back1 = back1, line
+
+    ok_run = _OK_RUN.match
+
+    def bulk(text: str, position: int) -> int:
+        """Leave out a run of rows that passed at once, as ``feed`` would each (none is pending)."""
+        run = ok_run(text, position) if pending is None else None
+        if run is None or text.find("skipped", position, run.end()) >= 0:
+            return -1
+        rows = text.count("\n", position, run.end())
+        counts["passed"] = counts.get("passed", 0) + rows
+        out.omit_passing_lines(text[position : run.end() - 1], rows)
+        return run.end()
+
+    read_lines(text, feed, bulk)
     frames.finish()
     if pending is not None:
         out.keep(pending)
