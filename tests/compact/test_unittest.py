@@ -127,3 +127,13 @@ def test_corpus_and_fixtures_are_read_as_line_by_line() -> None:
     texts = [support.clean(case.combined) for case in support.corpus_cases("test__unittest")]
     for text in texts + [fixture.text for fixture in support.fixtures("unittest")]:
         assert rule.compact(text, inv) == _line_by_line(text)
+
+
+_VERDICT_LINES = ("OK", "FAILED", "OK (skipped=2)", "FAILED (failures=1)", "OKAY", "xOK", "\rOK", "FAILED ()")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_VERDICT_LINES), max_size=8))
+def test_the_verdict_is_found_as_the_pattern_finds_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert rule.has_verdict(text) == (rule._VERDICT.search(text) is not None)
