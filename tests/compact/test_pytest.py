@@ -227,3 +227,26 @@ def test_conforming_counts_take_the_common_rows() -> None:
     assert rule.conforming_counts(text, 0, len(text)) == [3, 1, 2]
     nested = text + "tests/test_a.py::test_nested SKIPPED (a XFAIL (b)) [ 60%]\n"
     assert rule.conforming_counts(nested, 0, len(nested)) is None  # not sure: _FILE_ROWS decides
+
+
+# Progress rows of the default form, the shapes the bulk reader takes and ones that only look like them.
+_PROGRESS = (
+    "tests/test_a.py ................................................ [  2%]",
+    "tests/test_b.py ...s..x.X                                        [ 11%]",
+    "tests/test_c.py ....F..                                          [ 12%]",
+    "tests/test_d.py ..E", "........................................................................ [ 22%]",
+    ".....sssssssssssssssssssss.............                         [ 76%]", "sx.X", "...F.", "....E",
+    "Etests/e.py ....", "_private.py ...", "s.py .....", ".hidden.py ..s", "tests/x.py ....  [ 5%] ",
+    "tests/y.py .... [5%]", "tests/z.py ....[ 5%]", "tests/w.py", "tests/v.py  ....", "... [  3%]",
+    "tests/test_utils/test_LazyFile.py .                                  [ 89%]", "tests/u.py ..RRfp",
+)  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_PROGRESS + _OTHER), max_size=60),
+       st.lists(st.sampled_from(_PROGRESS), max_size=5))
+def test_progress_rows_are_read_as_line_by_line(lines: list[str], run: list[str]) -> None:
+    text = "\n".join(lines[: len(lines) // 2] + run * 30 + lines[len(lines) // 2 :]) + "\n"
+    inv = detect.invocation("pytest", 1)
+    assert rule.compact(text, inv) == _line_by_line(text)
+    assert rule.compact(text.rstrip("\n"), inv) == _line_by_line(text.rstrip("\n"))

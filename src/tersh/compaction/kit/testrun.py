@@ -239,6 +239,25 @@ class Output:
         self._dropped.extend(lines)
         self._scan.extend(lines)
 
+    def omit_each(self, lines: list[str], scan: str | None = None) -> None:
+        """Leave out each of ``lines`` without a passing mark, as :meth:`omit` would one by one
+        (``scan``: the part of every one that may name paths, default: the whole line)."""
+        start, at = len(self._dropped), len(self.kept)
+        self._plain.extend(range(start, start + len(lines)))
+        self._at.extend([at] * len(lines))
+        self._dropped.extend(lines)
+        self._scan.extend(lines if scan is None else [scan] * len(lines))
+
+    def omit_each_marks(self, lines: list[str]) -> None:
+        """Leave out rows of progress marks, as :meth:`omit_marks` would one by one."""
+        if not lines:
+            return
+        if self._marks_at is None:
+            self._marks_at = len(self.kept)
+        self._marks_lines += len(lines)
+        # each row's estimate is a multiple of 1/16: the sum is exact in any order
+        self._marks_tokens += sum(map(len, lines)) / 16 + 4 * len(lines)
+
     def omit_passing_lines(self, lines: str, count: int) -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
         passing mark the verifier knows, as :meth:`omit_run` would one by one (one entry,

@@ -54,6 +54,14 @@ _MARKS = r"[.sxFEXRfp]+"
 _PERCENT = r"\s*(?:\[\s*\d+%\])?"
 _PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
 _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
+# Consecutive progress rows without a failure or an error (no F or E mark), each ending in "\n",
+# that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
+# with a character ``_Reader.read`` looks at first); ``_PROGRESS_ROW`` takes each apart.
+_PASSING_MARKS = r"[.sxXRfp]+"
+_PASSING_PROGRESS = lazy(
+    rf"(?:(?![ =_>E])(?:[^\s:]+\.py )?{_PASSING_MARKS}[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
+)
+_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?({_PASSING_MARKS})[^\n]*)", MULTILINE)
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
@@ -114,6 +122,18 @@ class _Counts:
     def add_marks(self, marks: str) -> None:
         for mark, outcome in _MARK_OUTCOMES.items():
             self.add(outcome, marks.count(mark))
+
+    def add_rows_marks(self, rows: list[str]) -> None:
+        """``add_marks`` of each of ``rows`` in turn: outcomes first seen in the same row come
+        in ``_MARK_OUTCOMES``'s order."""
+        joined = "\n".join(rows)
+        firsts = []
+        for order, (mark, outcome) in enumerate(_MARK_OUTCOMES.items()):
+            number = joined.count(mark)
+            if number:
+                firsts.append((joined.count("\n", 0, joined.find(mark)), order, outcome, number))
+        for _, _, outcome, number in sorted(firsts):
+            self.add(outcome, number)
 
     def describe(self, omitted: int) -> str:
         """What the note says was left out."""
@@ -190,6 +210,19 @@ class _Reader:
                 self.counts.add(_STATUS_OUTCOMES[status], number)
         lines = text[start : end - 1]
         self.out.omit_passing_block(lines, rows, _rests_naming_words(lines, path, rows), path)
+        self.last_kept = False
+
+    def passing_progress(self, text: str, start: int, end: int) -> None:
+        """Read the progress rows ``_PASSING_PROGRESS`` found in ``text[start:end]`` as
+        :meth:`feed` would read them one by one: each row's marks counted, a row naming its
+        file left out, a bare row of marks told."""
+        self.flush_repeats()
+        out, rows = self.out, _PROGRESS_ROW.findall(text, start, end)
+        # a row's file is noted before the row is left out; rows and marks are apart in Output
+        out.words.update(dict.fromkeys(path for _, path, _ in rows if path))
+        out.omit_each([line for line, path, _ in rows if path], "")
+        out.omit_each_marks([line for line, path, _ in rows if not path])
+        self.counts.add_rows_marks([marks for _, _, marks in rows])
         self.last_kept = False
 
     def read(self, line: str) -> None:
@@ -374,13 +407,20 @@ def compact(text: str, inv: Invocation) -> str | None:
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
-    file_rows, file_lines = _FILE_ROWS.match, _FILE_LINES.match
+    file_rows, file_lines, passing_progress = _FILE_ROWS.match, _FILE_LINES.match, _PASSING_PROGRESS.match
 
     def bulk(text: str, position: int) -> int:
-        """Read the -v rows of one file at ``position`` at once (outside headers, tracebacks, PASSES)."""
-        lines = file_lines(text, position) if reader.plain else None
-        if lines is None:
+        """Read the -v rows of one file, or progress rows that passed, at ``position`` at once
+        (outside headers, tracebacks, PASSES)."""
+        if not reader.plain:
             return -1
+        lines = file_lines(text, position)
+        if lines is None:
+            progress = passing_progress(text, position)
+            if progress is None:
+                return -1
+            reader.passing_progress(text, position, progress.end())
+            return progress.end()
         end = lines.end()
         counts = conforming_counts(text, position, end)
         if counts is not None:  # the lines are the rows _FILE_ROWS would match
