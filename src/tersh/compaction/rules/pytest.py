@@ -58,10 +58,12 @@ _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
 # that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
 # with a character ``_Reader.read`` looks at first); ``_PROGRESS_ROW`` takes each apart.
 _PASSING_MARKS = r"[.sxXRfp]+"
+# (A bare row is tried first: the path's pattern would run along a row of marks looking for ".py";
+# no bare row holds a path, so the path, once found, is never given back.)
 _PASSING_PROGRESS = lazy(
-    rf"(?:(?![ =_>E])(?:[^\s:]+\.py )?{_PASSING_MARKS}[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
+    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}|[^\s:]+\.py {_PASSING_MARKS})[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
 )
-_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?({_PASSING_MARKS})[^\n]*)", MULTILINE)
+_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?+({_PASSING_MARKS})[^\n]*)", MULTILINE)
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
