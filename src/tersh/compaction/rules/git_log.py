@@ -9,6 +9,7 @@ graph columns on every kept line.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
@@ -199,11 +200,14 @@ def _compact_plain(text: str) -> str | None:
     in_message = False
     position, size = 0, len(text)
     commit_block, message_run = _COMMIT_BLOCK.match, _MESSAGE_RUN.match
+    blank_lines: list[int] | None = None
     while position < size:
         if current is None:
             block = commit_block(text, position) if text.startswith("commit ", position) else None
             if block is not None:
-                position = _read_commits(text, block, kept, omissions)
+                if blank_lines is None:  # where a message may be cut: found once, at C speed
+                    blank_lines = [found.start() for found in _BLANK_MESSAGE_LINE.finditer(text)]
+                position = _read_commits(text, block, kept, omissions, blank_lines)
                 in_message = True
                 continue
             if text.startswith("\n", position):  # an empty line: blank in a message or a patch
@@ -261,11 +265,15 @@ def _default_date(date: str, month_day: str | None, year: str | None) -> str:
     return f"{year}-{_MONTHS[month]}-{int(day):02d}" if month in _MONTHS else short_date(date)
 
 
-def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: Omissions) -> int:
+def _read_commits(
+    text: str, block: re.Match[str], kept: list[str], omissions: Omissions, blank_lines: list[int]
+) -> int:
     """Read the commit ``block`` (a ``_COMMIT_BLOCK`` match) and those right after it as
     ``_compact_plain`` reads their lines (each header folded as ``_Commit.lines()`` folds an id,
     author and date; each run of message lines that are not blank kept as one item); where the
-    last one ends."""
+    last one ends. ``blank_lines``: where ``_BLANK_MESSAGE_LINE`` matches in ``text`` (in "\\n" +
+    a message it matches where it matches in ``text`` from the "\\n" before the message: a
+    match spans one line, and the lines around a message are not indented)."""
     match, split_message, month_days = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _month_days()
     blanks = 0
     found: re.Match[str] | None = block
@@ -286,7 +294,10 @@ def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: O
         if message:
             # "\n" + message, cut at its blank lines: each run of other lines after its "\n",
             # the last one also before its own
-            runs = split_message("\n" + message)
+            start, end = found.span(7)
+            cut = bisect_left(blank_lines, start - 1)
+            no_blank_line = cut == len(blank_lines) or blank_lines[cut] >= end - 1
+            runs = [message] if no_blank_line else split_message("\n" + message)
             if len(runs) == 1:
                 kept.append(message[:-1])
             else:
