@@ -5,7 +5,7 @@ from __future__ import annotations
 import types
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
@@ -165,6 +165,14 @@ _ROWS = (
     "_private.py::test_u PASSED [ 90%]",
     "tests/test_c.py::test_über[ß] PASSED [ 95%]",
     "tests/test_c.py::test_last PASSED [100%]",
+    "tests/test_a.py::test_nested SKIPPED (a XFAIL (b)) [ 60%]",
+    "tests/test_a.py::test_reason_word XFAIL (PASSED) [ 60%]",
+    "tests/test_a.py::test_open_reason SKIPPED (unclosed [ 60%]",
+    "tests/test_a.py::test_no_status [ 60%]",
+    "tests/test_a.py:: PASSED [ 60%]",
+    "tests/test_a.py::test_xfail_plain XFAIL",
+    "tests/test_a.py::test_tail PASSED  [  5%] ",
+    "tests/test_a.py::test_paren XFAIL (x) y (z) [ 60%]",
 )
 _OTHER = (
     "",
@@ -197,3 +205,48 @@ def test_runs_of_rows_on_the_corpus_are_read_as_line_by_line() -> None:
     for case in support.corpus_cases("test__pytest"):
         text = support.clean(case.combined)
         assert rule.compact(text, inv) == _line_by_line(text), case.name
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(_ROWS), min_size=1, max_size=12))
+def test_conforming_counts_are_sure_only_of_rows_the_row_pattern_takes(rows: list[str]) -> None:
+    path = rows[0].split("::")[0]
+    lines = [row for row in rows if row.startswith(f"{path}::")]
+    text = "\n".join(lines) + "\n"
+    found = rule._FILE_LINES.match(text)
+    assume(found is not None and found.end() == len(text))
+    counts = rule.conforming_counts(text, 0, len(text))
+    if counts is not None:
+        match = rule._FILE_ROWS.match(text)
+        assert match is not None and match.end() == len(text)
+        assert counts == [text.count(status) for status in rule._ROW_STATUSES] and sum(counts) == len(lines)
+
+
+def test_conforming_counts_take_the_common_rows() -> None:
+    text = "".join(row + "\n" for row in _ROWS[:5] + _ROWS[-1:])  # a reason may hold parentheses
+    assert rule.conforming_counts(text, 0, len(text)) == [3, 1, 2]
+    nested = text + "tests/test_a.py::test_nested SKIPPED (a XFAIL (b)) [ 60%]\n"
+    assert rule.conforming_counts(nested, 0, len(nested)) is None  # not sure: _FILE_ROWS decides
+
+
+# Progress rows of the default form, the shapes the bulk reader takes and ones that only look like them.
+_PROGRESS = (
+    "tests/test_a.py ................................................ [  2%]",
+    "tests/test_b.py ...s..x.X                                        [ 11%]",
+    "tests/test_c.py ....F..                                          [ 12%]",
+    "tests/test_d.py ..E", "........................................................................ [ 22%]",
+    ".....sssssssssssssssssssss.............                         [ 76%]", "sx.X", "...F.", "....E",
+    "Etests/e.py ....", "_private.py ...", "s.py .....", ".hidden.py ..s", "tests/x.py ....  [ 5%] ",
+    "tests/y.py .... [5%]", "tests/z.py ....[ 5%]", "tests/w.py", "tests/v.py  ....", "... [  3%]",
+    "tests/test_utils/test_LazyFile.py .                                  [ 89%]", "tests/u.py ..RRfp",
+)  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_PROGRESS + _OTHER), max_size=60),
+       st.lists(st.sampled_from(_PROGRESS), max_size=5))
+def test_progress_rows_are_read_as_line_by_line(lines: list[str], run: list[str]) -> None:
+    text = "\n".join(lines[: len(lines) // 2] + run * 30 + lines[len(lines) // 2 :]) + "\n"
+    inv = detect.invocation("pytest", 1)
+    assert rule.compact(text, inv) == _line_by_line(text)
+    assert rule.compact(text.rstrip("\n"), inv) == _line_by_line(text.rstrip("\n"))

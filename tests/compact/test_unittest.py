@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tersh.compaction import detect, rule_for_program
 from tersh.compaction.rules import unittest as rule
@@ -88,3 +91,49 @@ def test_a_row_with_failures_stays_when_the_run_stopped_before_its_verdict() -> 
                       '  File "/tmp/x/runner.py", line 3, in <module>', "KeyboardInterrupt"])
     out = rule.compact(text, detect.invocation("python -m unittest", 130))
     assert out is not None and row in out and "." * 160 not in out
+
+
+def _line_by_line(text: str) -> str | None:
+    """The rule reading every line alone (``compact`` but for its runs of rows that passed)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rule, "_OK_RUN", re.compile(r"(?!)"))
+        return rule.compact(text, detect.invocation("python -m unittest -v", 1))
+
+
+_ROWS = (
+    "test_basic (tests.test_more.AdjacentTests.test_basic) ... ok",
+    "test_x (tests.A.test_x) ... skipped 'no network' ... ok", "test_odd ... ok ... ok",
+    "test_y (tests.A.test_y) ... skipped 'why'", "test_z (tests.A.test_z) ... FAIL",
+    "test_doc (tests.A.test_doc)", "Check the docstring ... ok", "test_at (src/a.py:12) ... ok",
+    "test_commit_1a2b3c4d (x.Y) ... ok", "test_err (x.Y) ... ERROR", "ok", " ... ok",
+    "======================================================================",
+    "FAIL: test_z (tests.A.test_z)", "Traceback (most recent call last):",
+    '  File "/src/tests/a.py", line 12, in test_z', "    self.assertEqual(1, 2)",
+    "            ^^^^^", "AssertionError: 1 != 2", "", "Ran 12 tests in 0.003s", "FAILED (failures=1)", "OK",
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_ROWS), max_size=60), st.lists(st.sampled_from(_ROWS[:12]), max_size=5))
+def test_runs_of_passing_rows_are_read_as_line_by_line(lines: list[str], run: list[str]) -> None:
+    text = "\n".join(lines[: len(lines) // 2] + run * 20 + lines[len(lines) // 2 :])
+    inv = detect.invocation("python -m unittest -v", 1)
+    for ending in ("", "\n"):
+        assert rule.compact(text + ending, inv) == _line_by_line(text + ending)
+
+
+def test_corpus_and_fixtures_are_read_as_line_by_line() -> None:
+    inv = detect.invocation("python -m unittest -v", 1)
+    texts = [support.clean(case.combined) for case in support.corpus_cases("test__unittest")]
+    for text in texts + [fixture.text for fixture in support.fixtures("unittest")]:
+        assert rule.compact(text, inv) == _line_by_line(text)
+
+
+_VERDICT_LINES = ("OK", "FAILED", "OK (skipped=2)", "FAILED (failures=1)", "OKAY", "xOK", "\rOK", "FAILED ()")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_VERDICT_LINES), max_size=8))
+def test_the_verdict_is_found_as_the_pattern_finds_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert rule.has_verdict(text) == (rule._VERDICT.search(text) is not None)

@@ -163,6 +163,24 @@ def read_lines(text: str, feed: Callable[[str], None], bulk: Callable[[str, int]
         position = end + 1
 
 
+def _suspect_hits(blob: str) -> Iterable[int]:
+    """Where in ``blob`` a line with a passing mark may carry a fact: a failing mark, a location."""
+    return chain(_hits(blob, _FAILING_MARKS), _location_hits(blob))
+
+
+def _line_starts_hit(texts: list[str], hits: Callable[[str], Iterable[int]]) -> set[tuple[int, int]]:
+    """Where in ``texts`` (each of one or more lines) ``hits`` finds an offset, all read joined by
+    "\\n": (index of the text, where in it the line holding the offset starts)."""
+    blob = "\n".join(texts)
+    starts = list(accumulate(map((1).__add__, map(len, texts)), initial=0))
+    found = set()
+    for at in hits(blob):
+        index = bisect_right(starts, at) - 1
+        line = blob.rfind("\n", starts[index], at)
+        found.add((index, 0 if line < 0 else line + 1 - starts[index]))
+    return found
+
+
 def _lines_hit(lines: list[str], hits: Callable[[str], Iterable[int]]) -> set[int]:
     """The indices of the ``lines`` in which ``hits`` finds an offset (all read joined by "\\n")."""
     blob = "\n".join(lines)
@@ -184,6 +202,8 @@ class Output:
         self._scan: list[str] = []  # the part of each dropped entry that may name a path
         self._plain: list[int] = []  # dropped lines without a passing mark
         self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
+        # entry index -> lines in it, for entries of many lines scanned with the single lines
+        self._packets: dict[int, int] = {}
         # what a block's lines hold (found when it is left out, while it is fresh in the cache):
         # the offsets of the lines that may carry a fact, the words its scan names
         self._block_suspects: dict[int, list[int]] = {}
@@ -218,6 +238,37 @@ class Output:
         self._at.extend([len(self.kept)] * len(lines))
         self._dropped.extend(lines)
         self._scan.extend(lines)
+
+    def omit_each(self, lines: list[str], scan: str | None = None) -> None:
+        """Leave out each of ``lines`` without a passing mark, as :meth:`omit` would one by one
+        (``scan``: the part of every one that may name paths, default: the whole line)."""
+        start, at = len(self._dropped), len(self.kept)
+        self._plain.extend(range(start, start + len(lines)))
+        self._at.extend([at] * len(lines))
+        self._dropped.extend(lines)
+        self._scan.extend(lines if scan is None else [scan] * len(lines))
+
+    def omit_each_marks(self, lines: list[str]) -> None:
+        """Leave out rows of progress marks, as :meth:`omit_marks` would one by one."""
+        if not lines:
+            return
+        if self._marks_at is None:
+            self._marks_at = len(self.kept)
+        self._marks_lines += len(lines)
+        # each row's estimate is a multiple of 1/16: the sum is exact in any order
+        self._marks_tokens += sum(map(len, lines)) / 16 + 4 * len(lines)
+
+    def omit_passing_lines(self, lines: str, count: int) -> None:
+        """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
+        passing mark the verifier knows, as :meth:`omit_run` would one by one (one entry,
+        scanned with the single lines when the rule renders: for a few lines at a time)."""
+        if count == 1:
+            self.omit(lines, passing=True)
+            return
+        self._packets[len(self._dropped)] = count
+        self._at.append(len(self.kept))
+        self._dropped.append(lines)
+        self._scan.append(lines)
 
     def omit_passing_block(self, lines: str, count: int, scan: str, path: str = "") -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
@@ -268,16 +319,19 @@ class Output:
     def _line_at(self, entry: int, offset: int) -> str:
         """The dropped line that starts ``offset`` characters into entry ``entry``."""
         text = self._dropped[entry]
-        if entry not in self._blocks:
+        if entry not in self._blocks and entry not in self._packets:
             return text
         end = text.find("\n", offset)
         return text[offset:] if end < 0 else text[offset:end]
 
     def _rescued(self) -> set[tuple[int, int]]:
         """The dropped lines the verifier protects as a whole, as (entry, offset in the entry)."""
-        dropped, blocks = self._dropped, self._blocks
+        dropped, packets = self._dropped, self._packets
+        blocks = {**self._blocks, **packets} if packets else self._blocks
         suspects = {(entry, at) for entry, offsets in self._block_suspects.items() for at in offsets}
         rescued = {key for key in suspects if carries_fact(self._line_at(*key))}
+        if packets:
+            rescued.update(self._rescued_in_packets())
         singles = [index for index in range(len(dropped)) if index not in blocks] if blocks else None
         lines = dropped if singles is None else [dropped[index] for index in singles]
         # What a line's scans find depends on that line alone: each distinct line is read once,
@@ -296,6 +350,25 @@ class Output:
             if protected:
                 rescued.update((entry, 0) for entry in self._plain if dropped[entry] in protected)
         return rescued
+
+    def _rescued_in_packets(self) -> set[tuple[int, int]]:
+        """The lines of ``omit_passing_lines`` entries the verifier protects (as in ``_rescued``)."""
+        entries = list(self._packets)
+        texts = [self._dropped[entry] for entry in entries]
+        distinct = list(dict.fromkeys(texts))
+        hits = _line_starts_hit(distinct, _suspect_hits)
+        protected: dict[str, list[int]] = {}
+        for index, start in sorted(hits):
+            text = distinct[index]
+            end = text.find("\n", start)
+            if carries_fact(text[start:] if end < 0 else text[start:end]):
+                protected.setdefault(text, []).append(start)
+        return {
+            (entry, start)
+            for entry, text in zip(entries, texts, strict=True)
+            if text in protected
+            for start in protected[text]
+        }
 
     def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
@@ -346,6 +419,7 @@ class Output:
         self._collect_words()
         # a block of n lines is one entry holding n - 1 "\n"
         inner_breaks = sum(self._blocks.values()) - len(self._blocks)
+        inner_breaks += sum(self._packets.values()) - len(self._packets)
         dropped_lines = len(self._dropped) + inner_breaks
         self.omitted_lines = dropped_lines - len(rescued) + self._marks_lines
         if not self.omitted_lines:

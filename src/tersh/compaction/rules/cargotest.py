@@ -16,7 +16,7 @@ panic, warning and error, and everything cargo printed otherwise.
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lazyre import MULTILINE, escape, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
 from tersh.compaction.kit.testrun import Output, read_lines
@@ -50,7 +50,8 @@ _RUNNING_COUNT = lazy(r"^running \d+ tests?$")
 _PROGRESS = lazy(r"^\s+(?:Compiling|Finished|Fresh|Downloaded|Downloading|Blocking) ")
 _NEXTEST_PASS = lazy(r"^\s+(?:PASS|SKIP) \[\s*[\d.]+s\] ")
 _BINARY = lazy(r"^\s+(?:Running (?P<running>.+)|(?P<doc>Doc-tests \S+))$")
-_EMPTY_RESULT = lazy(r"^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured;")
+_EMPTY_RESULT_TEXT = "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured;"
+_EMPTY_RESULT = lazy("^" + escape(_EMPTY_RESULT_TEXT))
 _CHATTER = lazy(
     r"^(?:note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
     r"|all doctests ran in [\d.]+s(?:; merged doctests compilation took [\d.]+s)?)$"
@@ -77,7 +78,7 @@ class _Reader:
         would read them one by one (outside a ``failures:`` list)."""
         self.passed += count
         if count < MIN_BLOCK:
-            self.out.omit_run(lines.split("\n"))
+            self.out.omit_passing_lines(lines, count)
         else:
             self.out.omit_passing_block(lines, count, lines)
 
@@ -85,21 +86,30 @@ class _Reader:
         """Read the binaries whose tests all passed (``_PASSING_BINARY``) from ``position`` on, as
         :meth:`feed` would read their lines one by one (outside a ``failures:`` list); where
         they end (``position`` when none is there)."""
-        out, match, empty_result = self.out, _PASSING_BINARY.match, _EMPTY_RESULT.match
+        out, match = self.out, _PASSING_BINARY.match
+        kept, omit, omit_passing = out.kept, out.omit, out.omit_passing_lines
+        first = True
         while (section := match(text, position)) is not None:
             binary, running, tests, result = section.groups()
             if " ... " in result:  # the result may read as a test line: feed decides
                 return position
-            self.show_binary()
-            self.binary, self.shown = binary, False  # the blank lines up to the result stay out
-            out.omit(running)
-            if tests:
-                self.passing_run(tests[:-1], tests.count("\n"))
-            if empty_result(result):
+            if first:  # after a binary read here, none is waiting to be shown
+                self.show_binary()
+                first = False
+            # the blank lines up to the result stay out; "running N tests" has no passing mark
+            count = tests.count("\n")
+            self.passed += count
+            omit(running)
+            if count >= MIN_BLOCK:
+                out.omit_passing_block(tests[:-1], count, tests[:-1])
+            elif count:
+                omit_passing(tests[:-1], count)
+            if result.startswith(_EMPTY_RESULT_TEXT):
+                self.binary, self.shown = binary, False
                 self.group_empty(result)
             else:  # what feed does with a "test result: " line
-                out.kept.append(binary)
-                out.kept.append(result)
+                kept.append(binary)
+                kept.append(result)
                 self.shown, self.binary = True, None
             # the blank line after the result: feed drops it (no binary is left)
             position = section.end()
@@ -114,23 +124,30 @@ class _Reader:
             if self.binary is not None and self.shown:
                 out.keep_blank(line)
             return
-        if _PASSING.match(line) or _NEXTEST_PASS.match(line):
+        # each shape below opens with one character or white space (\\s is str.isspace)
+        first = line[0]
+        space = first.isspace()
+        if (first == "t" and _PASSING.match(line)) or (space and _NEXTEST_PASS.match(line)):
             if line.endswith(" ok") or "PASS [" in line:
                 self.passed += 1
                 out.omit(line, passing=True)
             else:
                 self.ignored += 1
                 out.omit(line)
-        elif _TERSE_ROW.match(line):
+        elif first in ".iFb " and _TERSE_ROW.match(line):
             self.passed += line.count(".")
             self.ignored += line.count("i")
             out.omit_marks(line)  # a failed test is named on a line of its own, or in failures:
-        elif _RUNNING_COUNT.match(line) or _PROGRESS.match(line) or _CHATTER.match(line):
+        elif (
+            (first == "r" and _RUNNING_COUNT.match(line))
+            or (space and _PROGRESS.match(line))
+            or (first in "na" and _CHATTER.match(line))
+        ):
             out.omit(line)
-        elif _BINARY.match(line):
+        elif space and _BINARY.match(line):
             self.show_binary()
             self.binary, self.shown = line, False
-        elif _EMPTY_RESULT.match(line) and self.binary is not None and not self.shown:
+        elif first == "t" and _EMPTY_RESULT.match(line) and self.binary is not None and not self.shown:
             self.group_empty(line)
         elif line == "failures:":
             self.listing = [line]

@@ -9,6 +9,7 @@ graph columns on every kept line.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 
 from tersh._startup.lazyre import lazy
@@ -121,10 +122,11 @@ _HEADER_BLOCK = lazy(
 _MESSAGE_RUN = lazy(r"(?:    [^\S\n]*\S[^\n]*\n)+")
 # A commit's header block, then the lines of its message (each indented by four spaces and
 # ending in "\n"), then the blank line after it, if there.
-# The date in the default format is read by parts (as ``short_date`` reads it), any other whole.
+# The date in the default format is read by parts (as ``short_date`` reads it; its month and day
+# are one group), any other whole.
 _COMMIT_BLOCK = lazy(
     r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
-    r"([A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
+    r"([A-Z][a-z]{2} ([A-Z][a-z]{2} \d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
     r"((?:    [^\n]*\n)*)(\n?)"
 )
 # A message line that is only white space (a separator) with the "\n" before it, up to its own
@@ -198,11 +200,14 @@ def _compact_plain(text: str) -> str | None:
     in_message = False
     position, size = 0, len(text)
     commit_block, message_run = _COMMIT_BLOCK.match, _MESSAGE_RUN.match
+    blank_lines: list[int] | None = None
     while position < size:
         if current is None:
             block = commit_block(text, position) if text.startswith("commit ", position) else None
             if block is not None:
-                position = _read_commits(text, block, kept, omissions)
+                if blank_lines is None:  # where a message may be cut: found once, at C speed
+                    blank_lines = [found.start() for found in _BLANK_MESSAGE_LINE.finditer(text)]
+                position = _read_commits(text, block, kept, omissions, blank_lines)
                 in_message = True
                 continue
             if text.startswith("\n", position):  # an empty line: blank in a message or a patch
@@ -245,27 +250,54 @@ def _compact_plain(text: str) -> str | None:
     return omissions.proposal(kept, text)
 
 
-def _read_commits(text: str, block: re.Match[str], kept: list[str], omissions: Omissions) -> int:
+@lru_cache(maxsize=1)
+def _month_days() -> dict[str, str]:
+    """``"May 8"`` -> ``"05-08"``, for every month and every day of one or two ASCII digits."""
+    days = [str(day) for day in range(10)] + [f"{day:02d}" for day in range(100)]
+    return {f"{month} {day}": f"{number}-{int(day):02d}" for month, number in _MONTHS.items() for day in days}
+
+
+def _default_date(date: str, month_day: str | None, year: str | None) -> str:
+    """What ``_read_commits`` makes of a ``_COMMIT_BLOCK`` date outside ``_month_days``."""
+    if month_day is None or year is None:
+        return short_date(date)
+    month, day = month_day.split(" ")
+    return f"{year}-{_MONTHS[month]}-{int(day):02d}" if month in _MONTHS else short_date(date)
+
+
+def _read_commits(
+    text: str, block: re.Match[str], kept: list[str], omissions: Omissions, blank_lines: list[int]
+) -> int:
     """Read the commit ``block`` (a ``_COMMIT_BLOCK`` match) and those right after it as
     ``_compact_plain`` reads their lines (each header folded as ``_Commit.lines()`` folds an id,
     author and date; each run of message lines that are not blank kept as one item); where the
-    last one ends."""
-    match, split_message, months = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _MONTHS
+    last one ends. ``blank_lines``: where ``_BLANK_MESSAGE_LINE`` matches in ``text`` (in "\\n" +
+    a message it matches where it matches in ``text`` from the "\\n" before the message: a
+    match spans one line, and the lines around a message are not indented)."""
+    match, split_message, month_days = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _month_days()
     blanks = 0
     found: re.Match[str] | None = block
     while found is not None:
-        ident, rest, author, date, month, day, year, message, blank = found.groups()
+        ident, rest, author, date, month_day, year, message, blank = found.groups()
         # the default date ("Fri May 8 15:01:59 2026 -0300") read by parts, as short_date reads it
-        date = f"{year}-{months[month]}-{int(day):02d}" if month in months else short_date(date)
+        if month_day in month_days:
+            date = f"{year}-{month_days[month_day]}"
+        else:
+            date = _default_date(date, month_day, year)
         person = short_person(author)
-        head = ident + rest.rstrip()
-        parts = (head, date, person)
-        kept.append(f"{head} {date} {person}" if date and person else " ".join(filter(None, parts)))
+        head = ident + rest.rstrip() if rest else ident
+        if date and person:
+            kept.append(f"{head} {date} {person}")
+        else:
+            kept.append(" ".join(filter(None, (head, date, person))))
         blanks += 1 + len(blank)  # the blank line under the header, the one after the message
         if message:
             # "\n" + message, cut at its blank lines: each run of other lines after its "\n",
             # the last one also before its own
-            runs = split_message("\n" + message)
+            start, end = found.span(7)
+            cut = bisect_left(blank_lines, start - 1)
+            no_blank_line = cut == len(blank_lines) or blank_lines[cut] >= end - 1
+            runs = [message] if no_blank_line else split_message("\n" + message)
             if len(runs) == 1:
                 kept.append(message[:-1])
             else:

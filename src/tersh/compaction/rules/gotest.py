@@ -20,7 +20,7 @@ import re
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "gotest"
 CATEGORY = "tests"
@@ -35,6 +35,12 @@ _PASSED = lazy(r"^\s*--- (?P<status>PASS|SKIP): (?P<test>\S+) \([\d.]+s\)$")
 MAX_SKIPPED_NAMED = 20
 _BARE_PASS = lazy(r"^PASS$")
 _NO_TEST_FILES = lazy(r"^\?\s+(?P<pkg>\S+)\s+\[no test files\]$")
+# Consecutive lines (each ending in "\n") that ``compact`` leaves out with a passing mark, one
+# by one: ``=== RUN``/``PAUSE``/``CONT`` markers and ``--- PASS`` lines (``_MARKER``, ``_PASSED``).
+# Only the markers open with "=== " (a "\n=== " is one of them).
+_PASSING_RUN = lazy(
+    r"(?:(?:=== (?:RUN|PAUSE|CONT)[^\S\n][^\n]*|[^\S\n]*--- PASS: [^\s]+ \([\d.]+s\))\n)+"
+)
 _PACKAGE_RESULT = lazy(r"^(?:ok|FAIL|---)\s+\S+\s+(?:\(cached\)|[\d.]+s|\[)", MULTILINE)
 _FAIL_HEADER = lazy(r"^\s*--- FAIL: \S+ \([\d.]+s\)$", MULTILINE)
 
@@ -46,7 +52,9 @@ def compact(text: str, inv: Invocation) -> str | None:
     out = Output()
     passed = untested = 0
     skipped: list[str] = []
-    for line in text.split("\n"):
+
+    def feed(line: str) -> None:
+        nonlocal passed, untested
         passing = _PASSED.match(line)
         if passing:
             if passing["status"] == "PASS":
@@ -55,16 +63,33 @@ def compact(text: str, inv: Invocation) -> str | None:
             else:
                 skipped.append(passing["test"])
                 out.omit(line)
-            continue
+            return
         no_tests = _NO_TEST_FILES.match(line)
         if no_tests:
             untested += 1
             out.omit_in_file(line, no_tests["pkg"], "", passing=False)
-            continue
+            return
         if _MARKER.match(line) or _BARE_PASS.match(line):
             out.omit(line, passing=not line.startswith("=== NAME"))
-            continue
+            return
         out.keep(line)
+
+    passing_run = _PASSING_RUN.match
+
+    def bulk(text: str, position: int) -> int:
+        """Leave out a run of markers and ``--- PASS`` lines at once, as ``feed`` would each."""
+        run = passing_run(text, position)
+        if run is None:
+            return -1
+        nonlocal passed
+        end = run.end()
+        lines = text.count("\n", position, end)
+        markers = text.startswith("=== ", position) + text.count("\n=== ", position, end - 1)
+        passed += lines - markers
+        out.omit_passing_lines(text[position : end - 1], lines)
+        return end
+
+    read_lines(text, feed, bulk)
     parts = [plural(passed, "passing test")] if passed else []
     if len(skipped) > MAX_SKIPPED_NAMED:
         parts.append(f"{len(skipped):,} skipped")

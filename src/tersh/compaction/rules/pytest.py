@@ -54,6 +54,16 @@ _MARKS = r"[.sxFEXRfp]+"
 _PERCENT = r"\s*(?:\[\s*\d+%\])?"
 _PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}$")
 _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
+# Consecutive progress rows without a failure or an error (no F or E mark), each ending in "\n",
+# that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
+# with a character ``_Reader.read`` looks at first); ``_PROGRESS_ROW`` takes each apart.
+_PASSING_MARKS = r"[.sxXRfp]+"
+# (A bare row is tried first: the path's pattern would run along a row of marks looking for ".py";
+# no bare row holds a path, so the path, once found, is never given back.)
+_PASSING_PROGRESS = lazy(
+    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}|[^\s:]+\.py {_PASSING_MARKS})[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
+)
+_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?+({_PASSING_MARKS})[^\n]*)", MULTILINE)
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
@@ -67,6 +77,20 @@ _VERBOSE = lazy(
 _ROW_BODY = r"[^\n]*(?: PASSED| SKIPPED(?: \([^\n]*\))?| XFAIL(?: \([^\n]*\))?) *(?:\[ *\d+%\])?\n"
 _FILE_ROWS = lazy(rf"(?![ =_>E])([^\s:]+\.py)::{_ROW_BODY}(?:\1::{_ROW_BODY})*")
 _ROW_STATUSES = ("PASSED", "SKIPPED", "XFAIL")
+# The lines of one file's -v rows at a position, whatever follows each ``path::`` (each ending in
+# "\n"): cheap to match (no backtracking into a row). ``_Reader.conforming_rows`` checks with a
+# few C-speed scans that every one of them is a row ``_FILE_ROWS`` takes, or falls back to it.
+_FILE_LINES = lazy(r"(?![ =_>E])([^\s:]+\.py)::[^\n]*\n(?:\1::[^\n]*\n)*")
+# A status word that ends no row of ``_ROW_BODY``'s shape: one not after a space, or one not
+# followed (its reason, then) by padding, "[ 40%]" and the end of the line.
+# A reason that names no status word: a good status word is then the last one on its line.
+_PERCENT_END = r" *(?:\[ *\d+%\])?\n"
+_REASON = r"(?: \((?:(?!PASSED|SKIPPED|XFAIL)[^\n])*\))?"
+_ODD_STATUS = (
+    lazy(rf"PASSED(?:(?<! PASSED)|(?!{_PERCENT_END}))"),
+    lazy(rf"SKIPPED(?:(?<! SKIPPED)|(?!{_REASON}{_PERCENT_END}))"),
+    lazy(rf"XFAIL(?:(?<! XFAIL)|(?!{_REASON}{_PERCENT_END}))"),
+)
 # A row's status (its one status word) and all that follows it.
 _STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
 _XDIST_VERBOSE = lazy(
@@ -100,6 +124,18 @@ class _Counts:
     def add_marks(self, marks: str) -> None:
         for mark, outcome in _MARK_OUTCOMES.items():
             self.add(outcome, marks.count(mark))
+
+    def add_rows_marks(self, rows: list[str]) -> None:
+        """``add_marks`` of each of ``rows`` in turn: outcomes first seen in the same row come
+        in ``_MARK_OUTCOMES``'s order."""
+        joined = "\n".join(rows)
+        firsts = []
+        for order, (mark, outcome) in enumerate(_MARK_OUTCOMES.items()):
+            number = joined.count(mark)
+            if number:
+                firsts.append((joined.count("\n", 0, joined.find(mark)), order, outcome, number))
+        for _, _, outcome, number in sorted(firsts):
+            self.add(outcome, number)
 
     def describe(self, omitted: int) -> str:
         """What the note says was left out."""
@@ -152,11 +188,17 @@ class _Reader:
         """Whether a -v row read now is one to leave out (not in a header, a traceback, PASSES)."""
         return self.section not in _TRACEBACK_TITLES and not self.in_header and self.section != "PASSES"
 
-    def passing_rows(self, text: str, start: int, end: int, path: str) -> None:
+    def passing_rows(
+        self, text: str, start: int, end: int, path: str, counts: list[int] | None = None
+    ) -> None:
         """Read the -v rows of ``path`` that ``_FILE_ROWS`` found in ``text[start:end]`` (each
-        row ending in "\\n") at once, as :meth:`feed` would read them one by one."""
-        rows = text.count("\n", start, end)
-        counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+        row ending in "\\n") at once, as :meth:`feed` would read them one by one; ``counts``:
+        their status words (``_ROW_STATUSES``) when known."""
+        if counts is None:
+            rows = text.count("\n", start, end)
+            counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+        else:  # one status word a row
+            rows = sum(counts)
         if sum(counts) != rows:  # a row holds another status word: read row by row
             for line in text[start : end - 1].split("\n"):
                 self.feed(line)
@@ -170,6 +212,19 @@ class _Reader:
                 self.counts.add(_STATUS_OUTCOMES[status], number)
         lines = text[start : end - 1]
         self.out.omit_passing_block(lines, rows, _rests_naming_words(lines, path, rows), path)
+        self.last_kept = False
+
+    def passing_progress(self, text: str, start: int, end: int) -> None:
+        """Read the progress rows ``_PASSING_PROGRESS`` found in ``text[start:end]`` as
+        :meth:`feed` would read them one by one: each row's marks counted, a row naming its
+        file left out, a bare row of marks told."""
+        self.flush_repeats()
+        out, rows = self.out, _PROGRESS_ROW.findall(text, start, end)
+        # a row's file is noted before the row is left out; rows and marks are apart in Output
+        out.words.update(dict.fromkeys(path for _, path, _ in rows if path))
+        out.omit_each([line for line, path, _ in rows if path], "")
+        out.omit_each_marks([line for line, path, _ in rows if not path])
+        self.counts.add_rows_marks([marks for _, _, marks in rows])
         self.last_kept = False
 
     def read(self, line: str) -> None:
@@ -354,11 +409,26 @@ def compact(text: str, inv: Invocation) -> str | None:
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
-    file_rows = _FILE_ROWS.match
+    file_rows, file_lines, passing_progress = _FILE_ROWS.match, _FILE_LINES.match, _PASSING_PROGRESS.match
 
     def bulk(text: str, position: int) -> int:
-        """Read the -v rows of one file at ``position`` at once (outside headers, tracebacks, PASSES)."""
-        rows = file_rows(text, position) if reader.plain else None
+        """Read the -v rows of one file, or progress rows that passed, at ``position`` at once
+        (outside headers, tracebacks, PASSES)."""
+        if not reader.plain:
+            return -1
+        lines = file_lines(text, position)
+        if lines is None:
+            progress = passing_progress(text, position)
+            if progress is None:
+                return -1
+            reader.passing_progress(text, position, progress.end())
+            return progress.end()
+        end = lines.end()
+        counts = conforming_counts(text, position, end)
+        if counts is not None:  # the lines are the rows _FILE_ROWS would match
+            reader.passing_rows(text, position, end, lines[1], counts)
+            return end
+        rows = file_rows(text, position)
         if rows is None:
             return -1
         reader.passing_rows(text, position, rows.end(), rows[1])
@@ -366,6 +436,25 @@ def compact(text: str, inv: Invocation) -> str | None:
 
     read_lines(text, reader.feed, bulk)
     return reader.finish(text)
+
+
+def conforming_counts(text: str, start: int, end: int) -> list[int] | None:
+    """How many of each status word (``_ROW_STATUSES``) the lines ``text[start:end]`` (each
+    ``path::…`` and ending in "\\n") hold, when each holds one and ends as a row of
+    ``_ROW_BODY``'s shape (then ``_FILE_ROWS`` matches them all); None when that is not sure.
+
+    A status word that is after a space and followed only by a reason naming no status word,
+    padding and "[ 40%]" is the last one on its line; when every one is, and there are as many
+    as lines, each line holds one.
+    """
+    rows = text.count("\n", start, end)
+    counts = [text.count(status, start, end) for status in _ROW_STATUSES]
+    if sum(counts) != rows:
+        return None
+    for odd, number in zip(_ODD_STATUS, counts, strict=True):
+        if number and odd.search(text, start, end) is not None:
+            return None
+    return counts
 
 
 def _rests_naming_words(lines: str, path: str, rows: int) -> str:

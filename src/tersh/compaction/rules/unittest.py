@@ -15,7 +15,7 @@ from __future__ import annotations
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import MARK, plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "unittest"
 CATEGORY = "tests"
@@ -29,6 +29,12 @@ _NAME_LINE = lazy(r"^\w+ \([\w.]+\)$")
 _PASSING_END = lazy(
     r"^(?P<head>.*?) \.\.\. (?P<status>ok|skipped(?: .*)?)$"
 )
+# Consecutive lines (each ending in "\n") that end as a passing -v row, each maybe after its
+# name line (``_NAME_LINE``) when it is not itself a row opening with one (then it is the test's
+# docstring): with no "skipped" among them, ``_PASSING_END`` reads each row as "ok" (its head is
+# all but " ... ok"), and only the name lines have the name line's shape.
+_OK_RUN = lazy(r"(?:(?:\w+ \([\w.]+\)\n(?!\w+ \([\w.]+\) \.\.\. ok\n))?[^\n]* \.\.\. ok\n)+")
+_NAME_LINES = lazy(r"^\w+ \([\w.]+\)\n", MULTILINE)
 _CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
 _SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
@@ -95,6 +101,11 @@ class _Frames:
         self.frame: list[str] | None = None  # the frame being read: its File line, its code line
         self.told = self.told_lines = 0  # frames left out, and their lines
 
+    @property
+    def idle(self) -> bool:
+        """Whether no frame is being read or held back (``read`` then takes no line but a frame's)."""
+        return self.frame is None and not self.run
+
     def read(self, line: str) -> bool:
         """Take ``line`` when it belongs to a frame; False when the caller must read it."""
         if _FRAME.match(line):
@@ -155,10 +166,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     tally = _Tally()
     frames = _Frames(out)
     counts: dict[str, int] = {}
-    finished = _VERDICT.search(text) is not None  # every E and F is then listed in full below
+    finished = has_verdict(text)  # every E and F is then listed in full below
     back2 = back1 = ""  # the two lines before this one
     pending: str | None = None  # a "name (dotted.id)" line waiting for its docstring line
-    for line in text.split("\n"):
+
+    def feed(line: str) -> None:
+        nonlocal back2, back1, pending
         passing = _PASSING_END.match(line)
         if passing:
             outcome = "passed" if passing["status"] == "ok" else "skipped"
@@ -169,7 +182,7 @@ def compact(text: str, inv: Invocation) -> str | None:
                 out.keep(pending)
             pending = None
             out.omit(line, passing=True)
-            continue
+            return
         if pending is not None:
             out.keep(pending)
             pending = None
@@ -191,11 +204,53 @@ def compact(text: str, inv: Invocation) -> str | None:
         else:
             out.keep(line)
         back2, back1 = back1, line
+
+    ok_run, name_lines = _OK_RUN.match, _NAME_LINES.finditer
+
+    def bulk(text: str, position: int) -> int:
+        """Leave out a run of rows that passed (and their name lines) at once, as ``feed`` would
+        each (none is pending; no frame is being read, so none of them is one's)."""
+        nonlocal back2, back1
+        run = ok_run(text, position) if pending is None and frames.idle else None
+        if run is None or text.find("skipped", position, run.end()) >= 0:
+            return -1
+        start, end = position, run.end()
+        names = 0
+        for name in name_lines(text, start, end):  # each left out without a passing mark
+            if name.start() > start:
+                rows = text.count("\n", start, name.start())
+                out.omit_passing_lines(text[start : name.start() - 1], rows)
+            line = name[0][:-1]
+            out.omit(line)
+            back2, back1 = back1, line
+            names += 1
+            start = name.end()
+        rows = text.count("\n", start, end)
+        out.omit_passing_lines(text[start : end - 1], rows)
+        counts["passed"] = counts.get("passed", 0) + text.count("\n", position, end) - names
+        return end
+
+    read_lines(text, feed, bulk)
     frames.finish()
     if pending is not None:
         out.keep(pending)
     tally.frames, tally.frame_lines = frames.told, frames.told_lines
     return out.render(lambda omitted: tally.describe(omitted, counts), text)
+
+
+def has_verdict(text: str) -> bool:
+    """Whether a line of ``text`` is unittest's verdict (``_VERDICT.search``: only lines that
+    open with "OK" or "FAILED" are tried, found by str.find)."""
+    verdict = _VERDICT.match
+    for word in ("OK", "FAILED"):
+        if text.startswith(word) and verdict(text):
+            return True
+        at = text.find("\n" + word)
+        while at >= 0:
+            if verdict(text, at + 1):
+                return True
+            at = text.find("\n" + word, at + 1)
+    return False
 
 
 def sniff(text: str) -> float:
