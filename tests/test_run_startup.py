@@ -28,6 +28,14 @@ HEAVY = (
 )
 
 
+def _without_rtk() -> dict[str, str]:
+    """The environment with no ``rtk`` on PATH: where RTK is installed (an activated venv with
+    the dev extra holds it), ``tersh run`` asks it for a rewrite first, a subprocess by design."""
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    kept = [folder for folder in folders if not os.access(os.path.join(folder, "rtk"), os.X_OK)]
+    return {**os.environ, "PATH": os.pathsep.join(kept)}
+
+
 def test_run_of_a_silent_command_imports_nothing_heavy() -> None:
     enable()
     probe = (
@@ -41,7 +49,7 @@ def test_run_of_a_silent_command_imports_nothing_heavy() -> None:
             [sys.executable, "-c", probe],
             capture_output=True,
             text=True,
-            env=os.environ,
+            env=_without_rtk(),
             timeout=60,
             check=False,
         )
@@ -62,7 +70,7 @@ def _hook_modules(payload: dict[str, object]) -> tuple[list[str], str]:
         input=json.dumps(payload),
         capture_output=True,
         text=True,
-        env=os.environ,
+        env=_without_rtk(),
         timeout=60,
         check=False,
     )
@@ -133,7 +141,7 @@ def test_run_of_git_status_with_changes_that_cannot_pay_skips_the_verifier(tmp_p
     )
     for _ in range(2):  # the first run keeps the regular expressions' programs for the next
         done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                              env=os.environ, cwd=tmp_path, timeout=60, check=False)
+                              env=_without_rtk(), cwd=tmp_path, timeout=60, check=False)
     assert done.stderr.strip().splitlines()[-1] == "[] 0", done.stderr
     plain = subprocess.run(["git", "status"], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert done.stdout.rstrip("\n") == plain.stdout.rstrip("\n")  # the source exactly, no report
