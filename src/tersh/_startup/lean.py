@@ -125,13 +125,24 @@ class NamedTuple(metaclass=_RecordMeta):
     """Base class: subclasses become tuple records (see the module doc)."""
 
 
-class CacheInfo(NamedTuple):
-    """What ``cache_info()`` of a :func:`lru_cache` function answers (``functools``' fields)."""
+_CACHE_INFO: list[type] = []
 
-    hits: int
-    misses: int
-    maxsize: int | None
-    currsize: int
+
+def cache_info_type() -> type:
+    """The record ``cache_info()`` of a :func:`lru_cache` function answers with (``functools``'
+    fields); made on the first cache, as the hook path makes none."""
+    if not _CACHE_INFO:
+
+        class CacheInfo(NamedTuple):
+            """Hits, misses, bound and size of a cache."""
+
+            hits: int
+            misses: int
+            maxsize: int | None
+            currsize: int
+
+        _CACHE_INFO.append(CacheInfo)
+    return _CACHE_INFO[0]
 
 
 if TYPE_CHECKING:
@@ -151,7 +162,7 @@ else:
                 maxsize = 0
 
             def decorating(function: object) -> object:
-                wrapper = _lru_cache_wrapper(function, maxsize, typed, CacheInfo)
+                wrapper = _lru_cache_wrapper(function, maxsize, typed, cache_info_type())
                 wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
                 for name in ("__module__", "__name__", "__qualname__", "__doc__"):
                     setattr(wrapper, name, getattr(function, name))
