@@ -22,7 +22,13 @@ from tersh.compaction.verify.renderings import finding_continuation, finding_ent
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from typing import NamedTuple
+    from typing import NamedTuple, Protocol
+
+    class Reading(Protocol):
+        """A rule's reading of a text: in bulk, or line by line (the definition)."""
+
+        def read_bulk(self, text: str) -> None: ...
+        def read_lines(self, lines: Iterable[str]) -> None: ...
 else:
     from tersh._startup.lean import NamedTuple
 
@@ -119,6 +125,15 @@ class collector_paused:  # used as a function: ``with collector_paused():``
     def __exit__(self, *exc_info: object) -> None:
         if self.enabled:
             gc.enable()
+
+
+def read_text(reading: Reading, text: str) -> None:
+    """Give ``text`` to ``reading``: in bulk when its only line break is ``\n`` (its lines are
+    what ``split("\n")`` gives), else line by line as :func:`lines_of` splits it."""
+    if text and not any(mark in text for mark in OTHER_BREAKS):
+        reading.read_bulk(text)
+    else:
+        reading.read_lines(lines_of(text))
 
 
 def lines_of(text: str) -> Iterator[str]:

@@ -39,10 +39,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 
 def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
-    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
-        reading.read_bulk(text)
-    else:
-        reading.read_lines(_diag.lines_of(text))
+    _diag.read_text(reading, text)
     findings = len(reading.items) - sum(map(_diag.is_str, reading.items))
     if not reading.seen_eslint or findings <= _diag.FEW_FINDINGS:
         return None

@@ -10,6 +10,7 @@ note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines an
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
@@ -37,11 +38,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 
 def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
-    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
-        reading.read_bulk(text)
-    else:
-        for line in _diag.lines_of(text):
-            reading.step(line)
+    _diag.read_text(reading, text)
     reading.run.close()
     items, dropped, paths, recognised = reading.items, reading.dropped, reading.paths, reading.recognised
     if not recognised and not dropped["download line"]:
@@ -87,6 +84,11 @@ class _Reading:
             self.run.extra.append(line)
         else:
             self.dropped["quoted source or caret line"] += 1
+
+    def read_lines(self, lines: Iterable[str]) -> None:
+        """Read the lines one by one (the definition :meth:`read_bulk` is held equal to)."""
+        for line in lines:
+            self.step(line)
 
     def read_bulk(self, text: str) -> None:
         """What ``step`` reads of each line of a text whose only line break is ``\\n``: one

@@ -38,10 +38,7 @@ def compact(text: str, inv: Invocation) -> str | None:
 
 def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
-    if text and not any(mark in text for mark in _diag.OTHER_BREAKS):
-        reading.read_bulk(text)
-    else:
-        reading.read_lines(_diag.lines_of(text))
+    _diag.read_text(reading, text)
     if not reading.seen_pylint:
         return None
     return _diag.render(text, reading.items, reading.dropped)
