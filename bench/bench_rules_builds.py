@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -82,6 +83,15 @@ def synthetic(sample: str, megabytes: float) -> str:
 
 
 
+def _paused_compact(rule: Any, text: str, inv: Any) -> str | None:
+    """``rule.compact`` with the collector paused, as ``compaction.apply`` calls it."""
+    from tersh._startup.collector import paused
+
+    with paused():
+        result: str | None = rule.compact(text, inv)
+    return result
+
+
 def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str, float]:
     """Measure one input in this process; the figures as a dict."""
     module, command, source = SAMPLES[label]
@@ -89,7 +99,7 @@ def child(label: str, megabytes: float, runs: int, verify_runs: int) -> dict[str
     text = synthetic(_sample(source), megabytes)
     size = len(text.encode()) / 1e6
     inv = detect.invocation(command, 1)
-    rule_s, rule_mb, out = measure_call(lambda: rule.compact(text, inv), runs)
+    rule_s, rule_mb, out = measure_call(lambda: _paused_compact(rule, text, inv), runs)
     proposal = out if isinstance(out, str) else text[: len(text) // 2]
     extract_s, extract_mb, _ = measure_call(lambda: verify.extract_facts(text, inv), verify_runs)
     gate_s, gate_mb, reason = measure_call(lambda: verify.refusal(text, proposal, inv), verify_runs)

@@ -114,8 +114,10 @@ def apply(rule: Rule, text: str, inv: Invocation, min_saving: float = MIN_SAVED_
 
     name = getattr(rule, "NAME", type(rule).__name__)
     category = getattr(rule, "CATEGORY", None)
+    from tersh._startup.collector import paused
+
     try:
-        with minimum_saving(min_saving):
+        with minimum_saving(min_saving), paused():  # see collector.paused
             proposal = rule.compact(text, inv)
     except Exception as exc:  # a crashing rule costs savings, never output
         return Outcome(text, name, category, refused=f"rule raised {type(exc).__name__}")

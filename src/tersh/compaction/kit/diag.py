@@ -7,7 +7,6 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -106,25 +105,6 @@ class FindingRun:
             self.items.append(make_finding((*finding[:4], tuple(self.extra))) if self.extra else finding)
             self.extra.clear()
             self.current = None
-
-
-class collector_paused:  # used as a function: ``with collector_paused():``
-    """Python's cyclic garbage collector paused for a bulk reading, then restored as it was.
-
-    A rule builds a few objects per line of a log that it keeps until it is done; none of them
-    form cycles, but each collection the allocations trigger walks all those still alive, which
-    costs a large share of a big log's reading. Nested uses leave it to the outermost.
-    """
-
-    __slots__ = ("enabled",)
-
-    def __enter__(self) -> None:
-        self.enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.enabled:
-            gc.enable()
 
 
 def read_text(reading: Reading, text: str) -> None:

@@ -60,11 +60,6 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop progress and quoted source; None when the output is not a Rust build's."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     read = _read_bulk(text) if text and not any(mark in text for mark in _diag.OTHER_BREAKS) else None
     out, dropped, paths, recognised, other, short = read or _read_lines(_diag.lines_of(text))
     if recognised == 0 or other > recognised:

@@ -64,11 +64,6 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop build chatter around the diagnostics; None when the output is not a build's."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     out: list[str] = []
     dropped = {"compiler command": 0, "helper command": 0, "make directory line": 0,
                "progress line": 0, "code-frame line": 0}  # fmt: skip

@@ -33,11 +33,6 @@ _SUMMARY = lazy(r"^[✖✕×]? ?\d[\d,]* problems? \(", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Merge repeated messages per file; None with few findings (nothing to gain)."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
     _diag.read_text(reading, text)
     findings = len(reading.items) - sum(map(_diag.is_str, reading.items))

@@ -29,11 +29,6 @@ _SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Group flake8 findings by file, or None when there are too few to gain anything."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     plain = text and not any(mark in text for mark in _diag.OTHER_BREAKS)
     items = _read_bulk(text) if plain else _read_lines(_diag.lines_of(text))
     return _diag.render(text, items, {})

@@ -32,11 +32,6 @@ _SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source and download chatter; None when nothing is gained."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
     _diag.read_text(reading, text)
     reading.run.close()

@@ -62,11 +62,6 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Join wrapped messages, drop quoted source; None when nothing is gained."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     dropped = {"quoted source or caret line": 0, "file heading or start-up line": 0}
     run = _diag.FindingRun(items)

@@ -32,11 +32,6 @@ _SNIFF = lazy(r"^\*{13} Module |^Your code has been rated at ", MULTILINE)
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop banners and rulers, group findings when there are many; None if nothing to gain."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     reading = _Reading()
     _diag.read_text(reading, text)
     if not reading.seen_pylint:

@@ -55,11 +55,6 @@ _SNIFF = lazy(
 
 def compact(text: str, inv: Invocation) -> str | None:
     """One line per finding (grouped by file when many); None when nothing can go."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     # the bulk reading splits at "\n" only: a text with other line breaks is read a line at a time
     plain = not any(mark in text for mark in _diag.OTHER_BREAKS)
     lines = _newline_lines(text) if plain else text.splitlines()

@@ -45,11 +45,6 @@ class _Block(NamedTuple):
 
 def compact(text: str, inv: Invocation) -> str | None:
     """One entry per comment; None when the text is not shellcheck's or saves too little."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     items: list[_diag.Finding | str] = []
     blocks: list[_Block] = []
     dropped = {"quoted or rewritten code line": 0}

@@ -35,11 +35,6 @@ _SNIFF = lazy(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+
 
 def compact(text: str, inv: Invocation) -> str | None:
     """Drop quoted source, group errors by file when many; None if nothing is gained."""
-    with _diag.collector_paused():
-        return _compact(text, inv)
-
-
-def _compact(text: str, inv: Invocation) -> str | None:
     items, dropped, recognised = _read(_diag.lines_of(text))
     if not recognised:
         return None
