@@ -100,19 +100,11 @@ def record(result: Result, conf: Settings | None = None, *, program: str | None 
 
 def after_call(result: Result, conf: Settings, *, program: str, klass: str) -> None:
     """The record stage of a call: record it, then the once-a-minute upkeep (capture eviction,
-    folding the ledger's spool); never fails the call."""
-    from tersh.errors import warn
+    the ledger's maintenance: ``tersh.recording.upkeep``, detached); never fails the call."""
+    from tersh.recording import upkeep
 
     record(result, conf, program=program, klass=klass)
-    try:
-        from tersh.recording import captures
-
-        if captures.evict_if_due(settings=conf) is not None and conf.flag("ledger.enabled"):
-            from tersh.recording import ledger
-
-            ledger.maintain(conf)  # once a minute, like eviction: off the per-call path
-    except Exception as exc:
-        warn(f"capture eviction or ledger upkeep failed: {type(exc).__name__}: {exc}")
+    upkeep.after_call(conf)
 
 
 def _spool(row: Row) -> bool:

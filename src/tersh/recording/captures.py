@@ -583,13 +583,13 @@ EVICT_STAMP = ".last-eviction"
 EVICT_EVERY_SECONDS = 60.0
 
 
-def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str] | None:
-    """Run :func:`evict` at most once a minute (a stamp file's mtime says when it last ran);
-    the removed ids, or None when it was not due."""
+def claim_eviction() -> bool:
+    """Whether :func:`evict` is due (a stamp file's mtime says when it last ran: at most once a
+    minute); when it is, the stamp is touched first, so one caller of many runs it."""
     stamp = os.path.join(_root(), EVICT_STAMP)
     try:
         if time.time() - os.stat(stamp).st_mtime < EVICT_EVERY_SECONDS:
-            return None
+            return False
     except FileNotFoundError:
         pass
     try:
@@ -597,8 +597,14 @@ def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str] | N
         os.close(fd)
         os.utime(stamp)
     except OSError:
-        return None
-    return evict(settings=settings)
+        return False
+    return True
+
+
+def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str] | None:
+    """Run :func:`evict` when :func:`claim_eviction` says it is due; the removed ids, or None
+    when it was not due."""
+    return evict(settings=settings) if claim_eviction() else None
 
 
 def evict(now: float | None = None, *, settings: settings_mod.Settings | None = None) -> list[str]:
