@@ -1036,15 +1036,18 @@ class _Selection:
         self.cut = 0
         #: A git log: its indented message lines carry facts (commit messages).
         self.messages = False
-        #: carries_fact of each line text offered (a flood repeats the same few lines).
+        #: carries_fact of each shape of line offered (see _DIGITS_AS_ZERO: carries_fact reads
+        #: lines that differ only in their digits alike, and the lines of a log, a flood, a
+        #: listing mostly do: their time stamps, counters, numbers).
         self.carries: dict[str, bool] = {}
 
     def _carries_fact(self, line: str) -> bool:
-        found = self.carries.get(line)
+        shape = line.translate(_DIGITS_AS_ZERO)
+        found = self.carries.get(shape)
         if found is None:
             if len(self.carries) >= _READS_KEPT:
                 self.carries.clear()
-            found = self.carries[line] = carries_fact(line)
+            found = self.carries[shape] = carries_fact(line)
         return found
 
     def _new_gaps(self, number: int) -> int:

@@ -296,6 +296,7 @@ class _Pricing:
         self.floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         self.skipped = 0
         self._plain: _Whole | Preview | None = None
+        self._whole_fits: bool | None = None
 
     def plain(self) -> _Whole | Preview:
         """The cleaned source, bounded as a complete answer (no report to make room for)."""
@@ -304,6 +305,15 @@ class _Pricing:
                                       filler_bytes=self.filler)
         return self._plain
 
+    def source_fits(self) -> bool:
+        """Whether :meth:`plain` is complete: the source fits the bounds whole (a preview of a
+        text that does not is always cut, tests/test_preview.py), so a source too large is
+        never bounded here only to be found incomplete."""
+        if self._whole_fits is None:
+            self._whole_fits = (self._plain.complete if self._plain is not None
+                          else _fits(self.cleaned.rstrip("\n"), self.full_lines, self.full_bytes))
+        return self._whole_fits
+
     def shown(self, text: str, whole_text: bool) -> _Whole | Preview:
         """``text`` (after the encoding notes) bounded to leave room for a report."""
         return _bound_text("\n".join([*self.notes, text]) if self.notes else text, self.max_lines,
@@ -311,9 +321,10 @@ class _Pricing:
 
     def source_instead(self, shown: str, details: dict[str, Any]) -> bool:
         """Whether ``shown``, a compaction that fits, saves too little to pay for its report."""
+        if not self.source_fits():
+            return False
         candidate = _finish(shown, False, self.cap, {**self.base, "details": dict(details)})
-        plain = self.plain()
-        return plain.complete and not saves_enough(candidate.text, plain.text, self.floor)
+        return not saves_enough(candidate.text, self.plain().text, self.floor)
 
     def affordable(self, proposal: str) -> bool:
         """False when ``proposal``, accepted, would give way to the plain source."""
@@ -327,8 +338,7 @@ class _Pricing:
 
     def is_source(self, result: Result) -> bool:
         """Whether ``result`` is the plain source exactly, as a complete answer."""
-        plain = self.plain()
-        return result.complete and plain.complete and result.text == plain.text
+        return result.complete and self.source_fits() and result.text == self.plain().text
 
     def settled(self, text: str, outcome: Outcome | None, details: dict[str, Any]) -> Result:
         """The model's text for ``text`` given the registry's ``outcome`` (None: not compacted)."""
