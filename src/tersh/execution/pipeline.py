@@ -226,7 +226,7 @@ class _Whole:
 
 def _fits(body: str, max_lines: int, max_bytes: int) -> bool:
     """Whether ``body`` (no final newline) is shown whole within the bounds."""
-    return body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes
+    return len(body) <= max_bytes and body.count("\n") < max_lines and _byte_len(body) <= max_bytes
 
 
 def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
