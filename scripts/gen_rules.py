@@ -38,6 +38,10 @@ SNIFF_LINE_HEADER = """\
 """
 
 
+#: The constants of a rule module the mapping is made of.
+CONSTANTS = {"NAME", "PROGRAMS", "SNIFF_HINTS", "SNIFF_LINE"}
+
+
 def _constants(path: Path) -> dict[str, object]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     values: dict[str, object] = {}
@@ -45,7 +49,7 @@ def _constants(path: Path) -> dict[str, object]:
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name) and target.id in {"NAME", "PROGRAMS", "SNIFF_HINTS", "SNIFF_LINE"}:
+                if isinstance(target, ast.Name) and target.id in CONSTANTS:
                     assert node.value is not None
                     values[target.id] = ast.literal_eval(node.value)
     return values

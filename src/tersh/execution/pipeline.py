@@ -78,7 +78,8 @@ def saves_enough(candidate: str, source: str, floor: float) -> bool:
 
 
 def _byte_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
+    # an ASCII text (a flag of the string: no scan) is one byte a character
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
