@@ -31,6 +31,17 @@ SNIFF_HEADER = """\
 """
 
 
+SNIFF_LINE_HEADER = """\
+# Per rule: a line form (a regex, ``^`` at each line) that the head of a text also holds whenever
+# the rule's sniffer would pick it (SNIFF_LINE in the module), tried once a hint is found, before
+# the rule is imported.
+"""
+
+
+#: The constants of a rule module the mapping is made of.
+CONSTANTS = {"NAME", "PROGRAMS", "SNIFF_HINTS", "SNIFF_LINE"}
+
+
 def _constants(path: Path) -> dict[str, object]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     values: dict[str, object] = {}
@@ -38,7 +49,7 @@ def _constants(path: Path) -> dict[str, object]:
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name) and target.id in {"NAME", "PROGRAMS", "SNIFF_HINTS"}:
+                if isinstance(target, ast.Name) and target.id in CONSTANTS:
                     assert node.value is not None
                     values[target.id] = ast.literal_eval(node.value)
     return values
@@ -49,6 +60,7 @@ def render() -> str:
     programs: dict[str, list[str]] = {}
     rules: list[str] = []
     hints: dict[str, tuple[str, ...]] = {}
+    forms: dict[str, str] = {}
     for path in sorted(PACKAGE.glob("*.py")):
         if path.stem in NOT_RULES or path.stem.startswith("_"):
             continue
@@ -58,6 +70,8 @@ def render() -> str:
         rules.append(path.stem)
         if "SNIFF_HINTS" in values:
             hints[path.stem] = tuple(values["SNIFF_HINTS"])  # type: ignore[call-overload]
+        if "SNIFF_LINE" in values:
+            forms[path.stem] = str(values["SNIFF_LINE"])
         for program in values["PROGRAMS"]:  # type: ignore[attr-defined]
             programs.setdefault(str(program), []).append(path.stem)
     lines = [HEADER, "PROGRAMS: dict[str, tuple[str, ...]] = {\n"]
@@ -75,6 +89,10 @@ def render() -> str:
             if len(row) > 100:
                 row = f"    {name!r}: (\n" + "".join(f"        {v!r},\n" for v in hints[name]) + "    ),\n"
             lines.append(row)
+    lines.append("}\n\n")
+    lines.append(SNIFF_LINE_HEADER)
+    lines.append("SNIFF_LINES: dict[str, str] = {\n")
+    lines.extend(f"    {name!r}: {forms[name]!r},\n" for name in rules if name in forms)
     lines.append("}\n")
     return "".join(lines)
 

@@ -156,3 +156,42 @@ def test_many_stream_switches_fall_back_to_writing_each_stream(monkeypatch: pyte
     assert cap.path("stdout").read_bytes() == b"".join(d for s, d in parts if s == "stdout")
     assert cap.path("stderr").read_bytes() == b"".join(d for s, d in parts if s == "stderr")
     assert cap.path().read_bytes() == b"".join(d for _, d in parts)
+
+
+def test_removing_a_capture_folder_never_follows_a_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    folder = tmp_path / "cap"
+    folder.mkdir()
+    (folder / "combined").write_bytes(b"x" * 10)
+    (folder / "meta.json").write_text("{}")
+    (folder / "to-folder").symlink_to(outside, target_is_directory=True)
+    (folder / "to-file").symlink_to(outside / "keep.txt")
+    (folder / "odd").mkdir()  # an unexpected subfolder (removed with what it holds)
+    (folder / "odd" / "inner").write_text("x")
+    (folder / "odd" / "link").symlink_to(outside)
+    capture._rmtree(folder)
+    assert not folder.exists() and not folder.is_symlink()
+    assert (outside / "keep.txt").read_text() == "kept"
+    # a folder that is itself a link is left alone, and so is what it points to
+    linked = tmp_path / "linked"
+    linked.symlink_to(outside, target_is_directory=True)
+    capture._rmtree(linked)
+    assert linked.is_symlink() and (outside / "keep.txt").exists()
+    capture._rmtree(tmp_path / "missing")  # a missing folder is no error
+
+
+def test_removing_plain_capture_files_imports_no_shutil(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    folder = tmp_path / "cap"
+    folder.mkdir()
+    for name in ("combined", "stdout", "meta.json"):
+        (folder / name).write_text(name)
+    probe = ("import sys\nfrom tersh.recording import captures\n"
+             f"captures._rmtree({str(folder)!r})\nprint('shutil' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    assert not folder.exists()

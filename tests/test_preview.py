@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction.preview import bound_file, bound_lines, bound_text, cut_line, gap_marker
+from tersh.execution import pipeline
 
 _GAP = re.compile(r"^\[tersh: ([\d,]+) lines? omitted\]$")
 _CUT = re.compile(r" \[tersh: [\d,]+ more bytes on this line\]$")
@@ -57,6 +58,13 @@ def test_bounds_characters_and_accounting(lines: list[str], max_lines: int, max_
     text.encode("utf-8")  # a split character would have left a lone surrogate: this would raise
     _accounted(lines, text, preview.digest_lines)
     assert preview.complete == (preview.omitted_lines == 0 and preview.cut_lines == 0)
+    # A text over the bounds is never shown complete (the pipeline's pricing relies on it:
+    # it does not bound a source too large only to find the preview cut).
+    whole = "\n".join(lines)
+    fits = len(lines) <= max_lines and len(whole.encode("utf-8")) <= max_bytes
+    assert preview.complete == (fits or not lines)
+    body = whole[:-1] if whole.endswith("\n") else whole  # bound_text: no line after a final newline
+    assert bound_text(whole, max_lines, max_bytes).complete == pipeline._fits(body, max_lines, max_bytes)
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -5,6 +5,7 @@ answers exactly as the full path would."""
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from tersh import compaction as registry
 from tersh.command import parsed, policy
 from tersh.compaction import SNIFF_HEAD_CHARS, SNIFF_THRESHOLD, clean, generic, load_rule
-from tersh.compaction._mapping import RULES, SNIFF_HINTS
+from tersh.compaction._mapping import RULES, SNIFF_HINTS, SNIFF_LINES
 from tersh.compaction.kit.base import Rule
 from tersh.execution import pipeline
 from tersh.recording import captures as capture_store
@@ -87,6 +88,21 @@ def test_hints_hold_on_mixed_corpus_lines(lines: list[str], data: st.DataObject)
     name = data.draw(st.sampled_from([n for n in RULES if SNIFF_HINTS[n]]))
     hint = data.draw(st.sampled_from(SNIFF_HINTS[name]))
     _check_hints_hold(text.replace(hint, hint[:-1] + "\x00"))
+    # Cutting a rule's line form out of every line must do so too.
+    formed = data.draw(st.sampled_from(sorted(SNIFF_LINES)))
+    _check_hints_hold(re.sub(SNIFF_LINES[formed], lambda m: m[0][:-1] + "\x00", text, flags=re.MULTILINE))
+
+
+def test_the_search_rules_line_form_keeps_dated_logs_from_importing_it() -> None:
+    from tersh.compaction.rules import search
+
+    log = "".join(f"2026-12-01 10:11:{n % 60:02d} worker-{n % 16:02d} handled request {n:08d}\n"
+                  for n in range(300))
+    assert any(hint in log for hint in SNIFF_HINTS["search"])  # the hints alone would import it
+    assert not registry.may_claim("search", log)
+    grep = "src/a.py-11-    x = 1\nsrc/a.py:12:    y = 2\nsrc/a.py-13-    z = 3\n"
+    assert registry.may_claim("search", grep) and search.sniff(grep) > SNIFF_THRESHOLD
+    assert search._SNIFF_MATCH.pattern == SNIFF_LINES["search"] == search.SNIFF_LINE
 
 
 # --- the plain path (short ASCII output no rule claims) answers as the full path does -------

@@ -282,3 +282,10 @@ SNIFF_HINTS: dict[str, tuple[str, ...]] = {
     'uv': ('Resolved ',),
     'yarn': ('yarn ', '➤ YN0000: '),
 }
+
+# Per rule: a line form (a regex, ``^`` at each line) that the head of a text also holds whenever
+# the rule's sniffer would pick it (SNIFF_LINE in the module), tried once a hint is found, before
+# the rule is imported.
+SNIFF_LINES: dict[str, str] = {
+    'search': '^([^\\s:]+):\\d+:',
+}

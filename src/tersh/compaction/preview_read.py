@@ -72,7 +72,8 @@ _SUMMARY = lazy(
 
 
 def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
+    # an ASCII text (a flag of the string: no scan) is one byte a character
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 # --- what a line carries --------------------------------------------------------------------

@@ -78,7 +78,8 @@ def saves_enough(candidate: str, source: str, floor: float) -> bool:
 
 
 def _byte_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
+    # an ASCII text (a flag of the string: no scan) is one byte a character
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
@@ -226,7 +227,7 @@ class _Whole:
 
 def _fits(body: str, max_lines: int, max_bytes: int) -> bool:
     """Whether ``body`` (no final newline) is shown whole within the bounds."""
-    return body.count("\n") < max_lines and len(body) <= max_bytes and _byte_len(body) <= max_bytes
+    return len(body) <= max_bytes and body.count("\n") < max_lines and _byte_len(body) <= max_bytes
 
 
 def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
@@ -296,6 +297,7 @@ class _Pricing:
         self.floor = 1.0 - float(conf["tools.min_saving"])  # SPEC §3: a saving under 10% is not applied
         self.skipped = 0
         self._plain: _Whole | Preview | None = None
+        self._whole_fits: bool | None = None
 
     def plain(self) -> _Whole | Preview:
         """The cleaned source, bounded as a complete answer (no report to make room for)."""
@@ -304,6 +306,15 @@ class _Pricing:
                                       filler_bytes=self.filler)
         return self._plain
 
+    def source_fits(self) -> bool:
+        """Whether :meth:`plain` is complete: the source fits the bounds whole (a preview of a
+        text that does not is always cut, tests/test_preview.py), so a source too large is
+        never bounded here only to be found incomplete."""
+        if self._whole_fits is None:
+            self._whole_fits = (self._plain.complete if self._plain is not None
+                          else _fits(self.cleaned.rstrip("\n"), self.full_lines, self.full_bytes))
+        return self._whole_fits
+
     def shown(self, text: str, whole_text: bool) -> _Whole | Preview:
         """``text`` (after the encoding notes) bounded to leave room for a report."""
         return _bound_text("\n".join([*self.notes, text]) if self.notes else text, self.max_lines,
@@ -311,9 +322,10 @@ class _Pricing:
 
     def source_instead(self, shown: str, details: dict[str, Any]) -> bool:
         """Whether ``shown``, a compaction that fits, saves too little to pay for its report."""
+        if not self.source_fits():
+            return False
         candidate = _finish(shown, False, self.cap, {**self.base, "details": dict(details)})
-        plain = self.plain()
-        return plain.complete and not saves_enough(candidate.text, plain.text, self.floor)
+        return not saves_enough(candidate.text, self.plain().text, self.floor)
 
     def affordable(self, proposal: str) -> bool:
         """False when ``proposal``, accepted, would give way to the plain source."""
@@ -327,8 +339,7 @@ class _Pricing:
 
     def is_source(self, result: Result) -> bool:
         """Whether ``result`` is the plain source exactly, as a complete answer."""
-        plain = self.plain()
-        return result.complete and plain.complete and result.text == plain.text
+        return result.complete and self.source_fits() and result.text == self.plain().text
 
     def settled(self, text: str, outcome: Outcome | None, details: dict[str, Any]) -> Result:
         """The model's text for ``text`` given the registry's ``outcome`` (None: not compacted)."""

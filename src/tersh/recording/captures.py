@@ -381,9 +381,35 @@ class CaptureWriter:
 
 
 def _rmtree(path: str | os.PathLike[str]) -> None:
-    import shutil
+    """``shutil.rmtree(path, ignore_errors=True)`` for a capture folder, which holds plain files:
+    they are unlinked through the folder's descriptor (a link is removed, never followed; a
+    folder that is a link is left alone), and ``shutil`` (milliseconds of imports: ``fnmatch``,
+    ``re``, ``bz2``, ``lzma``) is imported only for an unexpected subfolder."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    try:
+        with os.scandir(fd) as entries:
+            names = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries]
+        for name, is_folder in names:
+            try:
+                if is_folder:
+                    import shutil
 
-    shutil.rmtree(path, ignore_errors=True)
+                    shutil.rmtree(name, ignore_errors=True, dir_fd=fd)
+                else:
+                    os.unlink(name, dir_fd=fd)
+            except OSError:
+                pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 # --- a finished capture ----------------------------------------------------------------------

@@ -48,6 +48,10 @@ SNIFF_HINTS: tuple[str, ...] = (
     "binary file matches",
     "Binary file ",
 )
+#: A line of this form (a regex, ``^`` at each line) is in those characters too, whenever
+#: ``sniff`` scores above the threshold: a ``path:12:`` match line (a dated log holds the
+#: hints, never this). The sniffer tries it before importing this module.
+SNIFF_LINE = r"^([^\s:]+):\d+:"
 
 #: Up to this many matched lines the output stays as printed (``path:line:`` is copied as is).
 FEW_MATCHES = 60
@@ -83,7 +87,7 @@ _DRIVE = lazy(r"^[A-Za-z]:[\\/]")
 # Options after which a search prints context lines ("-C2", "-rnA3", "--context=2", "-5").
 _CONTEXT_OPTION = lazy(r"^-(?:[a-zA-Z]*[ABC]|\d+$)|^--(?:after-|before-)?context")
 _DECLINED_OPTIONS = frozenset({"--heading", "--json", "--files", "--count", "--count-matches"})
-_SNIFF_MATCH = lazy(r"^([^\s:]+):\d+:", MULTILINE)
+_SNIFF_MATCH = lazy(SNIFF_LINE, MULTILINE)
 _SNIFF_CONTEXT = lazy(r"^([^\s:]+)-\d+-", MULTILINE)
 _SNIFF_NOTICE = lazy(r"^(?:grep: .*: binary file matches|Binary file .* matches)$", MULTILINE)
 
