@@ -364,8 +364,11 @@ BULK_MIN_BYTES = GREP_MIN_BYTES
 BULK_CHUNK = 2 << 20
 
 
-#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE).
+#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE)...
 BULK_PROBE = 256 << 10
+#: ... or only its first BULK_PROBE_SHORT bytes when they hold BULK_PROBE_LINES lines already.
+BULK_PROBE_SHORT = 64 << 10
+BULK_PROBE_LINES = 16 << 10
 
 
 def _dense(source: _File) -> bool:
@@ -375,6 +378,8 @@ def _dense(source: _File) -> bool:
 
     with open(source.path, "rb") as handle:
         start = handle.read(BULK_PROBE)
+    if start.count(b"\n", 0, BULK_PROBE_SHORT) >= BULK_PROBE_LINES:
+        start = start[:BULK_PROBE_SHORT]
     return worth_reading_in_bulk(start[: start.rfind(b"\n") + 1])
 
 
@@ -701,7 +706,8 @@ class _GiantEnd:
 def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
     """(whole lines each ending with ``\\n``, None), or for a line longer than GIANT_LINE
     (its first GIANT_LINE bytes, whether it matches _GREP_CONTEXT), from raw blocks of a text."""
-    carry = b""
+    carry: list[bytes] = []  # the start of a line not ended yet (joined once it ends: no copy a block)
+    held = 0  # its bytes
     giant: _GiantEnd | None = None
     prefix = b""
     for block in blocks:
@@ -713,19 +719,22 @@ def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
             giant.feed(block[:newline])
             yield prefix, giant.matches()
             block, giant = block[newline + 1 :], None
-        block = carry + block
         cut = block.rfind(b"\n") + 1
-        body, carry = block[:cut], block[cut:]
-        if body:
-            yield body, None
-        if len(carry) > GIANT_LINE:
-            giant, prefix = _GiantEnd(), carry[:GIANT_LINE]
-            giant.feed(carry)
-            carry = b""
+        if cut:
+            yield (b"".join([*carry, block[:cut]]) if carry else block[:cut]), None
+            carry, held = [block[cut:]], len(block) - cut
+        else:
+            carry.append(block)
+            held += len(block)
+        if held > GIANT_LINE:
+            line = b"".join(carry)
+            giant, prefix = _GiantEnd(), line[:GIANT_LINE]
+            giant.feed(line)
+            carry, held = [], 0
     if giant is not None:
         yield prefix, giant.matches()
-    elif carry:
-        yield carry + b"\n", None
+    elif held:
+        yield b"".join(carry) + b"\n", None
 
 
 def _ends_with_count(body: bytes, start: int, end: int) -> bool:

@@ -176,6 +176,14 @@ class _Shapes:
         self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
         return new, relearnt
 
+    def numbers_and_shapes(self, keys: list[bytes]) -> tuple[list[int], list[Shape]]:
+        """:meth:`numbers` and :meth:`shapes` of the lines (one look-up a line when every
+        shape is known)."""
+        shapes = list(map(self.known.get, keys))
+        if None in shapes:
+            return self.numbers(keys), self.shapes(keys)
+        return list(map(_SELECTED, shapes)), shapes  # type: ignore[return-value]
+
     def shapes(self, keys: list[bytes]) -> list[Shape]:
         """The shape of each line (all known: see :meth:`numbers`)."""
         return list(map(self.known.__getitem__, keys))
@@ -380,14 +388,16 @@ class BulkScan:
         keys = body.translate(_ZERO).split(b"\n")
         keys.pop()
         known = self.known
-        numbers = known.numbers(keys)
         if known.flagged:
-            self._shape_lines(first, lines, known.shapes(keys))
+            numbers, shapes = known.numbers_and_shapes(keys)
+            self._shape_lines(first, lines, shapes)
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
                 known.flagged = False
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
-        elif not self.grouped:
-            self._grouped_only(chunk)
+        else:
+            numbers = known.numbers(keys)
+            if not self.grouped:
+                self._grouped_only(chunk)
         selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
         if not selected:
             return
