@@ -371,16 +371,35 @@ BULK_PROBE_SHORT = 64 << 10
 BULK_PROBE_LINES = 16 << 10
 
 
+#: A file is also read in bulk when grep would print at least this share of the lines of its
+#: start: each line grep prints costs the scan far more (read, decoded, numbered, read for its
+#: facts one by one) than a line costs the bulk scan.
+GREP_DENSE_SHARE = 1 / 32
+
+
 def _dense(source: _File) -> bool:
     """Whether the file is read in bulk: its start holds many lines that the index reads or
-    that may be shape lines (else grep finds the few faster)."""
+    that may be shape lines, or many lines grep would print (else grep finds the few faster)."""
     from tersh.compaction.preview_bulk import worth_reading_in_bulk
 
     with open(source.path, "rb") as handle:
         start = handle.read(BULK_PROBE)
     if start.count(b"\n", 0, BULK_PROBE_SHORT) >= BULK_PROBE_LINES:
         start = start[:BULK_PROBE_SHORT]
-    return worth_reading_in_bulk(start[: start.rfind(b"\n") + 1])
+    start = start[: start.rfind(b"\n") + 1]
+    if worth_reading_in_bulk(start):
+        return True
+    return _grep_share(start) >= GREP_DENSE_SHARE
+
+
+def _grep_share(start: bytes) -> float:
+    """About the share of the lines of ``start`` (whole lines) that the grep of the scan prints:
+    the lines that may be fact lines and the shape lines the Python scan finds."""
+    lines = start.count(b"\n")
+    if not lines:
+        return 0.0
+    text = decode(start)
+    return len(set(candidate_starts(text)).union(_structure_starts(text))) / lines
 
 
 def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
