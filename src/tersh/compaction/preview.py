@@ -368,7 +368,7 @@ BULK_CHUNK = 2 << 20
 BULK_PROBE = 256 << 10
 #: ... or only its first BULK_PROBE_SHORT bytes when they hold BULK_PROBE_LINES lines already.
 BULK_PROBE_SHORT = 64 << 10
-BULK_PROBE_LINES = 16 << 10
+BULK_PROBE_LINES = 4 << 10
 
 
 #: A file is also read in bulk when grep would print at least this share of the lines of its
