@@ -172,3 +172,32 @@ def test_the_bulk_scan_reads_each_sample_line_as_the_line_by_line_scan(
             line_cap = preview._line_cap(max_bytes)
             expected = _state(_by_lines(source, max_bytes, line_cap))
             assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
+
+
+_KEY = st.binary(max_size=50).map(lambda raw: raw.replace(b"\n", b" ").translate(preview_bulk._ZERO))
+_WORDY_KEY = st.lists(
+    st.sampled_from([b"ERROR", b"Warn", b"fail", b"File \"", b":0", b"(0", b"0 ", b"x", b" ", b"\xc3\xa9",
+                     b"panic", b"abort", b"Assert", b"/", b"."]),
+    max_size=8,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys=st.lists(st.one_of(_KEY, _WORDY_KEY, st.sampled_from([line.encode() for line in SHAPE_LINES])),
+                     max_size=40))
+def test_the_candidate_shapes_are_those_holding_a_mark_or_a_severity_word(keys: list[bytes]) -> None:
+    expected = [index for index, key in enumerate(keys)
+                if not key.isascii() or any(mark in key for mark in preview_bulk._SHAPE_MARKS)
+                or any(stem in key.lower() for stem in preview_bulk._STEMS)]
+    assert preview_bulk._candidates(keys) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=LINES, copies=st.integers(1, 3))
+def test_the_bulk_probe_weighs_each_shape_by_its_lines(lines: list[str], copies: int) -> None:
+    start = "".join(line + "\n" for line in _varied(lines, copies)).encode("utf-8", "surrogatepass")
+    keys = start.translate(preview_bulk._ZERO).split(b"\n")[:-1]
+    known = preview_bulk._Shapes()
+    known.numbers(keys)
+    hits = sum(bool(shape.selected) + shape.marked for shape in known.shapes(keys))
+    assert preview_bulk.worth_reading_in_bulk(start) == (hits >= preview_bulk.DENSE_SHARE * len(keys))

@@ -364,18 +364,43 @@ BULK_MIN_BYTES = GREP_MIN_BYTES
 BULK_CHUNK = 2 << 20
 
 
-#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE).
+#: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE)...
 BULK_PROBE = 256 << 10
+#: ... or only its first BULK_PROBE_SHORT bytes when they hold BULK_PROBE_LINES lines already.
+BULK_PROBE_SHORT = 64 << 10
+BULK_PROBE_LINES = 4 << 10
+
+
+#: A file is also read in bulk when grep would print at least this share of the lines of its
+#: start: each line grep prints costs the scan far more (read, decoded, numbered, read for its
+#: facts one by one) than a line costs the bulk scan.
+GREP_DENSE_SHARE = 1 / 32
 
 
 def _dense(source: _File) -> bool:
     """Whether the file is read in bulk: its start holds many lines that the index reads or
-    that may be shape lines (else grep finds the few faster)."""
+    that may be shape lines, or many lines grep would print (else grep finds the few faster)."""
     from tersh.compaction.preview_bulk import worth_reading_in_bulk
 
     with open(source.path, "rb") as handle:
         start = handle.read(BULK_PROBE)
-    return worth_reading_in_bulk(start[: start.rfind(b"\n") + 1])
+    if start.count(b"\n", 0, BULK_PROBE_SHORT) >= BULK_PROBE_LINES:
+        start = start[:BULK_PROBE_SHORT]
+    start = start[: start.rfind(b"\n") + 1]
+    if worth_reading_in_bulk(start):
+        return True
+    short = start[:BULK_PROBE_SHORT]  # enough lines to tell, at a quarter of the cost
+    return _grep_share(short[: short.rfind(b"\n") + 1]) >= GREP_DENSE_SHARE
+
+
+def _grep_share(start: bytes) -> float:
+    """About the share of the lines of ``start`` (whole lines) that the grep of the scan prints:
+    the lines that may be fact lines and the shape lines the Python scan finds."""
+    lines = start.count(b"\n")
+    if not lines:
+        return 0.0
+    text = decode(start)
+    return len(set(candidate_starts(text)).union(_structure_starts(text))) / lines
 
 
 def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
@@ -701,7 +726,8 @@ class _GiantEnd:
 def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
     """(whole lines each ending with ``\\n``, None), or for a line longer than GIANT_LINE
     (its first GIANT_LINE bytes, whether it matches _GREP_CONTEXT), from raw blocks of a text."""
-    carry = b""
+    carry: list[bytes] = []  # the start of a line not ended yet (joined once it ends: no copy a block)
+    held = 0  # its bytes
     giant: _GiantEnd | None = None
     prefix = b""
     for block in blocks:
@@ -713,19 +739,22 @@ def _raw_pieces(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, bool | None]]:
             giant.feed(block[:newline])
             yield prefix, giant.matches()
             block, giant = block[newline + 1 :], None
-        block = carry + block
         cut = block.rfind(b"\n") + 1
-        body, carry = block[:cut], block[cut:]
-        if body:
-            yield body, None
-        if len(carry) > GIANT_LINE:
-            giant, prefix = _GiantEnd(), carry[:GIANT_LINE]
-            giant.feed(carry)
-            carry = b""
+        if cut:
+            yield (b"".join([*carry, block[:cut]]) if carry else block[:cut]), None
+            carry, held = [block[cut:]], len(block) - cut
+        else:
+            carry.append(block)
+            held += len(block)
+        if held > GIANT_LINE:
+            line = b"".join(carry)
+            giant, prefix = _GiantEnd(), line[:GIANT_LINE]
+            giant.feed(line)
+            carry, held = [], 0
     if giant is not None:
         yield prefix, giant.matches()
-    elif carry:
-        yield carry + b"\n", None
+    elif held:
+        yield b"".join(carry) + b"\n", None
 
 
 def _ends_with_count(body: bytes, start: int, end: int) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import and_, attrgetter, contains, is_, is_not, itemgetter, not_
+from operator import add, and_, attrgetter, is_, is_not, itemgetter, mul, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview_read
@@ -43,20 +43,16 @@ class Shape:
     flags that make it a shape line (see :func:`_flags`)."""
 
     __slots__ = (
-        "blank",
         "date",
         "fact",
-        "four",
         "group_head",
         "group_paren",
         "has_head",
         "head",
-        "heading",
         "marked",
         "number",
         "read",
         "selected",
-        "space",
         "structure",
         "underline",
         "url_fact",
@@ -69,8 +65,7 @@ class Shape:
         #: Its number when its lines are read for the index (fact lines, or opening with a code).
         self.selected = number if fact or self.has_head else 0
         self.url_fact = fact and read is None
-        (self.structure, self.date, self.blank, self.four, self.space, self.underline,
-         self.heading, self.group_head, self.group_paren) = flags
+        self.structure, self.date, self.underline, self.group_head, self.group_paren = flags
         self.marked = self.structure or self.date or self.underline or self.group_head
 
 
@@ -79,24 +74,25 @@ _NOT_SPACE = lazy(r"\S")
 
 def _flags(texts: list[str]) -> Iterator[tuple[bool, ...]]:
     """Of each text: whether it is a definition or commit line (``preview_read._STRUCTURE``), a Date
-    header, blank, indented four spaces, indented, an underline, a possible setext heading, a
-    group header, a group header with a count."""
-    group_heads = list(map(is_not, map(preview_read._GROUP_HEAD.fullmatch, texts), repeat(None)))
+    header, an underline, a group header, a group header with a count (what a line next to
+    one must be is read on its text: see :meth:`BulkScan._shape_lines`)."""
+    group_heads = [False] * len(texts)
+    # a group header ends with "/" or ")": only those are matched
+    ends = compress(range(len(texts)), map(str.endswith, texts, repeat(("/", ")"))))
+    fullmatch = preview_read._GROUP_HEAD.fullmatch
+    for index in ends:
+        group_heads[index] = fullmatch(texts[index]) is not None
     return zip(
         map(is_not, map(preview_read._STRUCTURE.match, texts), repeat(None)),
         map(str.startswith, texts, repeat(("Date:", "CommitDate:"))),
-        map(not_, texts),
-        map(str.startswith, texts, repeat("    ")),
-        map(str.startswith, texts, repeat(" ")),
         map(is_not, map(preview_read._UNDERLINE.fullmatch, texts), repeat(None)),
-        map(is_not, map(_NOT_SPACE.match, texts), repeat(None)),
         group_heads,
         map(and_, group_heads, map(str.endswith, texts, repeat(")"))),
         strict=True,
     )
 
 
-_UNFLAGGED = (False,) * 9
+_UNFLAGGED = (False,) * 5
 
 _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
@@ -112,20 +108,28 @@ _STEMS = tuple(word.encode() for word in SEVERITY_WORDS)
 def _candidates(keys: list[bytes]) -> list[int]:
     """The indexes of the shapes (``keys``) that may be fact lines or open with a code (a
     superset of them): on an ASCII shape, a severity word in any case (it is ASCII: lower-casing
-    folds nothing else onto it) or one of _SHAPE_MARKS; every other shape."""
+    folds nothing else onto it) or one of _SHAPE_MARKS; every other shape. Each word is looked
+    for in all the shapes joined (``word in key`` costs a raised and cleared error a key)."""
     found = set(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
-    for mark in _SHAPE_MARKS:
-        found.update(compress(range(len(keys)), map(contains, keys, repeat(mark))))
-    lowered = b"\n".join(keys).lower()
+    joined = b"\n".join(keys)
     starts = list(accumulate(map((1).__add__, map(len, keys)), initial=0))
-    find = lowered.find
+    for mark in _SHAPE_MARKS:
+        _add_holding(joined, mark, starts, found)
+    lowered = joined.lower()
     for stem in _STEMS:
-        position = find(stem)
-        while position >= 0:
-            index = bisect_right(starts, position) - 1
-            found.add(index)
-            position = find(stem, starts[index + 1])  # the next line
+        _add_holding(lowered, stem, starts, found)
     return sorted(found)
+
+
+def _add_holding(joined: bytes, word: bytes, starts: list[int], found: set[int]) -> None:
+    """Add to ``found`` the index of every line of ``joined`` (lines starting at ``starts``)
+    that holds ``word`` (no newline in it)."""
+    find = joined.find
+    position = find(word)
+    while position >= 0:
+        index = bisect_right(starts, position) - 1
+        found.add(index)
+        position = find(word, starts[index + 1])  # the next line
 
 
 class _Shapes:
@@ -146,14 +150,39 @@ class _Shapes:
         numbers = list(map(self.selected.get, keys))
         if None not in numbers:
             return numbers  # type: ignore[return-value]
-        new = set(compress(keys, map(is_, numbers, repeat(None))))
+        unknown = list(compress(range(len(keys)), map(is_, numbers, repeat(None))))
+        new = set(map(keys.__getitem__, unknown))
+        relearnt = False  # whether the known shapes of the lines are learnt anew
         if len(self.known) + len(new) > SHAPES_KEPT:
-            self.known.clear()
-            self.selected.clear()
-            self.by_number.clear()
-            new = set(keys)
+            new, relearnt = self._forget(keys, new)
         self._learn(list(new))
-        return list(map(self.selected.__getitem__, keys))
+        if relearnt or len(unknown) * 4 > len(keys):
+            return list(map(self.selected.__getitem__, keys))
+        selected = self.selected
+        for index in unknown:  # only the lines of the shapes just learnt
+            numbers[index] = selected[keys[index]]
+        return numbers  # type: ignore[return-value]
+
+    def _forget(self, keys: list[bytes], new: set[bytes]) -> tuple[set[bytes], bool]:
+        """Forget every shape but those of ``keys`` (all of them when even those do not fit):
+        the shapes of ``keys`` still to learn, and whether they are all of them."""
+        kept = set(keys) - new
+        relearnt = len(kept) + len(new) > SHAPES_KEPT
+        if relearnt:
+            kept, new = set(), set(keys)
+        known, selected = self.known, self.selected
+        self.known = {key: known[key] for key in kept}
+        self.selected = {key: selected[key] for key in kept}
+        self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
+        return new, relearnt
+
+    def numbers_and_shapes(self, keys: list[bytes]) -> tuple[list[int], list[Shape]]:
+        """:meth:`numbers` and :meth:`shapes` of the lines (one look-up a line when every
+        shape is known)."""
+        shapes = list(map(self.known.get, keys))
+        if None in shapes:
+            return self.numbers(keys), self.shapes(keys)
+        return list(map(_SELECTED, shapes)), shapes  # type: ignore[return-value]
 
     def shapes(self, keys: list[bytes]) -> list[Shape]:
         """The shape of each line (all known: see :meth:`numbers`)."""
@@ -191,9 +220,10 @@ class _Shapes:
         if not self.flagged:  # one shape for all the lines that carry no fact
             known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
             return
-        for index, flag in enumerate(flags):
-            if index not in chosen:
-                known[keys[index]] = self._plain(flag)
+        other_flags = list(compress(flags, map(not_, map(chosen.__contains__, range(len(keys))))))
+        for flag in set(other_flags):
+            self._plain(flag)
+        known.update(zip(others, map(self.plain.__getitem__, other_flags), strict=True))
 
     def _plain(self, flags: tuple[bool, ...]) -> Shape:
         """The one shape of the lines with these flags that carry no fact."""
@@ -358,14 +388,16 @@ class BulkScan:
         keys = body.translate(_ZERO).split(b"\n")
         keys.pop()
         known = self.known
-        numbers = known.numbers(keys)
         if known.flagged:
-            self._shape_lines(first, lines, known.shapes(keys))
+            numbers, shapes = known.numbers_and_shapes(keys)
+            self._shape_lines(first, lines, shapes)
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
                 known.flagged = False
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
-        elif not self.grouped:
-            self._grouped_only(chunk)
+        else:
+            numbers = known.numbers(keys)
+            if not self.grouped:
+                self._grouped_only(chunk)
         selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
         if not selected:
             return
@@ -480,6 +512,11 @@ class BulkScan:
                 return shapes[position]
             return carried[position] if -position <= len(carried) else None
 
+        def text_at(position: int) -> str | None:
+            if position >= 0:
+                return lines[position]
+            return carried_lines[position] if -position <= len(carried_lines) else None
+
         marked = [position for position in range(-len(carried), 0) if carried[position].marked]
         marked += compress(range(size), map(_MARKED, shapes))
         found: list[int] = []
@@ -487,15 +524,14 @@ class BulkScan:
             shape = shapes[position] if position >= 0 else carried[position]
             if shape.structure and position >= 0:
                 found.append(position)
-            if shape.date and position + 2 < size:
-                between = shape_at(position + 1)
-                if between is not None and between.blank and shapes[position + 2].four:
-                    found.append(position + 2)
+            if (shape.date and position + 2 < size and text_at(position + 1) == ""
+                    and lines[position + 2].startswith("    ")):
+                found.append(position + 2)
             if shape.underline and position >= 0:
-                before = shape_at(position - 1)
-                if before is not None and before.heading:
+                before = text_at(position - 1)
+                if before is not None and _NOT_SPACE.match(before) is not None:
                     found.append(position - 1)
-            if shape.group_head and position >= -1 and position + 1 < size and shapes[position + 1].space:
+            if shape.group_head and position >= -1 and position + 1 < size and lines[position + 1][:1] == " ":
                 found.append(position)
         if not found:
             return
@@ -533,13 +569,16 @@ DENSE_SHARE = 1 / 16
 def worth_reading_in_bulk(start: bytes) -> bool:
     """Whether the lines of ``start`` (whole lines: a file's first bytes) that the index reads
     or that may be shape lines (definitions, commit lines, Date headers, underlines, group
-    headers) are at least DENSE_SHARE of them."""
+    headers) are at least DENSE_SHARE of them (each shape read once, weighed by its lines)."""
     keys = start.translate(_ZERO).split(b"\n")
     keys.pop()
     if not keys:
         return False
+    counts = Counter(keys)
+    shapes = list(counts)
     known = _Shapes()
-    known.numbers(keys)
-    shapes = known.shapes(keys)
-    hits: int = sum(map(bool, map(_SELECTED, shapes))) + sum(map(_MARKED, shapes))
+    known.numbers(shapes)
+    read = known.shapes(shapes)
+    weights = list(map(add, map(bool, map(_SELECTED, read)), map(_MARKED, read)))
+    hits: int = sum(map(mul, weights, counts.values()))
     return hits >= DENSE_SHARE * len(keys)

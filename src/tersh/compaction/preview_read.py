@@ -356,8 +356,11 @@ class Digest:
         left = 0
         for section in sections:
             for line in section:
+                if left:  # the index is cut: the rest is only counted
+                    left += 1
+                    continue
                 cost = _utf8_len(line) + 1
-                if left or len(out) + 2 > max_lines or used + cost + MARKER_BYTES > max_bytes:
+                if len(out) + 2 > max_lines or used + cost + MARKER_BYTES > max_bytes:
                     left += 1
                     continue
                 out.append(line)
