@@ -209,20 +209,20 @@ def _compact_plain(text: str) -> str | None:
     the lines after each up to the next, when all are message lines or empty, are kept (but the
     blank ones) by one substitution per run of such commits; any other stretch of lines is read
     one line at a time (``_read_region``)."""
-    first = text.split("\n", 1)[0]
-    if not _HEADER.match(first):
+    end = text.find("\n")
+    if not _HEADER.match(text if end < 0 else text[:end]):
         return None
     kept: list[str] = []  # an item may hold several lines (joined by "\n", as kept is at the end)
     omissions = Omissions()
     bars = Omissions()  # only counts the +/- bars dropped from --stat rows
-    # the lines before the first header (after a "\n"), then per header its groups and the text
-    # after it up to the "\n" before the next header, or to the end
-    pieces = _HEADER_SPLIT.split("\n" + text)
-    if len(pieces) == 1:  # no common header
+    # the lines up to the "\n" before the second header (the first one, at the start of the
+    # text, is read line by line), then per header its groups and the text after it up to the
+    # "\n" before the next header, or to the end
+    pieces = _HEADER_SPLIT.split(text)
+    if len(pieces) == 1:  # one commit, or none of the common shape
         _read_region(text, kept, omissions, bars, in_message=False)
     else:
-        if pieces[0]:
-            _read_region(pieces[0][1:] + "\n", kept, omissions, bars, in_message=False)
+        _read_region(pieces[0] + "\n", kept, omissions, bars, in_message=False)
         _read_commits(pieces, kept, omissions, bars)
     omissions.reformatted = (
         "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
