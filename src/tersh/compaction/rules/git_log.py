@@ -231,12 +231,13 @@ def _compact_plain(text: str) -> str | None:
 
 
 def _read_commits(pieces: list[str], kept: list[str], omissions: Omissions, bars: Omissions) -> None:
-    """Read the headers of a ``_HEADER_SPLIT`` split and the lines after each, as
-    ``_compact_lines`` reads them."""
+    """Read the headers of a ``_HEADER_SPLIT`` split (``pieces``, emptied) and the lines after
+    each, as ``_compact_lines`` reads them."""
     heads = _folded_headers(pieces)
     omissions.blank += len(heads)  # the blank line under each header
     # the lines after header i are regions[i] + "\n", but after the last one: the rest of the text
     regions = pieces[_SPLIT_STRIDE::_SPLIT_STRIDE]
+    pieces.clear()  # the groups' strings go now (a large log holds many)
     rest = regions[-1]
     odd = _odd_messages(regions[:-1])
     if rest.endswith("\n"):
@@ -339,7 +340,10 @@ def _keep_commits(heads: list[str], messages: list[str], kept: list[str], omissi
     items: list[str] = [""] * (len(heads) + len(messages))
     items[0::2] = heads
     items[1::2] = messages
-    body, blanks = _BLANK_LINE.subn("", "\n".join(items) + "\n")
+    joined = "\n".join(items) + "\n"
+    items.clear()
+    body, blanks = _BLANK_LINE.subn("", joined)
+    del joined
     kept.append(body[:-1])
     omissions.blank += blanks
 
