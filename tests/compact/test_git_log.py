@@ -152,3 +152,44 @@ _MESSAGE_PIECES = (
 def test_commit_blocks_with_odd_message_lines_are_read_line_by_line(pieces: list[str]) -> None:
     text = _LOG_PIECES[0] + "".join(pieces)
     assert rule._compact_plain(text) == rule._compact_lines(text)
+
+
+# Date lines a header may carry: the default form (one or two digits of day), near misses of it
+# (an unknown month, trailing white space, other digits, a missing part) and other forms.
+_DATES = (
+    "Fri May 8 15:01:59 2026 -0300",
+    "Wed Apr 29 15:17:55 2026 +0200",
+    "Wed Foo 29 15:17:55 2026 +0200",
+    "Mon Jan 1 00:00:00 1999 -0000   ",
+    "Mon Jan \u0661 00:00:00 1999 -0000",
+    "Mon Jan 1 00:00:00 1999",
+    "Mon Jan 123 00:00:00 1999 -0000",
+    "2026-04-29 15:17:55 +0200",
+    "yesterday",
+)
+_AUTHORS = ("Ana Lima <ana@example.com>", "<bo@x.org>", "Cy", "Di <di@src/x.py>")
+_MERGES = ("", "Merge: 1a2b3c4 5d6e7f8\n", "Merge:   \n")
+_MESSAGES = ("    Fix it\n", "", "    Fix\n    \n    it\n")
+_HEADERS = st.tuples(st.sampled_from(_DATES), st.sampled_from(_AUTHORS), st.sampled_from(_MERGES),
+                     st.sampled_from(_MESSAGES))  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HEADERS, min_size=1, max_size=12))
+def test_headers_read_whole_are_folded_as_line_by_line(commits: list[tuple[str, str, str, str]]) -> None:
+    text = "".join(
+        f"commit {index:07x}{'a' * 33}\n{merge}Author: {author}\nDate:   {date}\n\n{message}\n"
+        for index, (date, author, merge, message) in enumerate(commits)
+    )
+    assert rule._compact_plain(text) == rule._compact_lines(text)
+
+
+def test_all_default_dates_is_the_default_date_pattern() -> None:
+    for date in _DATES:
+        assert rule._all_default_dates([date]) == (
+            (found := rule._DEFAULT_DATE_LINE.match(f"\n{date}\n")) is not None
+            and found.end() == len(date) + 1
+            and date == date.rstrip()
+            and date.isascii()
+            and date.split(" ")[1] in rule._MONTHS
+        ), date

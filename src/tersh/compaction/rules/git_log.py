@@ -9,17 +9,14 @@ graph columns on every kept line.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 from tersh.compaction.verify import holds as verify
-
-TYPE_CHECKING = False  # no typing import at run time
-if TYPE_CHECKING:
-    import re
 
 NAME = "git_log"
 CATEGORY = "git"
@@ -114,24 +111,39 @@ def _split_graph(line: str, graph: bool) -> tuple[str, str]:
 
 # Line breaks other than "\n" that ``str.splitlines`` also splits at.
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-# The common header, whole: "commit <id>", "Author: …", "Date: …", the blank line after them.
-_HEADER_BLOCK = lazy(
-    r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+([^\n]*)\n\n"
+# A commit's common header, whole, after the "\n" before it: "commit <id>" and what follows
+# it (and a "Merge: …" line), "Author: …", "Date: …", the blank line under them.
+_HEADER_SPLIT = lazy(
+    r"\ncommit (\^?[0-9a-f]{7,64}[^\n]*(?:\nMerge:[^\S\n]+[^\n]*)?)\nAuthor:[^\S\n]+([^\n]*)"
+    r"\nDate:[^\S\n]+([^\n]*)\n\n"
 )
-# Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
-_MESSAGE_RUN = lazy(r"(?:    [^\S\n]*\S[^\n]*\n)+")
-# A commit's header block, then the lines of its message (each indented by four spaces and
-# ending in "\n"), then the blank line after it, if there.
-# The date in the default format is read by parts (as ``short_date`` reads it; its month and day
-# are one group), any other whole.
-_COMMIT_BLOCK = lazy(
-    r"commit (\^?[0-9a-f]{7,64})([^\n]*)\nAuthor:[^\S\n]+([^\n]*)\nDate:[^\S\n]+"
-    r"([A-Z][a-z]{2} ([A-Z][a-z]{2} \d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}|[^\n]*)[^\S\n]*\n\n"
-    r"((?:    [^\n]*\n)*)(\n?)"
+_MERGE_FIELD = "\nMerge:"
+_SPLIT_STRIDE = 4  # the text before a header, then its three groups
+# The default date ("Fri May 8 15:01:59 2026 -0300", then any white space) as a whole line
+# after its "\n", by parts as ``short_date`` reads it (its month and day are one group).
+_DEFAULT_DATE_LINE = lazy(
+    r"\n[A-Z][a-z]{2} ([A-Z][a-z]{2} \d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}[^\S\n]*(?=\n)"
 )
-# A message line that is only white space (a separator) with the "\n" before it, up to its own
-# "\n" (literal-led: found at C speed in "\n" + a commit's message lines).
-_BLANK_MESSAGE_LINE = lazy(r"\n    [^\S\n]*(?=\n)")
+# A line, after the "\n" before it, that is neither a message line (indented by four spaces)
+# nor empty: the lines after a header are then read line by line.
+_ODD_LINE = lazy(r"\n(?!    |\n|\Z)")
+# A line that is only white space (or empty), with the "\n" before it, up to its own "\n".
+_BLANK_LINE = lazy(r"\n[^\S\n]*+(?=\n)")
+
+
+def _date_class(byte: int) -> int:
+    """A byte's class in a date's shape: ASCII letters "A" or "a", ASCII digits "0", "+" and
+    "-" "+", other ASCII bytes as they are, others "x"."""
+    for low, high, shape in ((65, 90, "A"), (97, 122, "a"), (48, 57, "0"), (43, 43, "+"), (45, 45, "+")):
+        if low <= byte <= high:
+            return ord(shape)
+    return byte if byte < 128 else ord("x")
+
+
+_DATE_SHAPE = bytes(map(_date_class, range(256)))
+# The shapes of a default date ("Fri May 8 15:01:59 2026 -0300"), with one or two digits of
+# day, and its line break: the lines ``_DEFAULT_DATE_LINE`` takes without trailing white space.
+_DEFAULT_DATE_SHAPES = (b"Aaa Aaa 0 00:00:00 0000 +0000\n", b"Aaa Aaa 00 00:00:00 0000 +0000\n")
 
 
 def compact(text: str, inv: Invocation) -> str | None:
@@ -187,29 +199,164 @@ def _compact_lines(text: str) -> str | None:
     return omissions.proposal(kept, text)
 
 
+# Consecutive message lines (indented by four spaces, not blank), each ending in "\n".
+_MESSAGE_RUN = lazy(r"(?:    [^\S\n]*\S[^\n]*\n)+")
+
+
 def _compact_plain(text: str) -> str | None:
-    """``compact`` of a log without ``--graph`` whose only line break is "\\n": the common
-    header and runs of message lines are read whole, every other line as ``compact`` reads it."""
-    first = text.split("\n", 1)[0]
-    if not _HEADER.match(first):
+    """``compact`` of a log without ``--graph`` whose only line break is "\\n", as
+    ``_compact_lines`` reads it: the common headers are found whole by one split of the text;
+    the lines after each up to the next, when all are message lines or empty, are kept (but the
+    blank ones) by one substitution per run of such commits; any other stretch of lines is read
+    one line at a time (``_read_region``)."""
+    end = text.find("\n")
+    if not _HEADER.match(text if end < 0 else text[:end]):
         return None
     kept: list[str] = []  # an item may hold several lines (joined by "\n", as kept is at the end)
     omissions = Omissions()
     bars = Omissions()  # only counts the +/- bars dropped from --stat rows
+    # the lines up to the "\n" before the second header (the first one, at the start of the
+    # text, is read line by line), then per header its groups and the text after it up to the
+    # "\n" before the next header, or to the end
+    pieces = _HEADER_SPLIT.split(text)
+    if len(pieces) == 1:  # one commit, or none of the common shape
+        _read_region(text, kept, omissions, bars, in_message=False)
+    else:
+        _read_region(pieces[0] + "\n", kept, omissions, bars, in_message=False)
+        _read_commits(pieces, kept, omissions, bars)
+    omissions.reformatted = (
+        "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
+    )
+    return omissions.proposal(kept, text)
+
+
+def _read_commits(pieces: list[str], kept: list[str], omissions: Omissions, bars: Omissions) -> None:
+    """Read the headers of a ``_HEADER_SPLIT`` split (``pieces``, emptied) and the lines after
+    each, as ``_compact_lines`` reads them."""
+    heads = _folded_headers(pieces)
+    omissions.blank += len(heads)  # the blank line under each header
+    # the lines after header i are regions[i] + "\n", but after the last one: the rest of the text
+    regions = pieces[_SPLIT_STRIDE::_SPLIT_STRIDE]
+    pieces.clear()  # the groups' strings go now (a large log holds many)
+    rest = regions[-1]
+    odd = _odd_messages(regions[:-1])
+    if rest.endswith("\n"):
+        regions[-1] = rest[:-1]
+        if _ODD_LINE.search("\n" + regions[-1]) is not None:
+            odd.append(len(regions) - 1)
+    elif rest:  # the text ends in a line without a break: read line by line
+        odd.append(len(regions) - 1)
+    else:  # the text ends with the last header: no lines after it
+        regions.pop()
+    start = 0
+    for index in odd:
+        _keep_commits(heads[start : index + 1], regions[start:index], kept, omissions)
+        region = regions[index] + "\n" if index < len(heads) - 1 or rest.endswith("\n") else rest
+        _read_region(region, kept, omissions, bars, in_message=True)
+        start = index + 1
+    if start < len(heads):
+        _keep_commits(heads[start:], regions[start:], kept, omissions)
+
+
+def _folded_headers(pieces: list[str]) -> list[str]:
+    """Each header of a ``_HEADER_SPLIT`` split folded as ``_Commit.lines()`` folds an id,
+    author and date (the default date read by parts, as ``short_date`` reads it)."""
+    stride = _SPLIT_STRIDE
+    month_days = _month_days()
+    dates, heads = pieces[3::stride], pieces[1::stride]
+    people = list(map(short_person, pieces[2::stride]))
+    if _all_default_dates(dates):  # month and day, year: date[4:-20], date[-10:-6]
+        folded = [
+            f"{head.rstrip()} {date[-10:-6]}-{month_days[date[4:-20]]} {person}"
+            for head, date, person in zip(heads, dates, people, strict=True)
+        ]
+        if "" in people:  # no name: no space after the date
+            folded = [
+                line if person else line.rstrip(" ") for line, person in zip(folded, people, strict=True)
+            ]
+    else:
+        parts = _DEFAULT_DATE_LINE.findall("\n" + "\n".join(dates) + "\n")
+        if len(parts) != len(dates):  # not all in the default form: each one on its own
+            parts = [_date_parts(date) for date in dates]
+        days = [_day(date, month_day, year) for date, (month_day, year) in zip(dates, parts, strict=True)]
+        folded = [
+            f"{head} {day} {person}" if day and person else " ".join(filter(None, (head, day, person)))
+            for head, day, person in zip(map(str.rstrip, heads), days, people, strict=True)
+        ]
+    if _MERGE_FIELD in "".join(heads):
+        for index, head in enumerate(heads):
+            if _MERGE_FIELD in head:
+                ident, _, merge = head.partition(_MERGE_FIELD)
+                merge = f"(merge of {merge.strip()})" if merge.strip() else ""
+                words = (ident.rstrip(), _day(dates[index], *_date_parts(dates[index])), people[index], merge)
+                folded[index] = " ".join(word for word in words if word)
+    return folded
+
+
+def _all_default_dates(dates: list[str]) -> bool:
+    """Whether each of ``dates`` is a default date (as ``_DEFAULT_DATE_LINE`` reads it) of a
+    known month, with ASCII digits and no white space after it (a few scans of their shapes)."""
+    shapes = ("\n".join(dates) + "\n").encode("utf-8", "replace").translate(_DATE_SHAPE)
+    counts = [shapes.count(shape) for shape in _DEFAULT_DATE_SHAPES]
+    # as many as lines, and as long as they: each line is one of them, whole
+    if sum(counts) != len(dates) or len(shapes) != sum(
+        count * len(shape) for count, shape in zip(counts, _DEFAULT_DATE_SHAPES, strict=True)
+    ):
+        return False
+    # and each names a month: the second word, the only one with a space on both sides
+    joined = "\n".join(dates)
+    return sum(joined.count(f" {month} ") for month in _MONTHS) == len(dates)
+
+
+def _day(date: str, month_day: str | None, year: str | None) -> str:
+    """The day of a header's ``date`` (``month_day`` and ``year``: its parts, when in the
+    default form) as ``short_date`` gives it."""
+    month_days = _month_days()
+    if month_day in month_days:
+        return f"{year}-{month_days[month_day]}"
+    return _default_date(date, month_day, year)
+
+
+def _date_parts(date: str) -> tuple[str | None, str | None]:
+    """The month and day, and the year, of ``date`` in the default form; else (None, None)."""
+    found = _DEFAULT_DATE_LINE.match(f"\n{date}\n")
+    return (found[1], found[2]) if found else (None, None)
+
+
+def _odd_messages(messages: list[str]) -> list[int]:
+    """The indices of ``messages`` (each the lines after a header, but the last "\\n") holding a
+    line that is neither indented by four spaces nor empty."""
+    joined = "\n" + "\n".join(messages)
+    found = [match.start() for match in _ODD_LINE.finditer(joined)]
+    if not found:
+        return []
+    starts = list(accumulate(map((1).__add__, map(len, messages)), initial=0))  # each one's "\n"
+    return sorted({bisect_right(starts, at) - 1 for at in found})
+
+
+def _keep_commits(heads: list[str], messages: list[str], kept: list[str], omissions: Omissions) -> None:
+    """Keep the folded ``heads``, each followed by the lines after it (``messages``, the last
+    one may be missing: each message lines or empty) but the blank ones, as one item."""
+    items: list[str] = [""] * (len(heads) + len(messages))
+    items[0::2] = heads
+    items[1::2] = messages
+    joined = "\n".join(items) + "\n"
+    items.clear()
+    body, blanks = _BLANK_LINE.subn("", joined)
+    del joined
+    kept.append(body[:-1])
+    omissions.blank += blanks
+
+
+def _read_region(text: str, kept: list[str], omissions: Omissions, bars: Omissions, in_message: bool) -> None:
+    """Read ``text`` (whole lines, the last one may lack its "\\n") as ``_compact_lines`` reads
+    its lines in a log without ``--graph``, after a header (``in_message``) or at the start;
+    runs of message lines are kept whole."""
     current: _Commit | None = None
-    in_message = False
     position, size = 0, len(text)
-    commit_block, message_run = _COMMIT_BLOCK.match, _MESSAGE_RUN.match
-    blank_lines: list[int] | None = None
+    message_run = _MESSAGE_RUN.match
     while position < size:
         if current is None:
-            block = commit_block(text, position) if text.startswith("commit ", position) else None
-            if block is not None:
-                if blank_lines is None:  # where a message may be cut: found once, at C speed
-                    blank_lines = [found.start() for found in _BLANK_MESSAGE_LINE.finditer(text)]
-                position = _read_commits(text, block, kept, omissions, blank_lines)
-                in_message = True
-                continue
             if text.startswith("\n", position):  # an empty line: blank in a message or a patch
                 omissions.blank += 1
                 position += 1
@@ -244,10 +391,6 @@ def _compact_plain(text: str) -> str | None:
         kept.append(squeeze_stat(line, bars))
     if current is not None:
         kept.extend(current.lines())
-    omissions.reformatted = (
-        "blank lines, e-mails, times and diffstat bars" if bars.counts else "blank lines, e-mails and times"
-    )
-    return omissions.proposal(kept, text)
 
 
 @lru_cache(maxsize=1)
@@ -258,58 +401,11 @@ def _month_days() -> dict[str, str]:
 
 
 def _default_date(date: str, month_day: str | None, year: str | None) -> str:
-    """What ``_read_commits`` makes of a ``_COMMIT_BLOCK`` date outside ``_month_days``."""
+    """What ``_folded_headers`` makes of a ``_HEADER_SPLIT`` date outside ``_month_days``."""
     if month_day is None or year is None:
         return short_date(date)
     month, day = month_day.split(" ")
     return f"{year}-{_MONTHS[month]}-{int(day):02d}" if month in _MONTHS else short_date(date)
-
-
-def _read_commits(
-    text: str, block: re.Match[str], kept: list[str], omissions: Omissions, blank_lines: list[int]
-) -> int:
-    """Read the commit ``block`` (a ``_COMMIT_BLOCK`` match) and those right after it as
-    ``_compact_plain`` reads their lines (each header folded as ``_Commit.lines()`` folds an id,
-    author and date; each run of message lines that are not blank kept as one item); where the
-    last one ends. ``blank_lines``: where ``_BLANK_MESSAGE_LINE`` matches in ``text`` (in "\\n" +
-    a message it matches where it matches in ``text`` from the "\\n" before the message: a
-    match spans one line, and the lines around a message are not indented)."""
-    match, split_message, month_days = _COMMIT_BLOCK.match, _BLANK_MESSAGE_LINE.split, _month_days()
-    blanks = 0
-    found: re.Match[str] | None = block
-    while found is not None:
-        ident, rest, author, date, month_day, year, message, blank = found.groups()
-        # the default date ("Fri May 8 15:01:59 2026 -0300") read by parts, as short_date reads it
-        if month_day in month_days:
-            date = f"{year}-{month_days[month_day]}"
-        else:
-            date = _default_date(date, month_day, year)
-        person = short_person(author)
-        head = ident + rest.rstrip() if rest else ident
-        if date and person:
-            kept.append(f"{head} {date} {person}")
-        else:
-            kept.append(" ".join(filter(None, (head, date, person))))
-        blanks += 1 + len(blank)  # the blank line under the header, the one after the message
-        if message:
-            # "\n" + message, cut at its blank lines: each run of other lines after its "\n",
-            # the last one also before its own
-            start, end = found.span(7)
-            cut = bisect_left(blank_lines, start - 1)
-            no_blank_line = cut == len(blank_lines) or blank_lines[cut] >= end - 1
-            runs = [message] if no_blank_line else split_message("\n" + message)
-            if len(runs) == 1:
-                kept.append(message[:-1])
-            else:
-                blanks += len(runs) - 1
-                last = runs.pop()[1:-1]
-                kept.extend(run[1:] for run in runs if run)
-                if last:
-                    kept.append(last)
-        position = found.end()
-        found = match(text, position)
-    omissions.blank += blanks
-    return position
 
 
 def sniff(text: str) -> float:
