@@ -475,3 +475,11 @@ def test_mypy_findings_are_what_replace_made(line: str, tail: str) -> None:
             text=f"{finding.text} {tail.strip()}", source_line=f"{finding.source_line} {tail.strip()}"
         )
         assert type(joined) is _diag.Finding
+
+
+def test_both_tsc_forms_capture_path_line_col_text_in_that_order() -> None:
+    # tsc._read takes an error's groups by position
+    order = {"path": 1, "line": 2, "col": 3, "text": 4}
+    assert tsc._PLAIN.groupindex == order
+    assert tsc._PRETTY.groupindex == order
+    assert tsc._PLAIN.groups == tsc._PRETTY.groups == 4

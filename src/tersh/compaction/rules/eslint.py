@@ -17,6 +17,7 @@ from operator import itemgetter
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify import holds as verify  # loaded with kit.diag already
 
 NAME = "eslint"
 CATEGORY = "linters"
@@ -169,13 +170,9 @@ def _names_file(line: str) -> bool:
 
 
 def _is_file(line: str) -> bool:
-    return next(iter(_paths(line)), None) == line.strip()
-
-
-def _paths(line: str) -> list[str]:
-    from tersh.compaction.verify import holds as verify
-
-    return list(verify.iter_paths(line.strip()))
+    """Whether the first path the verifier reads on ``line`` is the whole line (stripped)."""
+    stripped = line.strip()
+    return next(verify.iter_paths(stripped), None) == stripped
 
 
 def sniff(text: str) -> float:

@@ -87,12 +87,17 @@ def compact(text: str, inv: Invocation) -> str | None:
 # no ``--output-format grouped`` file nor entry (it holds a space and starts with a letter), so
 # ``step`` would read the two as one finding.
 _STEP_LINE = lazy(
-    # a finding's heading (``_HEADER``) and its arrow (``_ARROW``), read from the match
-    r"\n(?P<heading>(?:(?:[A-Z]+[0-9]+|[a-z][a-z0-9-]+)(?: \[[*-]\])? \S|unformatted: ).*)"
-    r"(?P<arrow>\n[^\S\n]*-->[^\S\n]+(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)[^\S\n]*$)"
-    r"|\n(?:[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
-    r"|[\d|│.\-][^\s:]*:|\d++(?![^\S\n]*[|│+~-](?:[^\S\n]|$))|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)"
-    r"|[^\S\n]+\d+:\d+[^\S\n])",
+    # the alternatives most lines fail first: an indented line (only a grouped entry is read
+    # with ``step``) and one starting with a digit (unless it opens a gutter or holds no colon)
+    r"\n(?:[^\S\n]++\d++:\d++[^\S\n]|\d++(?:[^\s:]*+:|(?![^\S\n]*[|│+~-](?:[^\S\n]|$)))"
+    # then only a line starting with neither white space nor a digit: a finding's heading
+    # (``_HEADER``) and its arrow (``_ARROW``), read from the match (the arrow's path is the line
+    # up to its last two ":"-led numbers, as ``_ARROW``'s shortest path is: what follows it
+    # holds no other ":"), or another line of the shapes above
+    r"|(?=[^\s\d])(?:(?P<heading>(?:(?:[A-Z]++[0-9]++|[a-z][a-z0-9-]++)(?: \[[*-]\])? \S|unformatted: ).*)"
+    r"(?P<arrow>\n[^\S\n]*-->[^\S\n]+(?P<path>.+):(?P<line>\d+):(?P<col>\d+)[^\S\n]*$)"
+    r"|[^\s\d|│.\-hn]|h(?!elp(?:\[[\w-]+\])?:)|n(?!ote(?:\[[\w-]+\])?:)|[hn][^\s:()\[\]]*:\d"
+    r"|[|│.\-][^\s:]*:|\.(?!\.\.[^\S\n]*$)|-(?!-{19,}[^\S\n]*$)))",
     MULTILINE,
 )
 

@@ -60,7 +60,7 @@ def _read(lines: Iterable[str]) -> tuple[list[_diag.FindingLike | str], dict[str
             if current is not None:
                 append((*current[:4], tuple(extra)) if extra else current)
                 extra = []
-            path, row, col, message = match.group("path", "line", "col", "text")
+            path, row, col, message = match.groups()  # both forms: (path, line, col, text)
             current, pretty, recognised = (
                 (intern(path), f"{row}:{col}", intern(message), line, ()),
                 None,
