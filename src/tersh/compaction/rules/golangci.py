@@ -94,9 +94,13 @@ class _Reading:
         if first is not None:
             rows.insert(0, first.groups(""))
         run, make, under, intern = self.run, _diag.make_finding, self.under, sys.intern
-        for line, path, location, message, below, other in rows:
+        step = self.step
+        for line, path, location, message, below, other, after in rows:
             if other:
-                self.step(other)
+                step(other)
+                if after:  # under the finding a download line left open, or read alone
+                    for quoted in after[1:].split("\n"):
+                        step(quoted)
                 continue
             run.close()
             run.current, self.recognised = make((intern(path), location, intern(message), line, ())), True
@@ -109,10 +113,12 @@ class _Reading:
 # A line after its "\n" (or at the start of a text): a finding ``step`` reads (``line_finding``
 # on a line holding ".go:": its line, path, ``line[:col]``, text) with the lines under it that
 # ``step`` reads under it or skips (tab-led, caret-only and blank lines), or another line that
-# is not blank (the last group).
+# is not blank with the same kind of lines after it (each read by ``step``: a download line
+# leaves the finding before it open, so they may be under it).
+_UNDER = r"((?:\n(?:\t.*|[^\S\n]*(?:\^[^\S\n]*)?(?=\n|\Z)))*)"
 _RUN = (
     r"(?:(?=[^\n]*\.go:)(([^\s:()\[\]]++):(\d++(?::\d++)?):? (\S.*))"
-    r"((?:\n(?:\t.*|[^\S\n]*(?:\^[^\S\n]*)?(?=\n|\Z)))*)|([^\S\n]*+\S.*))"
+    + _UNDER + r"|([^\S\n]*+\S.*)" + _UNDER + ")"
 )
 _FIRST_RUN = lazy(_RUN)
 _NEXT_RUN = lazy("\n" + _RUN)
