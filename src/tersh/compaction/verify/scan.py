@@ -143,8 +143,8 @@ _ZERO_TO_ONE = bytes([1, *repeat(0, 255)])
 _SPLIT_FINDS = 32
 
 
-# The letters past ASCII that the case-blind pattern reads as an ASCII letter (İ ı ſ K).
-_FOLDING = "\u0130\u0131\u017f\u212a"
+#: The letters past ASCII that the case-blind severity pattern reads as ASCII ones (İ ı ſ K).
+FOLDING = "\u0130\u0131\u017f\u212a"
 _SEVERITY_BYTE_HEADS = tuple(head.encode() for head in _SEVERITY_HEADS)
 
 
@@ -157,7 +157,7 @@ def _severity_heads_of(chunk: str) -> list[int] | None:
     (``encode("ascii", "replace")``: the places stay), lower-cased."""
     if chunk.isascii():
         return _head_positions(chunk.lower(), _SEVERITY_HEADS)
-    if any(letter in chunk for letter in _FOLDING):
+    if any(letter in chunk for letter in FOLDING):
         return None
     return _head_positions(chunk.encode("ascii", "replace").lower(), _SEVERITY_BYTE_HEADS)
 
