@@ -185,3 +185,39 @@ _FRAME_PIECES = st.sampled_from(
 def test_the_frame_shape_pattern_is_in_frame_shape(line: str) -> None:
     line = line.replace("\n", " ")
     assert (verify_scan._IN_FRAME_SHAPE.match(line) is not None) == facts.in_frame_shape(line)
+
+
+def _found_one_by_one(text: str, head: str) -> list[int]:
+    positions, position = [], text.find(head)
+    while position >= 0:
+        positions.append(position)
+        position = text.find(head, position + len(head))
+    return positions
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["error", "err", "rror", "errorerror", "x", "\n", "warn", "é"]), max_size=120),
+    st.integers(1, 4),
+)
+def test_head_positions_are_found_one_by_one(pieces: list[str], copies: int) -> None:
+    """Past _SPLIT_FINDS finds a head's places come from one split: the same places."""
+    text = "".join(pieces) * copies
+    heads = ("error", "warn", "rr")
+    expected = [position for head in heads for position in _found_one_by_one(text, head)]
+    assert verify_scan._head_positions(text, heads) == expected
+    encoded = text.encode("ascii", "replace")
+    assert verify_scan._head_positions(encoded, tuple(h.encode() for h in heads)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINE)
+def test_passing_marks_are_the_passing_pre_test(line: str) -> None:
+    assert facts._may_pass(line) == any(mark in line for mark in facts.PASSING_MARKS)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=8), st.integers(5, 40))
+def test_bulk_scans_of_many_severity_words(lines: list[str], copies: int) -> None:
+    """Lines repeated until their heads are found by a split (``_head_positions``)."""
+    _check("\n".join(lines * copies))

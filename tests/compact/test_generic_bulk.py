@@ -302,3 +302,19 @@ def test_values_read_up_to_a_limit_tell_whether_there_are_more(
         assert some == every
     else:
         assert len(some) > limit and set(some) <= set(every)
+
+
+@given(
+    st.lists(
+        _LINE | st.sampled_from(["\u0130RROR x", "\u212aill error", "a.py:3: \u017f", "ok"]),
+        min_size=1,
+        max_size=60,
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_fact_flags_are_the_per_line_fact_lines(lines: list[str]) -> None:
+    """A chunk read whole, or (a letter folding onto ASCII in it) as its ASCII and its wide lines."""
+    from tersh.compaction.verify.scan import fact_lines
+
+    text = "\n".join(lines)
+    assert list(generic._fact_flags(text)) == [1 if fact_lines(line) else 0 for line in lines]

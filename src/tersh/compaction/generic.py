@@ -203,13 +203,15 @@ def _fact_flags(text: str) -> bytearray:
 
     ``fact_lines`` reads each line on its own, so its lines may be read in two texts: the lines
     that are ASCII (the others made empty, so that indexes stay) and the others. Its fast
-    paths hold for ASCII text only; one wide character anywhere sends a whole text to the slow ones.
+    paths hold for any text but one with a letter that folds onto an ASCII one (``İ``, ``K``):
+    such a letter anywhere would send a whole text to the slow ones, so the lines of a chunk
+    that holds one are read in those two texts.
     """
-    from tersh.compaction.verify.scan import fact_lines  # bulk scan: no preview import
+    from tersh.compaction.verify.scan import FOLDING, fact_lines  # bulk scan: no preview import
 
     flags = bytearray(text.count("\n") + 1)
     for first, chunk in _chunks(text):
-        if chunk.isascii():
+        if chunk.isascii() or not any(letter in chunk for letter in FOLDING):
             for index in fact_lines(chunk):
                 flags[first + index] = 1
             continue

@@ -165,6 +165,10 @@ def _severity_starts(line: str) -> Iterator[int]:
             position = lowered.find(head, position + 1)
 
 
+#: The literals of ``_may_pass``, one of which every _PASSING match holds.
+PASSING_MARKS = ("PASS", "ok", "===", "SKIPPED", "XFAIL", "xfail", "skipped", "\u2713", "\u2714", "\u221a")
+
+
 def _may_pass(line: str) -> bool:
     """False when ``line`` holds none of the literals every _PASSING match holds (cheap test)."""
     return (

@@ -18,7 +18,7 @@ among millions that report something or name a location. Lines are what
 from __future__ import annotations
 
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import not_, or_
+from operator import add, contains, is_not, not_, or_, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh._startup.lean import deque
@@ -41,6 +41,7 @@ from tersh.compaction.verify.facts import (
     _TSC_SOURCE,
     _URL,
     FRAME_REACH,
+    PASSING_MARKS,
     Fact,
     _colon_location_path,
     _git_messages,
@@ -61,6 +62,7 @@ TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Iterable, Iterator
+    from typing import AnyStr
 
 _FOLDED_LETTERS = lazy("[\u0130\u0131\u017f\u212a]")
 # _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
@@ -110,24 +112,81 @@ def _severe_line_starts(chunk: str) -> list[int] | None:
     test of ``is_diagnostic``), found from the chunk's head words; None when lower-casing does
     not keep each character in place or a letter folds onto ASCII (see _stem_line_starts).
 
-    No head word overlaps itself, so each is found from the end of the one before.
+    The pattern is tried at each head word's place, and the line of each match found, by
+    ``map`` (no Python call per word); only a match right after a character that is not a
+    blank (``-Werror``'s ``-``, ``[ERROR]``'s ``[``) is looked at on its own, for an option.
     """
-    lowered = chunk.lower()
-    if not chunk.isascii() and (len(lowered) != len(chunk) or _FOLDED_LETTERS.search(chunk)):
+    heads = _severity_heads_of(chunk)
+    if heads is None:
         return None
-    match, find, rfind = _SEVERITY.match, lowered.find, chunk.rfind
-    starts: set[int] = set()
-    for head in _SEVERITY_HEADS:
-        position = find(head)
-        while position >= 0:
-            line_start = rfind("\n", 0, position) + 1
-            if line_start not in starts and match(chunk, position):
-                space = max(rfind(" ", line_start, position), rfind("\t", line_start, position))
-                word = space + 1 if space >= 0 else line_start
-                if not (chunk.startswith("-", word) and word < position):  # not in an option
-                    starts.add(line_start)
-            position = find(head, position + len(head))
+    matched = list(compress(heads, map(is_not, map(_SEVERITY.match, repeat(chunk), heads), repeat(None))))
+    # a match after a blank (or first on its line) starts its word: it is in no option
+    after_blank = bytes(map(_BLANKS.__contains__, map(chunk.__getitem__, map(sub, matched, repeat(1)))))
+    starts = set(_line_starts_at(chunk, compress(matched, after_blank)))
+    rfind = chunk.rfind
+    for position in compress(matched, after_blank.translate(_ZERO_TO_ONE)):
+        line_start = rfind("\n", 0, position) + 1
+        if line_start in starts:
+            continue
+        space = max(rfind(" ", line_start, position), rfind("\t", line_start, position))
+        word = space + 1 if space >= 0 else line_start
+        if not (chunk.startswith("-", word) and word < position):  # not in an option
+            starts.add(line_start)
     return sorted(starts)
+
+
+# The characters after which a word starts (chunk[-1] for a match at 0: any, the check after holds).
+_BLANKS = frozenset(" \t\n")
+# Flags as flags the other way: 1 where the byte is 0, else 0.
+_ZERO_TO_ONE = bytes([1, *repeat(0, 255)])
+#: A word found more often than this in a chunk is found by one split, not a find each.
+_SPLIT_FINDS = 32
+
+
+#: The letters past ASCII that the case-blind severity pattern reads as ASCII ones (İ ı ſ K).
+FOLDING = "\u0130\u0131\u017f\u212a"
+_SEVERITY_BYTE_HEADS = tuple(head.encode() for head in _SEVERITY_HEADS)
+
+
+def _severity_heads_of(chunk: str) -> list[int] | None:
+    """Where each of _SEVERITY_HEADS stands in ``chunk`` lower-cased (by head, see
+    ``_head_positions``); None when a letter past ASCII folds onto an ASCII one.
+
+    Every match of _SEVERITY starts at one of them: its letters are ASCII letters (no other
+    letter folds onto one), found in the chunk's ASCII bytes, each other character one ``?``
+    (``encode("ascii", "replace")``: the places stay), lower-cased."""
+    if chunk.isascii():
+        return _head_positions(chunk.lower(), _SEVERITY_HEADS)
+    if any(letter in chunk for letter in FOLDING):
+        return None
+    return _head_positions(chunk.encode("ascii", "replace").lower(), _SEVERITY_BYTE_HEADS)
+
+
+def _head_positions(lowered: AnyStr, heads: tuple[AnyStr, ...]) -> list[int]:
+    """Where each of ``heads`` (words that do not overlap themselves) stands in ``lowered``,
+    head by head, each found from the end of the one before (as ``str.find`` finds them); a
+    head found often is found by one ``split`` (the places are the pieces' lengths summed)."""
+    positions: list[int] = []
+    for head in heads:
+        find, size = lowered.find, len(head)
+        position = find(head)
+        for _ in range(_SPLIT_FINDS):
+            if position < 0:
+                break
+            positions.append(position)
+            position = find(head, position + size)
+        else:
+            if position >= 0:  # the rest by one split of the text after the last found
+                pieces = lowered[position:].split(head)
+                pieces.pop()
+                ends = accumulate(map(add, map(len, pieces), repeat(size)), initial=position)
+                positions += map(sub, islice(ends, 1, None), repeat(size))
+    return positions
+
+
+def _line_starts_at(text: str, positions: Iterable[int]) -> Iterator[int]:
+    """The start of the line of each of ``positions`` (one ``rfind`` each, by ``map``)."""
+    return map(add, map(text.rfind, repeat("\n"), repeat(0), positions), repeat(1))
 
 
 # ASCII: a character of a path word as itself, ``:`` as itself, any other as a space.
@@ -756,37 +815,71 @@ _IN_FRAME_SHAPE = lazy(
 _LOCATION_MARKS = (lazy(r":\d"), lazy(r"\(\d"), lazy('File "'))
 
 
-def _judge(chunk: str, starts: list[int], keep: Callable[[str], bool]) -> list[tuple[int, int]]:
-    """(index, start) of the lines starting at ``starts`` (sorted) for which ``keep`` holds."""
-    found: list[tuple[int, int]] = []
-    index = last = 0
-    count, find = chunk.count, chunk.find
-    for start in starts:
-        index += count("\n", last, start)
-        last = start
-        end = find("\n", start)
-        if keep(chunk[start : len(chunk) if end < 0 else end]):
-            found.append((index, start))
-    return found
+def _lines_at(chunk: str, starts: list[int]) -> Iterator[str]:
+    """The line of ``chunk`` that starts at each of ``starts`` (by ``map``: no call per line)."""
+    ends = list(map(chunk.find, repeat("\n"), starts))
+    if ends and ends[-1] < 0:  # only the last line may end with no break
+        ends[-1] = len(chunk)
+    return map(chunk.__getitem__, map(slice, starts, ends))
+
+
+def _indexed(chunk: str, starts: list[int]) -> list[tuple[int, int]]:
+    """``(index, start)`` of the lines starting at ``starts`` (sorted, distinct): each index by
+    one count of the breaks since the start before, by ``map``."""
+    counts = map(chunk.count, repeat("\n"), [0, *starts[:-1]], starts)
+    return list(zip(accumulate(counts), starts, strict=True))
+
+
+def _diagnostic_starts(chunk: str) -> list[int]:
+    """Start of every line of ``chunk`` for which ``is_diagnostic`` holds, in order.
+
+    The lines with a severity word outside an option report something unless a test runner
+    marks them as passing; only those that hold one of PASSING_MARKS are read for that."""
+    severe = _severe_line_starts(chunk)
+    if severe is None:
+        starts = _line_starts_of(chunk, [match.start() for match in _SEVERITY.finditer(chunk)])
+        return list(compress(starts, map(is_diagnostic, _lines_at(chunk, starts))))
+    if not severe:
+        return severe
+    lines = list(_lines_at(chunk, severe))
+    marked = _or_bytes([bytes(map(contains, lines, repeat(mark))) for mark in PASSING_MARKS], len(lines))
+    if not any(marked):
+        return severe
+    reports = bytearray(marked.translate(_ZERO_TO_ONE))
+    for at in compress(range(len(lines)), marked):
+        reports[at] = _not_passing(lines[at])
+    return list(compress(severe, reports))
+
+
+def _or_bytes(flags: list[bytes], size: int) -> bytes:
+    """Flags (bytes of 0 and 1, of length ``size``) or-ed byte by byte, as one integer each."""
+    found = 0
+    for one in flags:
+        found |= int.from_bytes(one, "little")
+    return found.to_bytes(size, "little")
 
 
 def _diagnostic(chunk: str) -> list[tuple[int, int]]:
-    severe = _severe_line_starts(chunk)
-    if severe is not None:  # these lines hold a severity word outside an option already
-        return _judge(chunk, severe, _not_passing)
-    starts = _line_starts_of(chunk, [match.start() for match in _SEVERITY.finditer(chunk)])
-    return _judge(chunk, starts, is_diagnostic)
+    return _indexed(chunk, _diagnostic_starts(chunk))
 
 
 def _has_location(line: str) -> bool:
     return next(iter_locations(line), None) is not None
 
 
-def _located(chunk: str) -> list[tuple[int, int]]:
+def _located_starts(chunk: str) -> list[int]:
+    """Start of every line of ``chunk`` on which ``iter_locations`` finds a location, in order:
+    it reads the lines with a mark every location holds (``(`` + digit, ``File "``, a
+    candidate colon: ``_colon_candidates``)."""
     positions = [match.start() for mark in _LOCATION_MARKS[1:] for match in mark.finditer(chunk)]
     if ":" in chunk:
         positions += _colon_candidates(chunk)
-    return _judge(chunk, _line_starts_of(chunk, positions), _has_location)
+    starts = _line_starts_of(chunk, positions)
+    return list(compress(starts, map(_has_location, _lines_at(chunk, starts))))
+
+
+def _located(chunk: str) -> list[tuple[int, int]]:
+    return _indexed(chunk, _located_starts(chunk))
 
 
 # ASCII as "a" (a letter), "0" (another character of a path), ":" (itself) or " " (the rest).
@@ -842,7 +935,7 @@ def _colon_candidates(chunk: str, limit: int | None = None) -> list[int]:
 
 
 def _facts(chunk: str) -> list[tuple[int, int]]:
-    return sorted({*_diagnostic(chunk), *_located(chunk)})
+    return _indexed(chunk, sorted({*_diagnostic_starts(chunk), *_located_starts(chunk)}))
 
 
 def diagnostic_lines(chunk: str) -> list[int]:
