@@ -667,12 +667,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     total = text.count("\n") + 1
     if total < MIN_RUN:
         return None
+    lines = text.split("\n")
+    if max(map(len, lines)) >= LONG_LINE:  # asked first: it costs a split, not a fact scan
+        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
     flags = _fact_flags(text)
     if total > FLOOD_LINES and 1 not in flags:
         return None  # a flood with no fact: the preview's filler allowance shows it for less
-    lines = text.split("\n")
-    if max(map(len, lines)) >= LONG_LINE:
-        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
     return _compacted(text, lines, _codes(text, lines, flags))
 
 
