@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import VENV_BIN, measure  # noqa: E402
+from common import VENV_BIN, clear_captures, measure  # noqa: E402
 from tests import corpus  # noqa: E402
 
 # shape: the corpus case repeated (None: generated)
@@ -138,7 +138,7 @@ def _streamed(tree: tuple[list[str], dict[str, str]], data: Path, home: Path) ->
 
 
 def _clear(home: Path) -> None:
-    shutil.rmtree(home / "captures", ignore_errors=True)
+    clear_captures(home)
     shutil.rmtree(home / "ledger.db.spool", ignore_errors=True)
 
 

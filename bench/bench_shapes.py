@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import VENV_BIN, peak_rss_mb
+from common import VENV_BIN, clear_captures, peak_rss_mb
 
 SIZES = {"1K": 1_000, "64K": 64_000, "1M": 1_000_000, "16M": 16_000_000, "64M": 64_000_000}
 FULL_SIZES = {"256M": 256_000_000, "1G": 1 << 30}
@@ -84,7 +84,7 @@ def measure_cell(
     for _ in range(rounds):
         for number, (tersh, env) in enumerate(trees):
             seconds, peak, _rc = peak_rss_mb([*tersh, "run", "--", *command], env=env)
-            shutil.rmtree(home / "captures", ignore_errors=True)
+            clear_captures(home)
             ours[number].append(seconds)
             peaks[number].append(peak)
         cat_seconds, _, _ = peak_rss_mb(["sh", "-c", f"cat '{data}' > '{copy}'"])
@@ -106,8 +106,9 @@ def _compile(folder: str) -> None:
 def _startup(tersh: list[str], env: dict[str, str], home: Path) -> float:
     """Median seconds of `tersh run -- true` (no output: the fixed cost of a call)."""
     runs = [peak_rss_mb([*tersh, "run", "--", "true"], env=env)[0] for _ in range(5)]
-    shutil.rmtree(home / "captures", ignore_errors=True)
+    clear_captures(home)
     return statistics.median(runs)
+
 
 
 def _net(size: int, seconds: float, startup: float) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -140,3 +141,15 @@ def print_corpus_totals(rows: list[dict[str, Any]], json_path: Path | None) -> N
     if json_path:
         json_path.write_text(json.dumps({"rows": rows, "aggregate": aggregate, "mean": mean,
                                          "facts": facts, "lost": lost}, indent=1))
+
+
+def clear_captures(home: Path) -> None:
+    """Remove the capture folders a run left, but not the store's index and the stamp of the
+    last eviction, as after any call: without them every measured call would create the index
+    (SQLite) and run the once-a-minute upkeep."""
+    folder = home / "captures"
+    if not folder.is_dir():
+        return
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)

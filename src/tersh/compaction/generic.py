@@ -667,12 +667,16 @@ def compact(text: str, inv: Invocation) -> str | None:
     total = text.count("\n") + 1
     if total < MIN_RUN:
         return None
-    lines = text.split("\n")
-    if max(map(len, lines)) >= LONG_LINE:  # asked first: it costs a split, not a fact scan
-        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
-    flags = _fact_flags(text)
-    if total > FLOOD_LINES and 1 not in flags:
+    # Each way out is asked before the costlier test is made: a flood's fact scan before its
+    # split, a short text's split (for its longest line) before its fact scan.
+    flags = _fact_flags(text) if total > FLOOD_LINES else None
+    if flags is not None and 1 not in flags:
         return None  # a flood with no fact: the preview's filler allowance shows it for less
+    lines = text.split("\n")
+    if max(map(len, lines)) >= LONG_LINE:
+        return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
+    if flags is None:
+        flags = _fact_flags(text)
     return _compacted(text, lines, _codes(text, lines, flags))
 
 
