@@ -627,12 +627,6 @@ def claim_eviction() -> bool:
     return True
 
 
-def evict_if_due(settings: settings_mod.Settings | None = None) -> list[str] | None:
-    """Run :func:`evict` when :func:`claim_eviction` says it is due; the removed ids, or None
-    when it was not due."""
-    return evict(settings=settings) if claim_eviction() else None
-
-
 def evict(now: float | None = None, *, settings: settings_mod.Settings | None = None) -> list[str]:
     """Remove expired captures, then oldest-first over the size cap; return removed ids.
 
@@ -650,7 +644,7 @@ def evict(now: float | None = None, *, settings: settings_mod.Settings | None = 
     grace = conf.int("captures.grace_seconds")
     removed: list[str] = []
     # Not synced either: a DELETE lost to an OS crash leaves a row whose folder is gone, and the
-    # next eviction removes it again (this runs on the per-command path, once a minute).
+    # next eviction removes it again (this runs once a minute after a call, detached: tersh.recording.upkeep).
     with _index(root, durable=False) as db:
         rows = db.execute(
             "SELECT id, created, combined_bytes + stdout_bytes * (1 - stdout_same)"
