@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+
+def utf8_len(text: str) -> int:
+    """The size of ``text`` in UTF-8 (a lone surrogate as the three bytes ``surrogatepass``
+    writes), as the model's text is counted; an ASCII text (a flag of the string, no scan) is
+    one byte a character."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 class CaptureRef(Frozen):
     """One stored stream of a call: id, which stream, where, and how many bytes."""
 

@@ -42,7 +42,6 @@ from tersh.compaction.preview_read import (  # noqa: F401 - this module's names 
     _candidate_starts,
     _Earliest,
     _is_summary,
-    _utf8_len,
     candidate_starts,
     carries_fact,
     fact_locations,
@@ -54,6 +53,7 @@ from tersh.compaction.verify.facts import (
     SEVERITY_WORDS,
     iter_paths,
 )
+from tersh.result import utf8_len as _utf8_len
 
 # Not `typing`, `pathlib`, `subprocess`, `shutil` nor `tempfile`: each costs milliseconds to
 # import, more than bounding a megabyte of output may take (grep is started with posix_spawn).

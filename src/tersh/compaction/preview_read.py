@@ -19,6 +19,7 @@ from tersh.compaction.verify.facts import (
     iter_locations,
     iter_paths,
 )
+from tersh.result import utf8_len as _utf8_len
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -69,11 +70,6 @@ _SUMMARY = lazy(
     r"|^=+ .*\bin \d[\d.]*s\b",
     IGNORECASE,
 )
-
-
-def _utf8_len(text: str) -> int:
-    # an ASCII text (a flag of the string: no scan) is one byte a character
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 # --- what a line carries --------------------------------------------------------------------

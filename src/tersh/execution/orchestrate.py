@@ -21,7 +21,7 @@ from tersh.execution import spawn as runner
 from tersh.execution.execute import CaptureLost as CaptureLost  # raised to the caller of run()
 from tersh.execution.execute import CaptureUnavailable as CaptureUnavailable
 from tersh.recording import calls as recording
-from tersh.result import Result
+from tersh.result import Result, utf8_len
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ def raw_result(cap: Capture, requested: str, executed: str, exit_code: int, erro
         requested_command=requested,
         executed_command=executed,
         input_bytes=cap.sizes["combined"],
-        output_bytes=len(text.encode("utf-8", "surrogatepass")),
+        output_bytes=utf8_len(text),
         capture_id=cap.id,
         captures=cap.refs(),
         details={"error": error},

@@ -12,7 +12,7 @@ from tersh._startup.lazyre import lazy
 from tersh.command import parsed as parsing
 from tersh.command import policy
 from tersh.recording import captures as capture_store
-from tersh.result import Result
+from tersh.result import Result, utf8_len
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -77,11 +77,6 @@ def saves_enough(candidate: str, source: str, floor: float) -> bool:
     return tokens.count(candidate) <= floor * tokens.count(source)
 
 
-def _byte_len(text: str) -> int:
-    # an ASCII text (a flag of the string: no scan) is one byte a character
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-
-
 def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[str, Any],
             *, total_lines: int | None = None, note: str = "") -> Result:
     refs = cap.refs()
@@ -92,7 +87,7 @@ def _finish(text: str, complete: bool, cap: capture_store.Capture, base: dict[st
     return Result(
         text=text,
         complete=complete,
-        output_bytes=_byte_len(text),
+        output_bytes=utf8_len(text),
         input_bytes=cap.sizes["combined"],
         capture_id=cap.id,
         captures=refs,
@@ -137,7 +132,7 @@ def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]
     # The head line and the stderr preview share the bounds with the document's preview.
     extra = f"{head}\n{stderr_note}"
     bounded = preview.bound_file(stdout_path, max(1, max_lines - extra.count("\n") - 1),
-                                 max(256, max_bytes - _byte_len(extra) - 1), clean=False,
+                                 max(256, max_bytes - utf8_len(extra) - 1), clean=False,
                                  filler_bytes=conf.int("preview.filler_bytes"))
     return _finish(f"{head}\n{bounded.text}{stderr_note}", False, cap,
                    {**base, "details": details}, total_lines=bounded.total_lines)
@@ -227,7 +222,7 @@ class _Whole:
 
 def _fits(body: str, max_lines: int, max_bytes: int) -> bool:
     """Whether ``body`` (no final newline) is shown whole within the bounds."""
-    return len(body) <= max_bytes and body.count("\n") < max_lines and _byte_len(body) <= max_bytes
+    return len(body) <= max_bytes and body.count("\n") < max_lines and utf8_len(body) <= max_bytes
 
 
 def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
