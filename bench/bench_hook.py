@@ -7,7 +7,7 @@ The baseline is the very interpreter the ``tersh`` script runs on (``sys.executa
 same site-packages), not a PATH shim such as pyenv's, which would flatter the hook. Both are
 started the same way (fresh process, stdin from a file), alternated run by run so
 machine noise hits both alike; the figure is the ratio of medians (target: <= 1.5). The hook
-runs with an enabled profile in a temporary TERSH_HOME and HOME, so it does the full work of
+runs with an enabled profile where a user's is (a temporary HOME, no TERSH_HOME), so it does the full work of
 the PostToolUse path (settings, a Read below the trigger: no answer). ``tersh-shell-prefix``
 gets the line Claude Code hands it for a hook command and ``exec``s the host's shell with it;
 its baseline is that shell started directly.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -25,7 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import user_env
+
 TERSH = Path(sys.executable).with_name("tersh")
+
 PAYLOAD = {
     "session_id": "bench",
     "transcript_path": "/tmp/t.jsonl",
@@ -69,7 +72,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tersh-bench-hook-"))
-    env = dict(os.environ, TERSH_HOME=str(work / "profile"), HOME=str(work))
+    env = user_env(work)  # the profile where a user's is (~/.local/share/tersh)
     # An installed tersh runs from byte-compiled modules (pip compiles them; an editable install
     # writes them on first import). PYTHONDONTWRITEBYTECODE would make every run recompile the
     # sources, which measures the compiler, not the hook: let the warm-up runs write them.

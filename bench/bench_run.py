@@ -16,7 +16,6 @@ are reported side by side: on a shared, loaded machine the wall figure also coun
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import statistics
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import VENV_BIN, peak_rss_mb
+from common import VENV_BIN, peak_rss_mb, user_env
 
 
 def _make_big(path: Path, size: int) -> None:
@@ -144,7 +143,7 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
             cwds[f"{prefix}tersh run -- git status ({tree})"] = repo
         commands.update(rows)
         extra_env.update(dict.fromkeys(rows, tree_env))
-    wall, cpu = _medians(commands, rounds, {**os.environ, **env}, cwds, extra_env)
+    wall, cpu = _medians(commands, rounds, env, cwds, extra_env)
     base = "python -c pass"
     where = ", ".join(f"{tree}: {repo.name}" for tree, repo in repos.items())
     print(f"start-up ({rounds} rounds, medians, ms; git status in {where}):")
@@ -177,10 +176,10 @@ def main() -> int:
     parser.add_argument("--against", help="start-up also from this source folder (`base:` rows)")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="tersh-bench-home-")
-    env = {"TERSH_HOME": home}
+    env = user_env(home)  # the profile where a user's is (~/.local/share/tersh), found as theirs is
+    profile = Path(home) / ".local" / "share" / "tersh"
     tersh = str(VENV_BIN / "tersh")
-    os.environ["TERSH_HOME"] = home
-    subprocess.run([tersh, "enable"], check=True, capture_output=True)
+    subprocess.run([tersh, "enable"], check=True, capture_output=True, env=env)
 
     startup(args.rounds, env, args.against)
     if args.startup_only:
@@ -200,7 +199,7 @@ def main() -> int:
         print(f"run -- cat {actual / 1e6:.0f} MB: {seconds:.2f} s = {mbps:.0f} MB/s (target >= 200),"
               f" peak RSS {rss:.1f} MB (target <= 64), exit {rc}; cat > file {cat_seconds:.2f} s,"
               f" ratio {seconds / cat_seconds:.2f}")
-        shutil.rmtree(Path(home) / "captures", ignore_errors=True)
+        shutil.rmtree(profile / "captures", ignore_errors=True)
 
         log = work / "log.txt"
         _make_big(log, int(args.log_mb * 1e6))

@@ -63,6 +63,16 @@ def measure(argv: Sequence[str], *, env: dict[str, str] | None = None) -> Measur
     return Measured(float(out[0]), float(out[1]), int(out[2]) / 1024, int(out[3]))
 
 
+def user_env(home: str | Path) -> dict[str, str]:
+    """This process's environment as a user's shell has it, with ``HOME`` at ``home``: no
+    ``TERSH_HOME`` or ``XDG_DATA_HOME``, so tersh finds its profile the way it does for users
+    (``~/.local/share/tersh``), with the cost of finding it."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("TERSH_HOME", "XDG_DATA_HOME")}
+    env["HOME"] = str(home)
+    return env
+
+
 def peak_rss_mb(argv: Sequence[str], *, env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """(wall seconds, peak RSS in MB of the process tree's largest member, exit code) of one run."""
     run = measure(argv, env=env)

@@ -9,6 +9,8 @@ import platformdirs
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tersh._startup import userdirs
+
 # Property tests check behaviour, not speed: on a loaded 2-core machine a per-example deadline
 # only makes them flaky (timings live in bench/).
 hypothesis_settings.register_profile("tersh", deadline=None)
@@ -25,6 +27,8 @@ def tersh_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     def forbidden(*args: object, **kwargs: object) -> str:
         raise AssertionError("a test tried to use the real profile folder")
 
+    # the quick Linux answer stands in for platformdirs: off here, so the guard below holds
+    monkeypatch.setattr(userdirs, "quick_user_data_dir", lambda app: None)
     monkeypatch.setattr(platformdirs, "user_data_dir", forbidden)
     monkeypatch.setattr(platformdirs, "user_cache_dir", forbidden)
     monkeypatch.setattr(platformdirs, "user_state_dir", forbidden)

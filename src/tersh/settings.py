@@ -113,7 +113,12 @@ def profile_root() -> str:
     override = os.environ.get("TERSH_HOME")
     if override:
         return override
-    from platformdirs import user_data_dir  # lazy: only when no override is given
+    from tersh._startup.userdirs import quick_user_data_dir
+
+    quick = quick_user_data_dir("tersh")
+    if quick is not None:
+        return quick
+    from platformdirs import user_data_dir  # lazy: only where the quick answer is not certain
 
     return user_data_dir("tersh", appauthor=False)
 

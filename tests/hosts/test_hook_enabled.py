@@ -9,7 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh import settings as tersh_settings
+from tersh._startup import userdirs
 from tersh.commands import hook
+
+_QUICK_USER_DATA_DIR = userdirs.quick_user_data_dir  # conftest turns it off for other tests
 
 changes = st.fixed_dictionaries(
     {},
@@ -61,6 +64,7 @@ def test_platform_folder_matches_settings(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(
         platformdirs, "user_data_dir", lambda name, appauthor=None: str(tmp_path / "data" / name)
     )
+    monkeypatch.setattr(userdirs, "quick_user_data_dir", _QUICK_USER_DATA_DIR)
     folder = tmp_path / "data" / "tersh"
     folder.mkdir(parents=True)
     (folder / "settings.toml").write_text("enabled = true\n")

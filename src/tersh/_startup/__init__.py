@@ -4,7 +4,8 @@ Each is held equal to the real thing by a test: ``frozen`` (frozen dataclasses,
 tests/test_frozen.py), ``lean`` (``typing.NamedTuple``, tests/test_lean.py), ``leanjson`` (``json``,
 tests/test_leanjson.py), ``quicktoml`` (``tomllib``, tests/test_quicktoml.py), ``lazyre`` (``re.compile``
 on first use, tests/test_lazyre.py), ``fastimport`` (the path finder and source loader for tersh's
-own modules, tests/test_fastimport.py). ``collector`` is the
+own modules, tests/test_fastimport.py), ``userdirs`` (``platformdirs.user_data_dir`` on Linux,
+tests/test_userdirs.py). ``collector`` is the
 one start-up trick that replaces nothing: the command line's pause of the garbage collector
 (tests/test_execute.py).
 

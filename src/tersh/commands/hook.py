@@ -112,10 +112,11 @@ def quick_enabled() -> bool | None:
     """
     home = os.environ.get("TERSH_HOME")
     if not home:
-        if sys.platform != "linux":
+        from tersh._startup.userdirs import quick_user_data_dir
+
+        home = quick_user_data_dir("tersh")
+        if home is None:
             return None
-        data = os.environ.get("XDG_DATA_HOME", "")
-        home = os.path.join(data if data.strip() else os.path.expanduser("~/.local/share"), "tersh")
     try:
         with open(os.path.join(home, "settings.toml"), "rb") as handle:
             text = handle.read().decode("utf-8")
