@@ -92,9 +92,18 @@ def render() -> str:
     lines.append("}\n\n")
     lines.append(SNIFF_LINE_HEADER)
     lines.append("SNIFF_LINES: dict[str, str] = {\n")
-    lines.extend(f"    {name!r}: {forms[name]!r},\n" for name in rules if name in forms)
+    lines.extend(_form_row(name, forms[name]) for name in rules if name in forms)
     lines.append("}\n")
     return "".join(lines)
+
+
+def _form_row(name: str, form: str, width: int = 72) -> str:
+    """One SNIFF_LINES entry; a long form as adjacent literals of at most ``width`` characters."""
+    row = f"    {name!r}: {form!r},\n"
+    if len(row) <= 100:
+        return row
+    pieces = [form[start:start + width] for start in range(0, len(form), width)]
+    return f"    {name!r}: (\n" + "".join(f"        {piece!r}\n" for piece in pieces) + "    ),\n"
 
 
 def _tuple(values: tuple[str, ...]) -> str:

@@ -182,3 +182,40 @@ def test_the_generic_compactor_leaves_texts_shorter_than_its_minimum_alone(lines
     text = "\n".join(lines)
     if text.count("\n") < registry.GENERIC_MIN_LINES - 1:
         assert generic.compact(text, Invocation("./tool", "tool", (), 0)) is None
+
+
+def test_line_forms_are_the_sniffers_own_patterns() -> None:
+    from tersh.compaction.rules import flake8, mypy, npm, shellcheck
+
+    assert flake8._SNIFF_LINE.pattern == SNIFF_LINES["flake8"] == flake8.SNIFF_LINE
+    assert mypy._SNIFF.pattern == SNIFF_LINES["mypy"] == mypy.SNIFF_LINE
+    assert shellcheck._SNIFF.pattern == SNIFF_LINES["shellcheck"] == shellcheck.SNIFF_LINE
+    assert SNIFF_LINES["npm"].startswith(npm._OUTCOME.pattern)
+
+
+def test_prose_with_the_hints_words_imports_no_rule() -> None:
+    """Words like "error", "passed", "package" or a parenthesis import no rule to be asked."""
+    prose = (
+        "This release fixes an error in the parser (reported twice) and a warning about the\n"
+        "package cache; 12 tests passed and 1 failed before the fix. Found 3 issues in the\n"
+        "docs, see line 4 of the guide. Ran the checks again ... all good.\n"
+    )
+    assert any(hint in prose for name in SNIFF_LINES for hint in SNIFF_HINTS[name])
+    assert [name for name in RULES if name in SNIFF_LINES and registry.may_claim(name, prose)] == []
+
+
+_BLAME_ROW = "^1a2b3c4d (Ada Lovelace 2026-11-30 10:11:12 +0100 {n}) code {n}"
+
+
+@given(st.lists(st.sampled_from(["\n", "\r", "\r\n", "\x1c", "\x0b", "\u2028", "\x85"]),
+                min_size=4, max_size=4), st.sampled_from(["", " tail", "\x1c"]))
+def test_blame_rows_ended_by_any_line_separator_keep_their_line_form(
+        separators: list[str], after: str) -> None:
+    from tersh.compaction.rules import git_blame
+
+    rows = [_BLAME_ROW.format(n=n) for n in range(1, 6)]
+    text = "".join(row + sep for row, sep in zip(rows, [*separators, ""], strict=True)) + after
+    if git_blame.sniff(text) > SNIFF_THRESHOLD:
+        assert registry.may_claim("git_blame", text[:SNIFF_HEAD_CHARS])
+    plain = "\n".join(rows)
+    assert git_blame.sniff(plain) > SNIFF_THRESHOLD and registry.may_claim("git_blame", plain)

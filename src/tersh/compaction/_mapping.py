@@ -287,5 +287,29 @@ SNIFF_HINTS: dict[str, tuple[str, ...]] = {
 # the rule's sniffer would pick it (SNIFF_LINE in the module), tried once a hint is found, before
 # the rule is imported.
 SNIFF_LINES: dict[str, str] = {
+    'flake8': '^\\S+\\.pyi?:\\d+:\\d+: [A-Z]{1,3}\\d{2,4} ',
+    'git_blame': (
+        '^\\^?[0-9a-f]{7,40}(?: [^(]*?)? +\\(.*? +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+'
+        '-]\\d{4} +\\d+\\)'
+    ),
+    'mypy': (
+        '^\\S+\\.pyi?:\\d+(?::\\d+)?: (?:error|note): .*(?:\\[[a-z-]+\\])?$|^Found \\d+ '
+        'errors? in \\d+ files? \\(checked|^Success: no issues found in|^\\s+\\S+\\.py'
+        'i?:\\d+:\\d+ - error: |^\\d+ errors?, \\d+ warnings?, \\d+ informations?'
+    ),
+    'npm': (
+        '^(?:added|removed|changed) \\d+ packages?(?:, and audited \\d+ packages?)?'
+        ' in |npm warn deprecated |Progress: resolved '
+    ),
+    'pytest': (
+        '^=+ test session starts =+$|short test summary info|^(?:=+ )?(?:\\d+ (?:p'
+        'assed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)(?:, )'
+        '?)+ in [\\d.]+s(?: \\([\\d:]+\\))?(?: =+)?$'
+    ),
     'search': '^([^\\s:]+):\\d+:',
+    'shellcheck': '^In \\S+ line \\d+:$|\\bSC\\d{4} \\((?:error|warning|info|style)\\):',
+    'unittest': (
+        '^Ran \\d+ tests? in [\\d.]+s$|^\\w+ \\([\\w.]+\\)(?: \\.\\.\\. |\\n.*? \\.\\.\\. )(?:'
+        'ok|FAIL|ERROR)$'
+    ),
 }

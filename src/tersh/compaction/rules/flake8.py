@@ -24,7 +24,9 @@ PROGRAMS = ("flake8", "pycodestyle", "pyflakes", "pep8")
 SNIFF_HINTS: tuple[str, ...] = (".py:", ".pyi:")
 
 _CODE = lazy(r"^[A-Z]{1,3}\d{2,4}\b")
-_SNIFF_LINE = lazy(r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} ", MULTILINE)
+#: A line form the head holds whenever ``sniff`` picks it (three or more such lines).
+SNIFF_LINE = r"^\S+\.pyi?:\d+:\d+: [A-Z]{1,3}\d{2,4} "
+_SNIFF_LINE = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -20,6 +20,9 @@ PROGRAMS = ("git blame", "git annotate")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("(",)
+#: A line form the head holds whenever ``sniff`` picks it: ``_ROW`` up to the line number (the
+#: first line is such a row; its end is left out, as ``splitlines`` may end it at any separator).
+SNIFF_LINE = (r"^\^?[0-9a-f]{7,40}(?: [^(]*?)? +\(.*? +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4} +\d+\)")
 
 _ROW = lazy(
     r"^(?P<id>\^?[0-9a-f]{7,40})(?: (?P<path>[^(]*?))? +\((?P<author>.*?) +"

@@ -52,12 +52,13 @@ _PYRIGHT_CHATTER = lazy(
     r"No include entries specified|pyright \d|basedpyright \d|Loading configuration file|"
     r"Found \d+ files?)"
 )
-_SNIFF = lazy(
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = (
     r"^\S+\.pyi?:\d+(?::\d+)?: (?:error|note): .*(?:\[[a-z-]+\])?$|^Found \d+ errors? in \d+ files?"
     r" \(checked|^Success: no issues found in|^\s+\S+\.pyi?:\d+:\d+ - error: |"
-    r"^\d+ errors?, \d+ warnings?, \d+ informations?",
-    MULTILINE,
+    r"^\d+ errors?, \d+ warnings?, \d+ informations?"
 )
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

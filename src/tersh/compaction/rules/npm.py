@@ -29,6 +29,10 @@ PROGRAMS = (
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = (" package", "npm warn deprecated ", "Progress: resolved ")
+#: A line form the head holds whenever ``sniff`` picks it: the outcome line or a hint's line.
+SNIFF_LINE = (r"^(?:added|removed|changed) \d+ packages?(?:, and audited \d+ packages?)? in "
+              r"|npm warn deprecated |Progress: resolved ")
+_OUTCOME = lazy(SNIFF_LINE.split("|npm warn", 1)[0], MULTILINE)  # the outcome line alone
 
 #: How dropped spinner lines are counted in the note.
 SPINNER_LABEL = "spinner line"
@@ -122,10 +126,9 @@ def compact(text: str, inv: Invocation) -> str | None:
 
 def sniff(text: str) -> float:
     """Sure when npm's or pnpm's install outcome line is there."""
-    head = text[:SNIFF_CHARS] + text[-SNIFF_CHARS:]
-    if re.search(r"^(?:added|removed|changed) \d+ packages?(?:, and audited \d+ packages?)? in ",
-                 head, MULTILINE):
+    ends = (text[:SNIFF_CHARS], text[-SNIFF_CHARS:])  # each searched alone: no line made at the seam
+    if any(_OUTCOME.search(end) for end in ends):
         return 0.95
-    if "npm warn deprecated " in head or "Progress: resolved " in head:
+    if any("npm warn deprecated " in end or "Progress: resolved " in end for end in ends):
         return 0.9
     return 0.0

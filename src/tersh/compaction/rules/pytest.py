@@ -38,6 +38,13 @@ SNIFF_HINTS: tuple[str, ...] = (
     " xpassed",
     " warning",
 )
+#: A line form the head holds whenever ``sniff`` picks it: ``_SESSION_BANNER``, the short summary's
+#: header or ``_FOOTER`` (tests/test_sniff_hints.py).
+SNIFF_LINE = (
+    r"^=+ test session starts =+$|short test summary info|"
+    r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)"
+    r"(?:, )?)+ in [\d.]+s(?: \([\d:]+\))?(?: =+)?$"
+)
 
 _SESSION_START = lazy(r"^=+ test session starts =+$")
 _SECTION = lazy(r"^=+ (?P<title>.+?) =+$")

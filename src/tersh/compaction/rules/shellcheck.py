@@ -34,7 +34,9 @@ _CARET = lazy(r"^(?P<pad>\s*)\^\S*\s+(?P<text>SC\d{4}(?: \(\w+\))?: .*)$")
 _MORE_INFO = lazy(r"^For more information:\s*$")
 _SUGGESTION = lazy(r"^Did you mean:\s*$")
 _GCC = lazy(r"\[SC\d{4}\]\s*$")
-_SNIFF = lazy(r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):", MULTILINE)
+#: A line form the head holds whenever ``sniff`` picks it (two or more such lines).
+SNIFF_LINE = r"^In \S+ line \d+:$|\bSC\d{4} \((?:error|warning|info|style)\):"
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 class _Block(NamedTuple):

@@ -23,6 +23,9 @@ PROGRAMS = ("unittest", "nose2")
 #: Strings one of which the first 20,000 characters hold whenever ``sniff`` scores above the
 #: sniffing threshold (the sniffer imports this module only then; tests/test_sniff_hints.py).
 SNIFF_HINTS: tuple[str, ...] = ("Ran ", " ... ")
+#: A line form the head holds whenever ``sniff`` picks it: ``_RAN`` or ``_VERBOSE_ROW``.
+SNIFF_LINE = (r"^Ran \d+ tests? in [\d.]+s$"
+              r"|^\w+ \([\w.]+\)(?: \.\.\. |\n.*? \.\.\. )(?:ok|FAIL|ERROR)$")
 
 _MARKS_ROW = lazy(r"^[.EFsxu]+$")
 _NAME_LINE = lazy(r"^\w+ \([\w.]+\)$")
