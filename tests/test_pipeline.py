@@ -221,3 +221,26 @@ def test_output_the_clean_up_would_leave_alone_is_what_skips_it() -> None:
         assert clean.clean(text) == text
 
     check()
+
+
+def test_text_the_clean_up_would_leave_alone_is_what_skips_it() -> None:
+    """The clean-up is skipped for output without any byte of ``_NEEDS_CLEANING`` (non-ASCII
+    allowed, valid UTF-8 or not): decoded as the pipeline decodes it, it is left unchanged."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from tersh.compaction import clean
+
+    untouched = bytes(b for b in _ALL_BYTES if b not in pipeline._NEEDS_CLEANING)
+    assert b"\x1b" not in untouched and b"\r" not in untouched and b"\xe2" in untouched
+    assert set(pipeline._NOT_PLAIN) == set(pipeline._NEEDS_CLEANING) | set(range(128, 256))
+    words = st.sampled_from(["é", "—", "✓", "日本", "\ufffd", "\u0085", "\u009b31m", "\u2028"])
+    pieces = st.one_of(st.binary(max_size=40), words.map(lambda w: w.encode("utf-8")))
+
+    @given(st.lists(pieces, max_size=20).map(lambda parts: b"".join(parts)))
+    def check(data: bytes) -> None:
+        data = data.translate(None, pipeline._NEEDS_CLEANING)
+        text = data.decode("utf-8", "replace")
+        assert clean.clean(text) == text
+
+    check()

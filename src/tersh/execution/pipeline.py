@@ -169,8 +169,11 @@ PLAIN_MAX_BYTES = 8192
 PLAIN_MAX_LINES = 3
 #: Output at most this long is checked for printable ASCII, which needs no clean-up.
 PRINTABLE_CHECK_BYTES = 1 << 16
-#: Bytes that send a text down the full path: C0 controls but tab and newline, DEL, non-ASCII.
-_NOT_PLAIN = bytes([*range(9), *range(11, 32), *range(127, 256)])
+#: Bytes the clean-up acts on: C0 controls but tab and newline (escape and carriage return among
+#: them), DEL. No byte of a UTF-8 character past ASCII is one, nor of the replacement character.
+_NEEDS_CLEANING = bytes([*range(9), *range(11, 32), 127])
+#: Bytes that send a text down the full path: those and non-ASCII.
+_NOT_PLAIN = _NEEDS_CLEANING + bytes(range(128, 256))
 
 
 def _plain(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
@@ -252,10 +255,10 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
         data = handle.read()
     notes = _encoding_notes(data)
     raw = data.decode("utf-8", "replace")  # as preview.decode, without importing the preview
-    # Printable ASCII holds nothing the clean-up changes (no escape, no carriage return, no
-    # control): it is not imported for such short output.
-    printable = len(data) <= PRINTABLE_CHECK_BYTES and len(data.translate(None, _NOT_PLAIN)) == len(data)
-    cleaned = raw if bypass or printable else _cleaned(raw)
+    # Text without escapes, carriage returns and controls holds nothing the clean-up changes:
+    # it is not imported for such short output.
+    untouched = len(data) <= PRINTABLE_CHECK_BYTES and len(data.translate(None, _NEEDS_CLEANING)) == len(data)
+    cleaned = raw if bypass or untouched else _cleaned(raw)
     text = cleaned[:-1] if cleaned.endswith("\n") else cleaned
     details: dict[str, Any] = base.pop("details")
     pricing = _Pricing(cap, conf, base, notes, cleaned)
