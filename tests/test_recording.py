@@ -108,6 +108,76 @@ def test_another_session_recomputes_from_the_ledger_and_never_double_counts() ->
     assert _ledger_totals("s2")["calls"] == 3
 
 
+def _listed_counters() -> dict[str, list[int]]:
+    from tersh.recording import status, tally
+
+    return dict(status.read().get(tally.SESSIONS, {}))
+
+
+def _counters_of(session: str) -> list[int]:
+    from tersh.recording import tally
+
+    totals = _ledger_totals(session)
+    return [int(totals[name]) for name in tally.COUNTERS]  # type: ignore[call-overload]
+
+
+def test_sessions_side_by_side_record_without_sqlite_and_stay_exact() -> None:
+    """Two agents' calls alternating: after each one's first call, neither needs the ledger."""
+    assert _finished(_record(1, "s1")) == "True"  # creates the ledger
+    assert _finished(_record(1, "s2")) == "True"  # a session not listed yet: the ledger sums it
+    for _ in range(2):
+        assert _finished(_record(2, "s1")) == "False"
+        assert _finished(_record(3, "s2")) == "False"
+    listed = _listed_counters()
+    assert list(listed) == ["s2", "s1"]  # the latest first
+    from tersh.recording import status
+
+    assert status.read()["savings"]["session"] == "s2"
+    assert listed == {"s1": _counters_of("s1"), "s2": _counters_of("s2")}
+    assert _ledger_totals("s1")["calls"] == 5 and _ledger_totals("s2")["calls"] == 7
+
+
+def test_only_the_latest_sessions_are_listed_and_the_others_ask_the_ledger() -> None:
+    from tersh.recording import tally
+
+    _finished(_record(1, "s0"))
+    for n in range(1, tally.MAX_SESSIONS + 1):
+        _finished(_record(1, f"s{n}"))
+    listed = _listed_counters()
+    assert len(listed) == tally.MAX_SESSIONS and "s0" not in listed
+    assert _finished(_record(1, "s0")) == "True"  # dropped from the list: summed by the ledger again
+    assert _counters_of("s0")[0] == 2
+    assert _listed_counters()["s0"] == _counters_of("s0")
+
+
+def test_a_new_ledger_drops_the_listed_sessions() -> None:
+    """Counters of calls a new ledger does not hold are not added to."""
+    _finished(_record(2, "s1"))
+    _finished(_record(2, "s2"))
+    os.unlink(paths.ledger_file())
+    assert _finished(_record(1, "s1")) == "True"
+    assert list(_listed_counters()) == ["s1"]
+    assert _finished(_record(1, "s2")) == "True"
+    assert _listed_counters()["s2"] == _counters_of("s2")  # its spooled call counts, its old sums not
+
+
+def test_counting_tokens_refreshes_every_listed_session() -> None:
+    import contextlib
+
+    from tersh.recording import ledger, tally
+
+    for session in ("s1", "s2", "s3"):
+        _finished(_record(2, session))
+    with contextlib.closing(ledger.connect()) as db:
+        db.execute("UPDATE calls SET input_tokens = 7, output_tokens = 3, deferred = 0")
+        ledger.republish(db)
+    listed = _listed_counters()
+    assert next(iter(listed)) == tally.listed_sessions()[0] == "s3"
+    for session in ("s1", "s2", "s3"):
+        assert listed[session] == _counters_of(session)
+        assert listed[session][tally.COUNTERS.index("input_tokens")] == 14
+
+
 def test_eight_processes_recording_at_once_lose_and_duplicate_nothing() -> None:
     from tersh.recording import status
 

@@ -116,11 +116,11 @@ def _spool(row: Row) -> bool:
         return False  # the first call creates the ledger
     try:
         with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
-            current = tally.read()
-            if current is None or current[0] != row["session"]:
-                return False  # another session's sums: the ledger recomputes them
+            current = tally.session_counters(str(row["session"]))
+            if current is None:
+                return False  # a session the status file does not list: the ledger computes its sums
             spool.put(spool_folder(), row)
-            tally.publish(str(row["session"]), tally.savings("total", *_added(current[1], row)))
+            tally.publish(str(row["session"]), tally.savings("total", *_added(current, row)))
     except status.LockTimeout:  # a stuck lock holder: the row is kept, the tally catches up
         spool.put(spool_folder(), row)  # when the ledger next folds and publishes
     return True

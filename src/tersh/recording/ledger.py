@@ -267,10 +267,12 @@ def add_row(row: Row) -> None:
     ``tersh.recording.calls.record`` records a call: it spools the row whenever it can, and
     inserts it here when the ledger must take it at once.
     """
+    existed = os.path.exists(ledger_file())
     with contextlib.closing(connect(durable=False)) as db:
         with transaction(db):
             _insert_rows(db, [row])
-        publish(db, str(row["session"]))
+        # a new ledger holds none of the calls the listed sessions' counters count
+        publish(db, str(row["session"]), others="keep" if existed else "drop")
 
 
 def _insert_rows(db: sqlite3.Connection, rows: list[Row]) -> None:
@@ -338,23 +340,37 @@ def record_retrieval(capture_id: str, bytes_returned: int) -> None:
         warn(f"retrieval not recorded: {type(exc).__name__}: {exc}")
 
 
-def publish(db: sqlite3.Connection, session: str) -> None:
-    """Recompute ``session``'s savings from the ledger and publish them (tally + status file)."""
+def publish(db: sqlite3.Connection, session: str | None = None, *, others: str = "keep") -> None:
+    """Recompute ``session``'s savings from the ledger and publish them (tally + status file);
+    ``session`` None: the session the status file shows (nothing when it shows none).
+
+    The other sessions the status file lists keep their counters (a call of one session changes
+    no other session's sums); ``others="all"`` recomputes them too, ``others="drop"`` drops them.
+    """
     from tersh.recording import status
 
     try:
         with status.lock(status.RUN_LOCK_TIMEOUT_SECONDS):
             fold(db, spool_folder())  # calls spooled meanwhile count too
-            tally.publish(session, totals(db, session=session))
+            listed = tally.listed_sessions()
+            if session is None:
+                if not listed:
+                    return
+                session = listed[0]
+            figures = totals(db, session=session)
+            if others == "all":
+                fresh = {name: totals(db, session=name) for name in listed if name != session}
+                tally.publish(session, figures, fresh)
+            else:
+                tally.publish(session, figures, keep_listed=others != "drop")
     except status.LockTimeout:  # derived figures: the next writer to get the lock publishes them
         return
 
 
 def republish(db: sqlite3.Connection) -> None:
-    """Publish the savings of the session the status file shows again (e.g. after counting)."""
-    current = tally.read()
-    if current is not None:
-        publish(db, current[0])
+    """Publish the savings of every session the status file lists again, the shown one first
+    (after tokens were counted: their figures changed)."""
+    publish(db, others="all")
 
 
 # --- savings figures ------------------------------------------------------------------------

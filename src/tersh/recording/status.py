@@ -171,6 +171,14 @@ def write_section(section: str, values: dict[str, Any]) -> None:
     _write(document)
 
 
+def write_sections(sections: dict[str, dict[str, Any]]) -> None:
+    """Replace each of ``sections`` (JSON values) and write the file again, once; the other
+    sections are kept as they are. The caller holds :func:`lock`."""
+    for name in sections:
+        _check_section(name)
+    _write({**_sections(), **sections})
+
+
 def _sections() -> dict[str, dict[str, Any]]:
     """The sections of the file that a write keeps: objects under plain-word names."""
     return {
