@@ -259,7 +259,7 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
-    for index in _position_lines(lines, text):  # a place with no path: only its line holds it
+    for index in _position_lines(text):  # a place with no path: only its line holds it
         codes[index] = _PROTECTED
     for index in _bulk_frame_lines(lines, codes, text):
         codes[index] = _FRAME_CODE
@@ -302,11 +302,9 @@ def _excerpt_lines(lines: list[str], codes: bytearray, text: str | None = None) 
     return [index for index, names in zip(plain, named, strict=True) if not names]
 
 
-def _position_lines(lines: list[str], text: str) -> list[int]:
-    """The lines ``stylish.position_line`` accepts (only those that start as one may are read)."""
-    if not any(start in text for start in stylish.POSITION_STARTS) and not text.startswith((" ", "\t", "L:")):
-        return []
-    return [index for index, line in enumerate(lines) if line[:1] in " \tL" and stylish.position_line(line)]
+def _position_lines(text: str) -> list[int]:
+    """The lines ``stylish.position_line`` accepts, found by one scan of ``text``."""
+    return list(_lines_holding(stylish.POSITION, text))
 
 
 def _flags(found: Iterable[object]) -> bytes:
@@ -722,12 +720,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
-    if flags is None:
-        flags = _fact_flags(text)
     if "\n " in text or "\n\t" in text:  # a linter's findings grouped under their file
-        grouped = stylish.regroup(lines)
+        grouped = stylish.regroup(lines, text)
         if grouped is not None:
             return _regrouped(text, grouped, inv)
+    if flags is None:
+        flags = _fact_flags(text)
     return _compacted(text, lines, _codes(text, lines, flags))
 
 
