@@ -47,13 +47,14 @@ def test_recorded_output_keeps_every_fact_and_never_grows(
     assert tokens.count(result.text) <= tokens.count(raw.decode("utf-8", "replace"))
 
 
-_GROUP = re.compile(r"^(?P<path>\S+) \(\d+\)$")
+_GROUP = re.compile(r"^(?P<path>[^\s:]+?)(?: \(\d+\))?$")
 _PLACE = re.compile(r"\d+(?::\d+)?")
 
 
 def _with_grouped_locations(text: str) -> str:
     """``text`` and, after it, the ``path:line[:col]`` of every entry of its grouped findings
-    (``lib/a.rb (2)`` over ``  3:1 7:2 C: msg``), read here without the verifier's reader."""
+    (``lib/a.rb (2)`` over ``  3:1 7:2 C: msg``; a linter's own ``lib/a.rb`` over ``  3:1  msg``),
+    read here without the verifier's reader."""
     found: list[str] = []
     path = None
     for line in text.split("\n"):
@@ -71,15 +72,17 @@ def _with_grouped_locations(text: str) -> str:
 
 
 # What the generic compactor saves on a recorded case at least (o200k tokens of the text the
-# model gets, report line included). prettier's, bandit's, perlcritic's and yamllint's outputs are
-# made of findings and their context, luacheck's of one line per file it read (each naming its
+# model gets, report line included). prettier's, perlcritic's, sqlfluff's and yamllint's outputs
+# are made of findings and their context, luacheck's of one line per file it read (each naming its
 # file): they are recorded to prove that nothing is lost and nothing grows.
 SAVES = {
+    "bandit-pytest-code-config": 0.45,
     "biome-lint-eslint-rules": 0.6,
     "codespell-hypothesis": 0.5,
     "cppcheck-mypyc-lib-rt": 0.6,
     "junit4-orders-failure": 0.7,
     "rubocop-ruby-stdlib-files": 0.55,
+    "stylelint-source-highlight-css": 0.3,
 }
 
 
@@ -230,4 +233,65 @@ def test_caret_frames_are_counted_and_their_findings_grouped_unless_the_quote_na
     assert "[tersh: 84 code-frame lines omitted]" in out and "  value_1 = compute" not in out
     assert "lib/a.rb (43)\n  1:3 2:3 3:3 4:3 5:3 6:3 7:3 " in out and "C: Layout/ExtraSpacing" in out
     assert "require 'lib/b.rb'\n^^^^^^^" in out  # its quoted line names a path: it stays
+    assert missing_facts(text, out) == []
+
+
+def test_entries_of_one_file_that_share_a_message_are_merged_and_verified() -> None:
+    mark = "\u2716"
+    entries = [f"  {n}:{n % 7 + 1}  {mark}  Too many declarations, maximum 1  max" for n in range(3, 40, 3)]
+    text = "\n".join(["", "css/a.css", *entries, f"  50:2  {mark}  Unknown property  no-unknown", "",
+                      "css/b.css", f"  1:1  {mark}  Expected lower case  type-case", "",
+                      f"{mark} 15 problems"])  # fmt: skip
+    out = _generic.compact(text, invocation("stylelint 'css/*.css'", 2))
+    assert out is not None
+    places = " ".join(f"{n}:{n % 7 + 1}" for n in range(3, 40, 3))
+    assert f"css/a.css (14)\n  {places} \u2716 Too many declarations, maximum 1 max" in out
+    assert "  50:2 \u2716 Unknown property no-unknown" in out
+    assert "css/b.css\n  1:1  \u2716  Expected lower case  type-case" in out  # nothing shared: as written
+    assert missing_facts(text, out) == []
+    assert all(f"css/a.css:{n}:{n % 7 + 1}" in _with_grouped_locations(out) for n in range(3, 40, 3))
+
+
+def test_places_written_without_a_path_are_never_folded_into_a_run() -> None:
+    entries = [f"  {n}:1  \u2716  Expected indentation of {n + 2} spaces  indentation" for n in range(10, 60)]
+    sqlfluff = [f"L:  {n} | P:   1 | LT02 | Expected indent of 4 spaces. [layout]" for n in range(10, 60)]
+    for lines in (entries, sqlfluff):
+        text = "\n".join(["src/a.css", *lines, "done"])
+        out = _generic.compact(text, invocation("lint src", 1)) or text
+        assert all(line in out for line in lines)
+        assert _generic._codes(text, text.split("\n"), _generic._fact_flags(text)) == _generic._line_codes(
+            text.split("\n")
+        )
+
+
+def test_numbered_excerpts_and_repeated_links_under_findings_are_counted() -> None:
+    command, exit_code, raw, _ = _case(GENERIC / "bandit-pytest-code-config")
+    source = raw.decode()
+    out = _generic.compact(source, invocation(command, exit_code))
+    assert out is not None and missing_facts(source, out) == []
+    lines = out.split("\n")
+    quoted = "174\t        f_locals.update(vars)"
+    assert quoted in source and quoted not in lines
+    assert "333\t            except Exception:" in lines  # it reports something: it stays
+    link = "   More Info: https://bandit.readthedocs.io/en/1.9.4/plugins/b101_assert_used.html"
+    assert source.split("\n").count(link) > 20 and lines.count(link) == 1
+    assert any(line.startswith("[tersh: ") and " repeated link lines omitted" in line for line in lines)
+    assert sum(line.startswith("   Location: ") for line in lines) == source.count("   Location: ")
+
+
+def test_an_excerpt_needs_a_finding_right_above_it() -> None:
+    body = ["12\tvalue = compute(1)", "13\tother = compute(2)", "14\treturn value"]
+    loose = "\n".join(["summary of the run", *body, "", "next", "more", "end"])
+    assert _generic.compact(loose, invocation("tool", 0)) is None
+    under = "\n".join(["   Location: src/a.py:13:4", *body, "", "next", "more", "end"])
+    out = _generic.compact(under, invocation("tool", 1))
+    assert out is not None and "[tersh: 3 code-frame lines omitted]" in out and "12\tvalue" not in out
+
+
+def test_lines_whose_columns_are_padded_to_other_widths_are_one_shape() -> None:
+    rows = [f"  task-{i * 7:<6} {i * 37:>7} ms  done" for i in range(60)]
+    text = "\n".join(["header", *rows, "end"])
+    out = _generic.compact(text, invocation("timings", 0))
+    assert out is not None and "58 lines of the same shape omitted" in out
+    assert rows[0] in out and rows[-1] in out
     assert missing_facts(text, out) == []

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction import generic
+from tersh.compaction import blanks, generic
 from tersh.compaction.verify.facts import quoted_source
 
 GENERIC = Path(__file__).parent / "fixtures" / "generic"
@@ -58,6 +58,23 @@ _CARET_LINE = st.one_of(st.sampled_from(_CARET_PIECES), _LINE)
 @given(st.lists(_CARET_LINE, min_size=1, max_size=60))
 @settings(max_examples=300, deadline=None)
 def test_bulk_codes_are_the_per_line_codes_around_caret_frames(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
+
+
+# Numbered excerpts under findings (bandit), links a tool repeats, places written without a path.
+_EXCERPT_PIECES = [
+    "   Location: a/b.py:12:3", "a.c:7:1: error: x", "11\t    x = 1", "12\t    raise Error()", "13\t",
+    "14\t    see src/c.py", "12\tdeadbeef1", "7\tok", "   More Info: https://x.io/b101.html",
+    "   CWE: CWE-703 (https://cwe.io/703.html)", "  3:10  \u2716  Too many  max",
+    "L:  12 | P:   1 | LT02 | x", "src/a.css", "",
+]  # fmt: skip
+_EXCERPT_LINE = st.one_of(st.sampled_from(_EXCERPT_PIECES), _LINE)
+
+
+@given(st.lists(_EXCERPT_LINE, min_size=1, max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_bulk_codes_are_the_per_line_codes_around_excerpts_links_and_places(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
 
@@ -156,7 +173,7 @@ def test_skeletons_tell_apart_only_lines_of_other_shapes(lines: list[str]) -> No
     forms = generic._mask_forms(text, len(lines))
     masks = generic._Masks(lines, forms)
     lone = generic._lone_lines(lines, codes, forms)
-    masked = [generic._MASK.sub("#", line) for line in lines]
+    masked = [blanks.squeeze(generic._MASK.sub("#", line)) for line in lines]
     for i in range(len(lines)):
         if i + 1 < len(lines):
             assert masks.same(i, i + 1) == (masked[i] == masked[i + 1])
@@ -254,7 +271,7 @@ def lone_line(lines: list[str], codes: bytearray, forms: bytearray, index: int) 
         return True
     if codes[index + 1] != 0:
         return False
-    one, other = (line.encode("utf-8", "surrogatepass") for line in lines[index : index + 2])
+    one, other = (blanks.squeeze(line).encode("utf-8", "surrogatepass") for line in lines[index : index + 2])
     weak = forms[index] >= 2 or forms[index + 1] >= 2
     same_blanks = one.translate(None, generic._NOT_BLANK) == other.translate(None, generic._NOT_BLANK)
     same_strong = one.translate(None, generic._FIELD_BYTES) == other.translate(None, generic._FIELD_BYTES)

@@ -62,3 +62,28 @@ def test_sniff() -> None:
     clone = next(f for f in FIXTURES if f.name == "clone-progress")
     assert rule.sniff(support.clean(clone.text)) >= 0.9
     assert support.foreign_sniffs(rule, set()) == {}
+
+
+@pytest.mark.parametrize("name", ["fetch-prune-many-branches", "fetch-rejected-many-branches"])
+def test_unchanged_refs_are_counted_and_every_moved_ref_kept(name: str) -> None:
+    fixture = next(f for f in FIXTURES if f.name == name)
+    source = support.clean(fixture.text)
+    proposal = support.outcome_text(rule, fixture)
+    unchanged = [line for line in source.split("\n") if line.startswith(" = [up to date]")]
+    assert len(unchanged) > 500 and not any("[up to date]" in line for line in proposal.split("\n"))
+    assert f"[tersh] {len(unchanged):,} up-to-date refs omitted" in proposal
+    for line in source.split("\n"):
+        if line and line not in unchanged:  # "From …", new, updated, forced, deleted, rejected refs
+            assert line in proposal
+    assert len(proposal) * 20 < len(source)
+
+
+def test_only_unchanged_refs_are_dropped_from_a_verbose_push() -> None:
+    refs = [f" = [up to date]      topic-{i} -> topic-{i}" for i in range(40)]
+    text = "\n".join(["Pushing to /srv/git/app.git", "To /srv/git/app.git", *refs,
+                      " ! [rejected]        main -> main (fetch first)",
+                      "error: failed to push some refs to '/srv/git/app.git'"])  # fmt: skip
+    proposal = rule.compact(text, detect.invocation("git push -v --all", 1)) or ""
+    assert "topic-" not in proposal and "40 up-to-date refs omitted" in proposal
+    assert " ! [rejected]        main -> main (fetch first)" in proposal
+    assert "error: failed to push some refs to '/srv/git/app.git'" in proposal

@@ -181,3 +181,43 @@ def test_an_entry_only_stands_under_a_header_in_force() -> None:
     assert [f.text for f in verify.missing_facts(source, no_header_again, inv)] == ["a/z.py"]
     header_again = "./a/\n x.py\n y.py\nfind: './b': Permission denied\n./a/\n z.py\n"
     assert verify.missing_facts(source, header_again, inv) == []
+
+
+def test_refs_git_reports_unchanged_yield_no_fact_but_moved_ones_do() -> None:
+    source = "\n".join(
+        [
+            "From /srv/git/app",
+            " = [up to date]      feature/topic-1    -> origin/feature/topic-1",
+            " = [up to date]      fix/error-handling -> origin/fix/error-handling",
+            "   238ef93..1832d48  feature/topic-300  -> origin/feature/topic-300",
+            " * [new branch]      feature/new-one    -> origin/feature/new-one",
+            " ! [rejected]        feature/topic-9    -> localx  (non-fast-forward)",
+        ]
+    )
+    inv = detect.invocation("git fetch -v", 1)
+    found = {fact.text for fact in facts.plain_facts(source, inv)}
+    assert "origin/feature/topic-1" not in found and "fix/error-handling" not in found
+    assert not any("error-handling" in text for text in found)  # a branch name reports nothing
+    assert {"origin/feature/topic-300", "238ef93", "origin/feature/new-one", "feature/topic-9"} <= found
+    assert scan.extract_facts(source, inv) == facts.plain_facts(source, inv)
+    kept = "\n".join(line for line in source.split("\n") if "[up to date]" not in line)
+    assert verify.missing_facts(source, kept, inv) == []
+    moved = [line for line in kept.split("\n") if "new-one" not in line]
+    assert verify.missing_facts(source, "\n".join(moved), inv) != []  # a new branch is a fact
+
+
+def test_an_unchanged_ref_line_is_only_git_s_exact_shape() -> None:
+    assert facts.unchanged_ref(" = [up to date]      main       -> origin/main")
+    assert facts.unchanged_ref(" = [up to date]\tv1.0 -> v1.0 ")
+    for line in (
+        " = [up to date]      main -> origin/main  error: disk full",  # more than a ref pair
+        "= [up to date]      main -> origin/main",
+        " = [up to date]      main",
+        " * [new branch]      main -> origin/main",
+    ):
+        assert not facts.unchanged_ref(line)
+    line = " = [up to date]      a/b.py -> origin/a/b.py"
+    grep = detect.invocation("grep -h 'up to date' log.txt", 0)
+    assert facts.plain_facts(line, grep) != []
+    assert scan.extract_facts(line, grep) == facts.plain_facts(line, grep)
+    assert facts.blank_unchanged_refs(f"x\n{line}\ny/z.py\n") == "x\n\ny/z.py\n"

@@ -36,6 +36,8 @@ from itertools import compress, repeat
 from operator import add, contains, eq, floordiv, is_not, itemgetter, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
+from tersh.compaction import excerpts, repeats, stylish
+from tersh.compaction.blanks import squeeze, squeeze_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
     _FRAME_ELISION,
@@ -106,7 +108,10 @@ _CHATTER = (
         lazy(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
     ),
     ("progress bars", lazy(r"\d{1,3}(?:\.\d+)?%.*(?:[#=█░▓▒■]{3,}|\|)|(?:[#=█░▓▒■]{3,}).*\d{1,3}%")),
+    # no line is one by its own text: ``repeats.repeated_links`` finds them (see _codes)
+    ("repeated link lines", lazy(r"(?!)")),
 )
+_REPEATED_LINK_CODE = len(_CHATTER)
 # A frame's marker line, with no label: "      │ ^^^^", "  |     ---", "  |".
 _FRAME_MARKERS = lazy(r"^\s*[|│][\s|│^~_\-]*$")
 _FRAME = "code-frame lines"
@@ -254,10 +259,14 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
     two equal).
     """
     codes = flags.translate(_FLAG_TO_CODE)  # ``flags``: ``_fact_flags(text)``
+    for index in _position_lines(text):  # a place with no path: only its line holds it
+        codes[index] = _PROTECTED
     for index in _bulk_frame_lines(lines, codes, text):
         codes[index] = _FRAME_CODE
     carets = _where(_or_flags(_has(lines, "^", text), _has(lines, "~", text)))
     for index in _caret_frames(lines, codes, carets):
+        codes[index] = _FRAME_CODE
+    for index in _excerpt_lines(lines, codes, text):  # bandit's "174\t  code" under a finding
         codes[index] = _FRAME_CODE
     marks = _matching(_CHATTER_MARKS, lines, text)
     for mark in _LOWER_CHATTER_MARKS:
@@ -268,7 +277,34 @@ def _codes(text: str, lines: list[str], flags: bytearray) -> bytearray:
         for index in compress(plain, matched):
             codes[index] = code
         plain = list(compress(plain, matched.translate(_ZERO_TO_ONE)))
+    if repeats.URL_MARK in text:
+        linked = _where(_has(lines, repeats.URL_MARK, text))
+        for index in repeats.repeated_links(lines, linked, lambda index: not codes[index]):
+            codes[index] = _REPEATED_LINK_CODE
     return codes
+
+
+def _excerpt_lines(lines: list[str], codes: bytearray, text: str | None = None) -> list[int]:
+    """The lines of numbered excerpts (``excerpts``) under a protected line that carry and name
+    nothing (``codes`` 0): found from the lines a number and a tab start (``text``: the lines
+    joined, searched for them; without it every line is read)."""
+    if text is None:
+        candidates: Iterable[int] = range(len(lines))
+    elif "\t" not in text:
+        return []
+    else:
+        candidates = [index + 1 for index in _lines_holding(excerpts.NUMBERED_AFTER_BREAK, text)]
+        if excerpts.numbered(lines[0]) is not None:
+            candidates = [0, *candidates]
+    found = excerpts.excerpt_runs(lines, candidates, lambda index: codes[index] == _PROTECTED)
+    plain = [index for index in found if not codes[index]]
+    named = _naming_lines([lines[index] for index in plain])
+    return [index for index, names in zip(plain, named, strict=True) if not names]
+
+
+def _position_lines(text: str) -> list[int]:
+    """The lines ``stylish.position_line`` accepts, found by one scan of ``text``."""
+    return list(_lines_holding(stylish.POSITION, text))
 
 
 def _flags(found: Iterable[object]) -> bytes:
@@ -423,12 +459,16 @@ def _line_codes(lines: list[str]) -> bytearray:
     """``_codes``, one line at a time with the per-line definitions (what the tests compare)."""
     from tersh.compaction.verify.scan import fact_lines
 
-    protected = [bool(fact_lines(line)) for line in lines]
+    protected = [bool(fact_lines(line)) or stylish.position_line(line) for line in lines]
     frames = _frame_lines(lines, protected, range(len(lines)))
     kept = bytearray(
         _PROTECTED if flag else _FRAME_CODE if i in frames else 0 for i, flag in enumerate(protected)
     )
     frames.update(_caret_frames(lines, kept, range(len(lines))))
+    for index, flag in enumerate(protected):
+        if not flag and index in frames:
+            kept[index] = _FRAME_CODE
+    frames.update(_excerpt_lines(lines, kept))
     codes = bytearray(len(lines))
     for index, line in enumerate(lines):
         if protected[index]:
@@ -437,6 +477,8 @@ def _line_codes(lines: list[str]) -> bytearray:
             codes[index] = _FRAME_CODE
         else:
             codes[index] = _chatter_code(line)
+    for index in repeats.repeated_links(lines, range(len(lines)), lambda index: not codes[index]):
+        codes[index] = _REPEATED_LINK_CODE
     return codes
 
 
@@ -594,7 +636,8 @@ class _Masks:
         if found is None:
             if len(self.cache) >= SKELETON_WINDOW:
                 self.cache.clear()
-            found = self.cache[index] = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
+            masked = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
+            found = self.cache[index] = squeeze(masked)  # padding is no part of a shape
         return found
 
     def same(self, one: int, other: int) -> bool:
@@ -613,7 +656,9 @@ class _Masks:
         for window in self.windows:
             if 0 <= index - window[0] < len(window[1]):
                 return window
-        part = "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
+        part = squeeze_bytes(  # padding is no part of a shape (see ``blanks``)
+            "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
+        )
         window = (
             index,
             part.translate(None, _FIELD_BYTES).split(b"\n"),
@@ -675,9 +720,21 @@ def compact(text: str, inv: Invocation) -> str | None:
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
+    if "\n " in text or "\n\t" in text:  # a linter's findings grouped under their file
+        grouped = stylish.regroup(lines, text)
+        if grouped is not None:
+            return _regrouped(text, grouped, inv)
     if flags is None:
         flags = _fact_flags(text)
     return _compacted(text, lines, _codes(text, lines, flags))
+
+
+def _regrouped(text: str, grouped: list[str], inv: Invocation) -> str | None:
+    """The compaction of ``grouped`` (``text`` with its findings merged by ``stylish.regroup``),
+    or ``grouped`` itself when nothing else goes; None when it does not save enough of ``text``."""
+    regrouped = "\n".join(grouped)
+    result = compact(regrouped, inv) or regrouped
+    return result if len(result) < len(text) * (1 - min_share()) else None
 
 
 def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
@@ -689,7 +746,7 @@ def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
     same_blanks = bytearray()
     for low in range(0, total, SKELETON_WINDOW):
         high = min(total, low + SKELETON_WINDOW)
-        part = "\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass")
+        part = squeeze_bytes("\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass"))
         strong = part.translate(None, _FIELD_BYTES).split(b"\n")
         blanks = part.translate(None, _NOT_BLANK).split(b"\n")
         if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)

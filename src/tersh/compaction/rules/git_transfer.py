@@ -1,16 +1,19 @@
 """Compact ``git clone/fetch/pull/push``: the object-transfer progress goes, the outcome stays.
 
 Dropped: ``Enumerating/Counting/Compressing/Receiving/Writing objects``, ``Resolving deltas``,
-``Total …`` and ``Updating files`` progress (also behind ``remote:``). Kept as written: where it
+``Total …`` and ``Updating files`` progress (also behind ``remote:``); the refs ``-v`` reports
+unchanged (`` = [up to date]      main -> origin/main``, thousands on a repository with many
+branches: no fact, see ``verify.facts.unchanged_ref``) are counted. Kept as written: where it
 came from and went to, every ref update (``abc..def  main -> origin/main``, ``[new branch]``,
-``! [rejected]``), ``Fast-forward``/merge lines, hints, errors and every diffstat row (padding
-squeezed).
+``+ … (forced update)``, ``! [rejected]``, ``- [deleted]``), ``Fast-forward``/merge lines,
+hints, errors and every diffstat row (padding squeezed).
 """
 
 from __future__ import annotations
 
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines, squeeze_stat
+from tersh.compaction.verify.facts import UNCHANGED_REF_MARK, unchanged_ref
 
 NAME = "git_transfer"
 CATEGORY = "git"
@@ -31,12 +34,27 @@ _PROGRESS = Chatter({
 
 
 def compact(text: str, inv: Invocation) -> str | None:
-    """Drop transfer progress lines; None when there are none."""
+    """Drop transfer progress lines, count unchanged refs; None when there are neither."""
     omissions = Omissions()
-    kept = [squeeze_stat(line, omissions) for line in drop_lines(text, _PROGRESS, omissions)]
+    moved = _moved_refs_only(text, omissions)
+    kept = [squeeze_stat(line, omissions) for line in drop_lines(moved, _PROGRESS, omissions)]
     if not omissions.counts:
         return None
     return omissions.proposal(kept, text)
+
+
+#: How an unchanged ref git reports is counted.
+UNCHANGED_REF = "up-to-date ref"
+
+
+def _moved_refs_only(text: str, omissions: Omissions) -> str:
+    """``text`` without the refs git reports unchanged, counted in ``omissions``."""
+    if UNCHANGED_REF_MARK not in text:
+        return text
+    lines = text.split("\n")
+    kept = [line for line in lines if not line.startswith(UNCHANGED_REF_MARK) or not unchanged_ref(line)]
+    omissions.count(UNCHANGED_REF, len(lines) - len(kept))
+    return "\n".join(kept)
 
 
 def sniff(text: str) -> float:

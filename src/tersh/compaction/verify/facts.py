@@ -11,6 +11,11 @@ Protected facts (SPEC §1, "The safety rule"):
 - ``message``: every line of a git commit message (``git log`` medium and one-line forms);
 - ``match``: every line of search output (grep, rg, ag, ack, ``git grep``).
 
+A ref git reports unchanged in a transfer (``git fetch -v``, ``git pull -v``, ``git push -v``
+print `` = [up to date]      main       -> origin/main`` for each) yields no fact: the refs that
+moved, were created, forced or rejected, and the errors, are the outcome; thousands of unchanged
+ones are one count (``unchanged_ref``).
+
 ``plain_facts`` is the readable definition of them all: it reads each line with the per-line
 functions below. The bulk scanner (``scan.extract_facts``) finds the same facts in the same
 order a chunk at a time; the property tests (tests/compact/test_verify_equivalence.py) hold the
@@ -20,7 +25,7 @@ restate them are ``renderings``.
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import IGNORECASE, lazy
+from tersh._startup.lazyre import IGNORECASE, MULTILINE, lazy
 from tersh._startup.lean import lru_cache
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
@@ -103,6 +108,11 @@ _TSC_SOURCE = lazy(r"^(\d+) ")
 _TSC_MARKERS = lazy(r"^(\s*)~[\s~]*$")
 #: How many lines of a frame ``quoted_source`` reads on each side of a line for its gutter.
 FRAME_REACH = 32
+# A ref git reports unchanged in a transfer: " = [up to date]      main       -> origin/main".
+_UNCHANGED_REF = lazy(r"^ = \[up to date\][ \t]+\S+[ \t]+->[ \t]+\S+[ \t]*$")
+_UNCHANGED_REF_LINES = lazy(_UNCHANGED_REF.pattern, MULTILINE)
+#: What every line ``unchanged_ref`` accepts starts with (a cheap test of a whole text).
+UNCHANGED_REF_MARK = " = [up to date]"
 _KINDS = ("match", "location", "diagnostic", "path", "commit", "message")
 
 
@@ -294,6 +304,18 @@ def _listing(inv: Invocation | None) -> bool:
     )
 
 
+def unchanged_ref(line: str) -> bool:
+    """Whether ``line`` is git's report of a ref a transfer left as it was (`` = [up to date]
+    main -> origin/main``): it yields no fact (the transfer changed nothing there)."""
+    return line.startswith(UNCHANGED_REF_MARK) and _UNCHANGED_REF.match(line) is not None
+
+
+def blank_unchanged_refs(chunk: str) -> str:
+    """``chunk`` (lines broken by ``\\n`` only) with every ``unchanged_ref`` line made empty, by
+    one scan: the line numbers stay, the lines' facts go (what ``plain_facts`` skips)."""
+    return _UNCHANGED_REF_LINES.sub("", chunk) if UNCHANGED_REF_MARK in chunk else chunk
+
+
 def may_be_quoted_source(line: str) -> bool:
     """Whether ``line`` has the shape of code quoted in a code frame (``12 | x``, ``12 x``)."""
     return _FRAME_SOURCE.match(line) is not None or _TSC_SOURCE.match(line) is not None
@@ -364,15 +386,16 @@ def plain_facts(source: str, inv: Invocation | None = None) -> list[Fact]:
     The lines are ``source.splitlines()``. For a search (``inv`` runs grep, rg, ag, ack, ``git
     grep``) each line's whole text, white space collapsed, is a ``match`` fact that comes first
     on its line. A source line quoted in a code frame (see ``quoted_source``) yields no
-    diagnostic. For a git log (``inv`` runs ``git log`` and the like, or, without ``inv``, a
-    ``commit <id>`` header in the first 50 lines) every line of a commit message is a
-    ``message`` fact; messages come after every other fact.
+    diagnostic; a ref git reports unchanged (``unchanged_ref``) yields no fact but in a search.
+    For a git log (``inv`` runs ``git log`` and the like, or, without ``inv``, a ``commit <id>``
+    header in the first 50 lines) every line of a commit message is a ``message`` fact; messages
+    come after every other fact.
     """
     lines = source.splitlines()
     facts: dict[tuple[str, str], Fact] = {}
     searching = _searching(inv)
     for number, line in enumerate(lines, 1):
-        if not line.strip():
+        if not line.strip() or (not searching and unchanged_ref(line)):
             continue
         found = [("match", normalize(line))] if searching else []
         quoted = may_be_quoted_source(line) and quoted_source(lines, number - 1)

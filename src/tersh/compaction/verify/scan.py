@@ -42,6 +42,7 @@ from tersh.compaction.verify.facts import (
     _URL,
     FRAME_REACH,
     PASSING_MARKS,
+    UNCHANGED_REF_MARK,
     Fact,
     _colon_location_path,
     _git_messages,
@@ -51,6 +52,7 @@ from tersh.compaction.verify.facts import (
     _searching,
     _without_locations,
     _word_path,
+    blank_unchanged_refs,
     is_diagnostic,
     iter_locations,
     may_be_quoted_source,
@@ -471,7 +473,10 @@ class _Facts:
         """
         self.placed = placed
         self.by_kind: dict[str, dict[str, int]] = {kind: {} for kind in _KINDS}
-        self.read(_blanked_chunks(source, *skip) if skip else _chunks(source), inv)
+        chunks = _blanked_chunks(source, *skip) if skip else _chunks(source)
+        if UNCHANGED_REF_MARK in source and not _searching(inv):  # git's unchanged refs: no fact
+            chunks = map(blank_unchanged_refs, chunks)
+        self.read(chunks, inv)
         if _looks_like_git_log(inv, list(islice(_chunk_lines(source), 50))):
             messages = self.by_kind["message"]
             for fact in _git_messages(source.splitlines()):
