@@ -48,3 +48,44 @@ _PARTS = st.lists(
 @given(_PARTS)
 def test_passing_lines_left_out_as_one_entry_render_as_one_by_one(parts: list[tuple[str, list[str]]]) -> None:
     assert _render(parts, packets=True) == _render(parts, packets=False)
+
+
+# Lines with and without a passing mark; some name a severity, a location, a commit or a path.
+_MIXED_LINES = (
+    *_PASSING_LINES, "  describe errors", "    # Subtest: handles ERROR codes", "      ---", "      ...",
+    "  error: see src/a.rs:3", "  warning: deprecated 1a2b3c4d", "      duration_ms: 1.5", "  İstanbul error x",
+    "  ✔ handles errors", "  ✔ fails with error at lib/x.js:3:4", "  suite in lib/y.js", "",
+)  # fmt: skip
+
+
+def _passing_mark(line: str) -> bool:
+    return line.lstrip().startswith(("✔", "✓", "test ", "ok "))
+
+
+def _render_mixed(parts: list[tuple[str, list[str]]], bulk: bool) -> tuple[str | None, int]:
+    out = testrun.Output()
+    for kind, lines in parts:
+        if kind == "keep":
+            out.keep(lines[0])
+        elif bulk:
+            out.omit_lines("\n".join(lines), len(lines), _passing_mark)
+        else:
+            for line in lines:
+                out.omit(line, passing=_passing_mark(line))
+    text = "\n".join(line for _, lines in parts for line in lines) + "\n" + "x" * 4000
+    return out.render(lambda omitted: f"omitted {omitted}", text), out.omitted_lines
+
+
+_MIXED_PARTS = st.lists(
+    st.one_of(
+        st.tuples(st.just("keep"), st.sampled_from(_OTHER_ENTRIES).map(lambda line: [line])),
+        st.tuples(st.just("run"), st.lists(st.sampled_from(_MIXED_LINES), min_size=1, max_size=10)),
+    ),
+    max_size=30,
+)
+
+
+@_PROPERTY
+@given(_MIXED_PARTS)
+def test_lines_left_out_as_one_mixed_entry_render_as_one_by_one(parts: list[tuple[str, list[str]]]) -> None:
+    assert _render_mixed(parts, bulk=True) == _render_mixed(parts, bulk=False)

@@ -188,6 +188,27 @@ def _lines_hit(lines: list[str], hits: Callable[[str], Iterable[int]]) -> set[in
     return {bisect_right(starts, at) - 1 for at in hits(blob)}
 
 
+def _plain_starts_protected(text: str, passing: Callable[[str], bool]) -> list[int]:
+    """Where in ``text`` (lines joined by "\\n") the lines start that hold a severity word (read
+    lower-cased), carry no passing mark (``passing``) and carry a fact."""
+    lowered = text.lower()
+    if len(lowered) == len(text):  # each character lower-cased to one: the offsets agree
+        starts = {text.rfind("\n", 0, at) + 1 for at in _hits(lowered, verify.SEVERITY_WORDS)}
+    else:
+        starts, start = set(), 0
+        for line in text.split("\n"):
+            if any(word in line.lower() for word in verify.SEVERITY_WORDS):
+                starts.add(start)
+            start += len(line) + 1
+    found = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if not passing(line) and carries_fact(line):
+            found.append(start)
+    return found
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 
@@ -204,6 +225,9 @@ class Output:
         self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
         # entry index -> lines in it, for entries of many lines scanned with the single lines
         self._packets: dict[int, int] = {}
+        # packet entry index -> which of its lines carry a passing mark, for packets that also
+        # hold lines without one (``omit_lines``)
+        self._mixed: dict[int, Callable[[str], bool]] = {}
         # what a block's lines hold (found when it is left out, while it is fresh in the cache):
         # the offsets of the lines that may carry a fact, the words its scan names
         self._block_suspects: dict[int, list[int]] = {}
@@ -269,6 +293,16 @@ class Output:
         self._at.append(len(self.kept))
         self._dropped.append(lines)
         self._scan.append(lines)
+
+    def omit_lines(self, lines: str, count: int, passing: Callable[[str], bool]) -> None:
+        """Leave out ``count`` consecutive lines (``lines``, joined by "\\n"), each as :meth:`omit`
+        would one by one (the whole line scanned): ``passing(line)`` says whether a line carries
+        a passing mark the verifier knows (asked only of the few lines that name a severity)."""
+        if count == 1:
+            self.omit(lines, passing=passing(lines))
+            return
+        self._mixed[len(self._dropped)] = passing
+        self.omit_passing_lines(lines, count)
 
     def omit_passing_block(self, lines: str, count: int, scan: str, path: str = "") -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
@@ -363,12 +397,26 @@ class Output:
             end = text.find("\n", start)
             if carries_fact(text[start:] if end < 0 else text[start:end]):
                 protected.setdefault(text, []).append(start)
-        return {
+        found = {
             (entry, start)
             for entry, text in zip(entries, texts, strict=True)
             if text in protected
             for start in protected[text]
         }
+        if self._mixed:
+            found.update(self._rescued_plain_in_packets())
+        return found
+
+    def _rescued_plain_in_packets(self) -> set[tuple[int, int]]:
+        """The lines without a passing mark in ``omit_lines`` entries that the verifier protects
+        and only a severity word points to (as the single lines of ``self._plain`` in ``_rescued``)."""
+        protected: dict[tuple[str, Callable[[str], bool]], list[int]] = {}
+        for entry, passing in self._mixed.items():
+            key = (self._dropped[entry], passing)
+            if key not in protected:
+                protected[key] = _plain_starts_protected(*key)
+        return {(entry, start) for entry, passing in self._mixed.items()
+                for start in protected[self._dropped[entry], passing]}  # fmt: skip
 
     def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.
