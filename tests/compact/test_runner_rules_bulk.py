@@ -1,0 +1,64 @@
+"""The bulk readings of the test-runner rules, held equal to their line-by-line readings.
+
+Each rule reads runs of passing lines (and the lines that only lead to them) with one compiled
+regex and leaves them out as one entry; its ``compact(..., bulk=False)`` reads every line on its
+own, as the definition. Outputs assembled from real lines of each tool, mixed with lines of the
+shapes where the two readings could part, must give the same result (with the minimum saving
+lifted, so that every reading renders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compaction import detect
+from tersh.compaction.kit import core, testrun
+from tersh.compaction.rules import mocha
+from tests.compact import support
+
+_PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+Compact = Callable[..., str | None]
+
+
+def _both(compact: Compact, lines: list[str], newline_at_end: bool, command: str) -> tuple[str | None, str | None]:
+    """What ``compact`` gives for the output of ``lines``, read in bulk and line by line."""
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    inv = detect.invocation(command, 1)
+    with mock.patch.object(testrun, "MIN_SAVED_TOKENS", -(10**9)), mock.patch.object(
+        core, "saves_enough", lambda *_: True
+    ):
+        return compact(text, inv, bulk=True), compact(text, inv, bulk=False)
+
+
+def _outputs(real: list[str], edges: list[str]) -> st.SearchStrategy[list[str]]:
+    """Outputs of real lines and edge lines, and runs of real lines as they were written."""
+    line = st.one_of(st.sampled_from(real), st.sampled_from(edges))
+    runs = st.tuples(st.integers(0, len(real) - 1), st.integers(1, 40)).map(
+        lambda at: real[at[0] : at[0] + at[1]]
+    )
+    return st.lists(st.one_of(line.map(lambda one: [one]), runs), min_size=1, max_size=30).map(
+        lambda parts: [one for part in parts for one in part]
+    )
+
+
+_MOCHA_EDGES = [
+    "  ✔ passes", "    ✔ passes (12ms)", "  ✓ ok", "  √ ok", "\t✔ tab", "  ✔", "  ✔x", "    - pending one",
+    "  describe", "    nested title", "  1) fails", "  12 passing (3s)", "  2 failing", "  1 pending",
+    "  " + "long title " * 20, "  x" * 66 + "ab", "  .dotted", "  ․․․", "  ,,", "  !bang", "  -dash",
+    "   error in src/a.js:3:4", "  ✔ handles error at lib/x.js:3:4", "  title with 1a2b3c4d commit",
+    "  ✔ reports ERROR codes", "  İ title error", "", " ", "ok 1 passes", "not ok 2 fails", "1..2",
+    "  suite ✖ failing", "\u00a0 title", "  \u00a0title",
+]  # fmt: skip
+_MOCHA_LINES = support.fragment_lines("test__mocha", "mocha")
+
+
+@_PROPERTY
+@given(_outputs(_MOCHA_LINES, _MOCHA_EDGES), st.booleans())
+def test_mocha_reads_passing_trees_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
+    bulk, each = _both(mocha.compact, lines, newline_at_end, "npx mocha")
+    assert bulk == each
