@@ -49,7 +49,7 @@ def _outputs(real: list[str], edges: list[str]) -> st.SearchStrategy[list[str]]:
 _MOCHA_EDGES = [
     "  ✔ passes", "    ✔ passes (12ms)", "  ✓ ok", "  √ ok", "\t✔ tab", "  ✔", "  ✔x", "    - pending one",
     "  describe", "    nested title", "  1) fails", "  12 passing (3s)", "  2 failing", "  1 pending",
-    "  " + "long title " * 20, "  x" * 66 + "ab", "  .dotted", "  ․․․", "  ,,", "  !bang", "  -dash",
+    "  " + "long title " * 20, "  x" * 66 + "ab", "  .dotted", "  ․․․", "  ,,", "  ..", "  .. ", "  ..1x", "  .-x", "  .✔ x", "  ,x", "  !x", "  !bang", "  -dash",
     "   error in src/a.js:3:4", "  ✔ handles error at lib/x.js:3:4", "  title with 1a2b3c4d commit",
     "  ✔ reports ERROR codes", "  İ title error", "", " ", "ok 1 passes", "not ok 2 fails", "1..2",
     "  suite ✖ failing", "\u00a0 title", "  \u00a0title",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,3 +91,18 @@ _MIXED_PARTS = st.lists(
 @given(_MIXED_PARTS)
 def test_lines_left_out_as_one_mixed_entry_render_as_one_by_one(parts: list[tuple[str, list[str]]]) -> None:
     assert _render_mixed(parts, bulk=True) == _render_mixed(parts, bulk=False)
+
+
+_LINE_PATTERNS = (
+    re.compile(r"^\s+\d+ failing\s*$", re.MULTILINE),
+    re.compile(r"^(?:not )?ok \d+ ", re.MULTILINE),
+)
+
+
+@_PROPERTY
+@given(st.lists(st.sampled_from(("", " ", "\t", "  2 failing", "2 failing", "x 2 failing", "ok 1 a", "not ok 2",
+                                 " ok 3 b", "ok x", "failing", " \u00a0")), max_size=12), st.booleans())  # fmt: skip
+def test_any_line_matches_is_the_pattern_searched(lines: list[str], newline_at_end: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    for pattern, needle in zip(_LINE_PATTERNS, (" failing", "ok "), strict=True):
+        assert testrun.any_line_matches(text, needle, pattern) == (pattern.search(text) is not None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
+from re import Pattern
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import MARK, carries_fact, finish
@@ -140,6 +141,28 @@ def _location_hits(blob: str) -> Iterable[int]:
             if at and path_char(blob, at - 1):
                 yield at
     yield from _hits(blob, ('File "',))
+
+
+def any_line_matches(text: str, needle: str, pattern: Pattern[str]) -> bool:
+    """``pattern.search(text) is not None`` for a pattern of lines (``^`` of MULTILINE) whose
+    every match holds ``needle`` on its last line and begins at that line's start or, through
+    white space, at the start of a white-space-only line above it: only the few lines holding
+    ``needle`` (found by str.find) are tried."""
+    at = text.find(needle)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        while True:
+            if pattern.match(text, start):
+                return True
+            above = text.rfind("\n", 0, start - 1) + 1 if start else -1
+            if above < 0 or text[above : start - 1].strip():
+                break
+            start = above
+        end = text.find("\n", at)
+        if end < 0:
+            return False
+        at = text.find(needle, end)
+    return False
 
 
 def read_lines(text: str, feed: Callable[[str], None], bulk: Callable[[str, int], int]) -> None:

@@ -16,7 +16,7 @@ import re
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
-from tersh.compaction.kit.testrun import Output, read_lines
+from tersh.compaction.kit.testrun import Output, any_line_matches, read_lines
 
 NAME = "mocha"
 CATEGORY = "tests"
@@ -38,13 +38,17 @@ _PASSING_TOTAL = lazy(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", MULTILINE)
 _FAILING_TOTAL = lazy(r"^\s+\d+ failing\s*$", MULTILINE)
 
 
-# A run of spec-tree lines (each ending in "\n") that ``_Reader.feed`` would leave out one by one:
-# passing rows, each maybe after describe titles. A title here opens (after its spaces) with a
-# character no other row kind ``feed`` tries first can open with (a digit, a mark, "-", a dot),
-# and is under 200 characters long.
-_TREE_TITLE = r"(?=[^\n]{0,199}\n) {2,}[^\s\d✔✓√\-․.,!][^\n]*\n"
-_PASSING_TREE = lazy(rf"(?:(?:{_TREE_TITLE})*[^\S\n]+[✔✓√][^\S\n][^\n]*\n)+")
-_PASS_MARK_AT = lazy(r"^[^\S\n]+[✔✓√]", MULTILINE)
+# A run of spec-tree lines (each ending in "\n") that ``_Reader.feed`` would leave out one by one,
+# if a passing row ends it: passing rows (indented by spaces) and describe titles, each under 200
+# characters long. A title here opens (after two spaces or more) with a character no other row
+# kind ``feed`` tries first can open with (a digit, a mark, "-", a dot), or with dots and then
+# another character (not a row of dots). The spaces are taken possessively: a line is tried
+# once, never again with fewer.
+_TREE_LINES = lazy(
+    r"(?:(?=.{0,199}\n) ++(?:[✔✓√][^\S\n]|(?<=  )(?:[^\s\d✔✓√\-․.,!]|[․.,!]++[^\s․.,!])).*\n)+"
+)
+_MARK_AFTER_SPACES = lazy(r" +[✔✓√]")
+_ROW_AFTER_BREAK = lazy(r"\n +[✔✓√]")
 
 
 class _Reader:
@@ -57,9 +61,9 @@ class _Reader:
         self.totals_seen = False
         # With numbered failure blocks below (each with its full title path), the tree's failing
         # rows and their titles only repeat them.
-        self.repeated_below = " failing" in text and _FAILING_TOTAL.search(text) is not None
+        self.repeated_below = any_line_matches(text, " failing", _FAILING_TOTAL)
         self.repeated = 0
-        self.tap = _TAP_ANY.search(text) is not None
+        self.tap = any_line_matches(text, "ok ", _TAP_ANY)
 
     def omit_titles(self) -> None:
         for title in self.titles:
@@ -118,18 +122,27 @@ class _Reader:
             out.keep_blank(line)
 
     def bulk(self, text: str, position: int) -> int:
-        """Leave out a run of passing rows and the titles leading to them at once, as ``feed``
-        would one by one (outside TAP and before the totals); -1 when none starts here."""
+        """Leave out runs of passing rows and the titles leading to them, and read the empty
+        lines between them, at once, as ``feed`` would one by one (outside TAP and before the
+        totals); -1 when none starts here."""
         if self.totals_seen or self.tap:
             return -1
-        run = _PASSING_TREE.match(text, position)
-        if run is None:
-            return -1
-        end = run.end()
-        self.omit_titles()
-        self.passed += len(_PASS_MARK_AT.findall(text, position, end))
-        self.out.omit_lines(text[position : end - 1], text.count("\n", position, end), _has_pass_mark)
-        return end
+        start = position
+        while True:
+            if text.startswith("\n", position) and not self.titles:
+                self.out.keep_blank("")
+                position += 1
+                continue
+            run = _TREE_LINES.match(text, position)
+            end = -1 if run is None else _after_last_row(text, position, run.end())
+            if end < 0:
+                return position if position > start else -1
+            self.omit_titles()
+            rows = text.count("\n", position, end)
+            self.passed += len(_ROW_AFTER_BREAK.findall(text, position, end - 1))
+            self.passed += _MARK_AFTER_SPACES.match(text, position) is not None
+            self.out.omit_lines(text[position : end - 1], rows, _has_pass_mark)
+            position = end
 
     def finish(self, text: str) -> str | None:
         for title in self.titles:
@@ -142,6 +155,16 @@ class _Reader:
         return self.out.render(
             lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text
         )
+
+
+def _after_last_row(text: str, start: int, end: int) -> int:
+    """Where the last passing row of the tree lines ``text[start:end]`` ends (-1: none there)."""
+    while end > start:
+        line = text.rfind("\n", start, end - 1) + 1 or start
+        if _MARK_AFTER_SPACES.match(text, line):
+            return end
+        end = line
+    return -1
 
 
 def _has_pass_mark(line: str) -> bool:
