@@ -10,14 +10,17 @@ lifted, so that every reading renders).
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from unittest import mock
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction import detect
 from tersh.compaction.kit import core, testrun
-from tersh.compaction.rules import mocha
+from tersh.compaction.rules import jest, mocha
 from tests.compact import support
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,13 +38,17 @@ def _both(compact: Compact, lines: list[str], newline_at_end: bool, command: str
         return compact(text, inv, bulk=True), compact(text, inv, bulk=False)
 
 
-def _outputs(real: list[str], edges: list[str]) -> st.SearchStrategy[list[str]]:
-    """Outputs of real lines and edge lines, and runs of real lines as they were written."""
+def _outputs(
+    real: list[str], edges: list[str], blocks: tuple[list[str], ...] = ()
+) -> st.SearchStrategy[list[str]]:
+    """Outputs of real lines and edge lines, runs of real lines as they were written, and
+    ``blocks`` (lines that only mean something together)."""
     line = st.one_of(st.sampled_from(real), st.sampled_from(edges))
     runs = st.tuples(st.integers(0, len(real) - 1), st.integers(1, 40)).map(
         lambda at: real[at[0] : at[0] + at[1]]
     )
-    return st.lists(st.one_of(line.map(lambda one: [one]), runs), min_size=1, max_size=30).map(
+    parts = [line.map(lambda one: [one]), runs, *([st.sampled_from(blocks)] if blocks else [])]
+    return st.lists(st.one_of(*parts), min_size=1, max_size=30).map(
         lambda parts: [one for part in parts for one in part]
     )
 
@@ -62,3 +69,45 @@ _MOCHA_LINES = support.fragment_lines("test__mocha", "mocha")
 def test_mocha_reads_passing_trees_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
     bulk, each = _both(mocha.compact, lines, newline_at_end, "npx mocha")
     assert bulk == each
+
+
+_JEST_EDGES = [
+    "PASS src/a.test.js", "PASS  src/b.test.js (5 ms)", "PASS\tsrc/c.js", "PASS", "PASS src/console.test.js",
+    " ✓ test/a.test.ts (3 tests) 2ms", "✓ test/b.test.ts (1 test)", " ✓ |proj| test/c.ts (2 tests) 1ms",
+    " ✓ |a b| c (2 tests)", " ✓  two-spaced.ts (4 tests)", "\t✓ tab.ts (1 test)", " ✓ x (y)", " ✓ test/d.ts > s > t 1ms",
+    "  ✓ passes (3 ms)", "    ✓ passes", "  \t✓ tabbed", "   ✔ other mark", "   √ third", "  ✓", "  ✓x",
+    "  ○ skipped one", "  ✕ fails (4 ms)", "  × fails", "  describe block", "    nested describe",
+    "FAIL src/x.test.js", " ❯ test/e.ts (2 tests | 1 failed)", "    console.log", "      logged",
+    "      at Object.<anonymous> (src/a.test.js:3:9)", "stdout | test/a.test.ts > s > t", "",
+    "  ● s › t", "    > 12 |   expect(x)", "      13 |   y", "       |   ^", "Tests:       2 passed, 2 total",
+    " ✓ error/at.ts:3:4 (1 test)", "PASS lib/error 1a2b3c4d.js", "  ✓ logs ERROR at x.js:1:2",
+]  # fmt: skip
+_JEST_LINES = support.fragment_lines("test__jest", "jest") + support.fragment_lines("test__vitest", "jest")
+# A console block, as jest prints it in a passing file and vitest under a passing test.
+_JEST_BLOCKS = (
+    ["    console.log", "      logged 1", "", "      at Object.<anonymous> (src/a.test.js:3:9)", ""],
+    ["  ● Console", "", "    console.warn", "      careful", "      at log (src/b.test.js:9:1)", ""],
+    ["stdout | test/a.test.ts > s > t", "printed", ""],
+    ["stdout | test/a.test.ts", "printed", "more", ""],
+)
+
+
+@_PROPERTY
+@given(_outputs(_JEST_LINES, _JEST_EDGES, _JEST_BLOCKS), st.booleans(), st.sampled_from(("npx jest --verbose", "npx vitest run")))
+def test_jest_reads_passing_rows_and_files_in_bulk_as_line_by_line(
+    lines: list[str], newline_at_end: bool, command: str
+) -> None:
+    bulk, each = _both(jest.compact, lines, newline_at_end, command)
+    assert bulk == each
+
+
+@pytest.mark.parametrize(
+    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha")], ids=lambda value: getattr(value, "NAME", value)
+)
+def test_recorded_outputs_read_in_bulk_as_line_by_line(rule: ModuleType, folder: str) -> None:
+    recorded = [(fixture.text, fixture.cmd) for fixture in support.fixtures(folder)]
+    recorded += [(case.combined, case.cmd) for case in support.cases_for(rule)]
+    assert recorded
+    for text, command in recorded:
+        bulk, each = _both(rule.compact, text.split("\n"), False, command)
+        assert bulk == each
