@@ -305,6 +305,15 @@ class _Compactor:
             return True
         return False
 
+    def failing_rows(self, rows: list[str]) -> None:
+        """Keep failing test rows (none holding "<anonymous>" or "⎯") as :meth:`handle_line`
+        would one by one, with the titles that lead to them."""
+        if self.run:
+            self.flush_run()
+        self.place_titles()
+        self.out.kept.extend(rows)
+        self.in_tree, self.last_kept = True, True
+
     def passing_files(self, text: str, start: int, end: int) -> None:
         """Leave out the passing file lines ``_PASS_FILE_LINES`` found in ``text[start:end]`` as
         :meth:`file_line` would one by one (each then ends its file's tree)."""
@@ -312,22 +321,11 @@ class _Compactor:
             self.flush_run()
         self.settle(omit=True)
         lines = text[start : end - 1]
-        count = text.count("\n", start, end)
-        self.counts.files += count
-        if count == 1:
-            match = _PASS_FILE_LINE.match(lines)
-            assert match is not None  # the run's pattern is the line's
+        self.counts.files += text.count("\n", start, end)
+        for match in _PASS_FILE_LINE.finditer(lines):
             path = match["jest"] or match["vitest"]
-            self.out.omit_in_file(lines, path, match["jest_rest"] or match["vitest_rest"] or "")
-            self.in_passing_file = bool(match["jest"])
-        else:
-            paths, rests = [], []
-            for match in _PASS_FILE_LINE.finditer(lines):
-                paths.append(match["jest"] or match["vitest"])
-                rests.append(match["jest_rest"] or match["vitest_rest"] or "")
-            self.out.words.update(dict.fromkeys(paths))
-            self.out.omit_passing_block(lines, count, "\n".join(rests))
-            self.in_passing_file = bool(match["jest"])
+            self.out.omit_in_file(match[0], path, match["jest_rest"] or match["vitest_rest"] or "")
+        self.in_passing_file = bool(match["jest"])
         self.in_tree, self.last_kept = True, False
 
     def finish(self, text: str) -> str | None:
@@ -345,6 +343,9 @@ class _Compactor:
 # Consecutive passing rows (each ending in "\n") that ``compact`` adds to the run one by one: two
 # spaces open each (the spaces taken possessively: a line is tried once).
 _PASSED_ROWS = lazy(r"(?:  [^\S\n]*+[✓✔√][^\S\n].*\n)+")
+# Consecutive failing rows (each ending in "\n") that ``_Compactor.handle_line`` keeps one by one
+# (placing the titles that lead to them), when none holds "<anonymous>" or "⎯".
+_FAILING_ROWS = lazy(r"(?:  [^\S\n]*+[✕×✗✖][^\S\n].*\n)+")
 # Consecutive passing file lines (each ending in "\n") that ``_Compactor.file_line`` leaves out
 # one by one: "PASS path" (jest) and " ✓ path (n tests)" (vitest), in the shapes ``_is_file_line``
 # lets through (a space after "PASS" and after "✓"); ``_PASS_FILE_LINE`` takes each apart.
@@ -382,18 +383,30 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
         handle_line(line)
         compactor.last_kept = len(kept) > before
 
-    passed_rows, pass_file_lines = _PASSED_ROWS.match, _PASS_FILE_LINES.match
+    passed_rows, pass_file_lines, failing_rows = _PASSED_ROWS.match, _PASS_FILE_LINES.match, _FAILING_ROWS.match
 
     def read_bulk(text: str, position: int) -> int:
         """Read a run of passing rows, or of passing file lines, at once, as ``read`` would
         each (no code frame or console block is being gathered)."""
         if frame or console:
             return -1
-        rows = passed_rows(text, position)
-        if rows is not None:
-            run.extend(text[position : rows.end() - 1].split("\n"))
-            compactor.in_tree, compactor.last_kept = True, False
-            return rows.end()
+        start = position
+        while True:  # alternating runs of passing and failing rows (a vitest file's tree)
+            rows = passed_rows(text, position)
+            if rows is not None:
+                run.extend(text[position : rows.end() - 1].split("\n"))
+                compactor.in_tree, compactor.last_kept = True, False
+                position = rows.end()
+            failing = failing_rows(text, position)
+            if failing is None:
+                break
+            lines = text[position : failing.end() - 1]
+            if "<anonymous>" in lines or "⎯" in lines:
+                break
+            compactor.failing_rows(lines.split("\n"))
+            position = failing.end()
+        if position > start:
+            return position
         files = pass_file_lines(text, position)
         if files is None:
             return -1
