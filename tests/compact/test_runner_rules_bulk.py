@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction import detect
 from tersh.compaction.kit import core, testrun
-from tersh.compaction.rules import jest, mocha
+from tersh.compaction.rules import jest, mocha, nodetest
 from tests.compact import support
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,7 +102,7 @@ def test_jest_reads_passing_rows_and_files_in_bulk_as_line_by_line(
 
 
 @pytest.mark.parametrize(
-    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha")], ids=lambda value: getattr(value, "NAME", value)
+    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha"), (nodetest, "nodetest")], ids=lambda value: getattr(value, "NAME", value)
 )
 def test_recorded_outputs_read_in_bulk_as_line_by_line(rule: ModuleType, folder: str) -> None:
     recorded = [(fixture.text, fixture.cmd) for fixture in support.fixtures(folder)]
@@ -111,3 +111,27 @@ def test_recorded_outputs_read_in_bulk_as_line_by_line(rule: ModuleType, folder:
     for text, command in recorded:
         bulk, each = _both(rule.compact, text.split("\n"), False, command)
         assert bulk == each
+
+
+_NODE_EDGES = [
+    "TAP version 13", "# Subtest: top", "    # Subtest: nested", "    ok 1 - nested", "ok 2 - top # SKIP", "ok 3 - x # todo later",
+    "not ok 4 - fails", "  ---", "  ...", "    ---", "    ...", "  duration_ms: 1.5", "      duration_ms: 2",
+    "  type: 'test'", "  ok 5 - inside yaml", "  error: see src/a.js:3:4", "  stack: |-", "    at f (node:internal/x:1:2)",
+    "    TestContext.<anonymous> (file:///a/b.test.js:3:4)", "    async Promise.all (index 0)", "1..4", "# tests 4",
+    "# pass 3", "# fail 1", "# skipped 0", "# duration_ms 12.5", "▶ suite", "  ✔ passes (1ms)", "  ✖ fails (2ms)",
+    "✖ failing tests:", "ℹ tests 2", "", " ", "  ... ", "  ---  ", "ok 6 - commit 1a2b3c4d error",
+]  # fmt: skip
+_NODE_LINES = support.fragment_lines("test__node", "nodetest")
+# A passing TAP test, as node prints it.
+_NODE_BLOCKS = (
+    ["# Subtest: passes", "ok 1 - passes", "  ---", "  duration_ms: 1.2", "  ...", ""],
+    ["    # Subtest: inner", "    ok 2 - inner", "      ---", "      duration_ms: 0.5", "      type: 'test'", "      ..."],
+    ["ok 3 - bare", "  ---", "  ..."],
+)
+
+
+@_PROPERTY
+@given(_outputs(_NODE_LINES, _NODE_EDGES, _NODE_BLOCKS), st.booleans())
+def test_nodetest_reads_passing_tap_tests_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
+    bulk, each = _both(nodetest.compact, lines, newline_at_end, "node --test")
+    assert bulk == each
