@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from tersh.compaction import detect
 from tersh.compaction.kit import core, testrun
-from tersh.compaction.rules import jest, mocha, nodetest
+from tersh.compaction.rules import jest, mocha, nodetest, pytest as pytest_rule
 from tests.compact import support
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,7 +102,7 @@ def test_jest_reads_passing_rows_and_files_in_bulk_as_line_by_line(
 
 
 @pytest.mark.parametrize(
-    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha"), (nodetest, "nodetest")], ids=lambda value: getattr(value, "NAME", value)
+    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha"), (nodetest, "nodetest"), (pytest_rule, "pytest")], ids=lambda value: getattr(value, "NAME", value)
 )
 def test_recorded_outputs_read_in_bulk_as_line_by_line(rule: ModuleType, folder: str) -> None:
     recorded = [(fixture.text, fixture.cmd) for fixture in support.fixtures(folder)]
@@ -134,4 +134,25 @@ _NODE_BLOCKS = (
 @given(_outputs(_NODE_LINES, _NODE_EDGES, _NODE_BLOCKS), st.booleans())
 def test_nodetest_reads_passing_tap_tests_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
     bulk, each = _both(nodetest.compact, lines, newline_at_end, "node --test")
+    assert bulk == each
+
+
+_PYTEST_EDGES = [
+    "2026-12-02 07:40:00,123 INFO worker[42]: processed request id=7f3a9c path=/api/v1/items",
+    "12:00:01 WARNING retrying in 3s", "E   assert 1 == 2", "> raise x", "_ _ _ _ _ _ _ _ _ _", "    indented log",
+    "tests/test_a.py .....", "tests/test_a.py ..F..  [ 40%]", "tests/test_a.py::test_x PASSED  [ 50%]",
+    "tests/test_a.py::test_y SKIPPED (no db)", "tests/test_a.py:12: AssertionError", "a.py x", "a.py:3 note",
+    "....", ".... [100%]", "..s.x  [ 10%]", "sxf", "sx f", "fxs\t", "[gw0] [ 50%] PASSED tests/a.py::t", "[gw",
+    "[info] started", "PASSED tests/a.py::t", "PASSEDx", "scheduling tests via LoadScheduling", "scheduling",
+    "=== FAILURES ===", "= x =", "==== 1 failed, 2 passed in 0.12s ====", "=", "=x", "collected 3 items",
+    "rootdir: /tmp/x", "platform linux -- Python 3.11.0", "", " ", "\t", "x", "E", "Ex", "pytest.py", "fail.py:",
+    "________ test_x ________", "    def test_x():", "        assert f() == 3", "short test summary info",
+]  # fmt: skip
+_PYTEST_LINES = support.fragment_lines("test__pytest", "pytest")
+
+
+@_PROPERTY
+@given(_outputs(_PYTEST_LINES, _PYTEST_EDGES), st.booleans())
+def test_pytest_reads_plain_and_passing_lines_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
+    bulk, each = _both(pytest_rule.compact, lines, newline_at_end, "pytest")
     assert bulk == each

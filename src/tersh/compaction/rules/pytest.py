@@ -93,6 +93,14 @@ _ODD_STATUS = (
 )
 # A row's status (its one status word) and all that follows it.
 _STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
+# Consecutive lines (each ending in "\n") that ``_Reader.read`` keeps one by one outside headers,
+# tracebacks and PASSES: each holds more than white space and is no section line ("="), no
+# progress or status row of any shape (no first word ending in ".py", no row of marks, none of
+# xdist's or -rA's openings).
+_PLAIN_LINES = lazy(
+    r"(?:(?!=|\[gw\d|PASSED |scheduling tests via |[^\s:]+\.py[ :]"
+    rf"|{_MARKS}[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)[^\S\n]*+\S.*\n)+"
+)
 _XDIST_VERBOSE = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
 )
@@ -226,6 +234,13 @@ class _Reader:
         out.omit_each_marks([line for line, path, _ in rows if not path])
         self.counts.add_rows_marks([marks for _, _, marks in rows])
         self.last_kept = False
+
+    def plain_lines(self, lines: str) -> None:
+        """Keep the lines ``_PLAIN_LINES`` found (``lines``, joined by "\\n") as :meth:`feed`
+        would one by one."""
+        self.flush_repeats()
+        self.out.kept.extend(lines.split("\n"))
+        self.last_kept = True
 
     def read(self, line: str) -> None:
         if self.section in _TRACEBACK_TITLES and self.traceback_line(line):
@@ -404,14 +419,16 @@ def labelled_paths(text: str | None) -> str | None:
     return text
 
 
-def compact(text: str, inv: Invocation) -> str | None:
-    """Drop header chatter, passing progress and decoration; keep failures, errors and the summary."""
+def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
+    """Drop header chatter, passing progress and decoration; keep failures, errors and the summary
+    (``bulk``: runs of passing rows and of plain lines read at once, the same as line by line)."""
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
     file_rows, file_lines, passing_progress = _FILE_ROWS.match, _FILE_LINES.match, _PASSING_PROGRESS.match
+    plain_lines = _PLAIN_LINES.match
 
-    def bulk(text: str, position: int) -> int:
+    def read_bulk(text: str, position: int) -> int:
         """Read the -v rows of one file, or progress rows that passed, at ``position`` at once
         (outside headers, tracebacks, PASSES)."""
         if not reader.plain:
@@ -420,7 +437,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         if lines is None:
             progress = passing_progress(text, position)
             if progress is None:
-                return -1
+                kept = plain_lines(text, position)
+                if kept is None:
+                    return -1
+                reader.plain_lines(text[position : kept.end() - 1])
+                return kept.end()
             reader.passing_progress(text, position, progress.end())
             return progress.end()
         end = lines.end()
@@ -434,7 +455,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         reader.passing_rows(text, position, rows.end(), rows[1])
         return rows.end()
 
-    read_lines(text, reader.feed, bulk)
+    if bulk:
+        read_lines(text, reader.feed, read_bulk)
+    else:
+        for line in text.split("\n"):
+            reader.feed(line)
     return reader.finish(text)
 
 
