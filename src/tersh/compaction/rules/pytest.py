@@ -56,14 +56,14 @@ _PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}
 _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
 # Consecutive progress rows without a failure or an error (no F or E mark), each ending in "\n",
 # that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
-# with a character ``_Reader.read`` looks at first); ``_PROGRESS_ROW`` takes each apart.
+# with a character ``_Reader.read`` looks at first) (a row then holds ".py " only when it names its file).
 _PASSING_MARKS = r"[.sxXRfp]+"
 # (A bare row is tried first: the path's pattern would run along a row of marks looking for ".py";
 # no bare row holds a path, so the path, once found, is never given back.)
+# (Marks and padding are taken possessively: what follows them is never one of them.)
 _PASSING_PROGRESS = lazy(
-    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}|[^\s:]+\.py {_PASSING_MARKS})[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
+    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}+|[^\s:]+\.py {_PASSING_MARKS}+)[^\S\n]*+(?:\[[^\S\n]*\d+%\])?\n)+"
 )
-_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?+({_PASSING_MARKS})[^\n]*)", MULTILINE)
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
@@ -227,12 +227,19 @@ class _Reader:
         :meth:`feed` would read them one by one: each row's marks counted, a row naming its
         file left out, a bare row of marks told."""
         self.flush_repeats()
-        out, rows = self.out, _PROGRESS_ROW.findall(text, start, end)
-        # a row's file is noted before the row is left out; rows and marks are apart in Output
-        out.words.update(dict.fromkeys(path for _, path, _ in rows if path))
-        out.omit_each([line for line, path, _ in rows if path], "")
-        out.omit_each_marks([line for line, path, _ in rows if not path])
-        self.counts.add_rows_marks([marks for _, _, marks in rows])
+        out, rows = self.out, text[start : end - 1].split("\n")
+        # A row names its file when it holds ".py " (a bare row has no "y"): the file, a space,
+        # then the marks, padding and "[ 40%]" (which hold no mark). A row's file is noted before
+        # the row is left out; rows and marks are apart in Output.
+        named = [row for row in rows if ".py " in row]
+        if named:
+            out.words.update(dict.fromkeys(row[: row.index(" ")] for row in named))
+            out.omit_each(named, "")
+            out.omit_each_marks([row for row in rows if ".py " not in row])
+            self.counts.add_rows_marks([row[row.index(" ") + 1 :] if ".py " in row else row for row in rows])
+        else:
+            out.omit_each_marks(rows)
+            self.counts.add_rows_marks(rows)
         self.last_kept = False
 
     def plain_lines(self, lines: str) -> None:
