@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from tersh.compaction import detect
 from tersh.compaction.kit import core, testrun
-from tersh.compaction.rules import jest, mocha, nodetest, pytest as pytest_rule
+from tersh.compaction.rules import jest, mocha, nodetest, unittest
+from tersh.compaction.rules import pytest as pytest_rule
 from tests.compact import support
 
 _PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,7 +103,8 @@ def test_jest_reads_passing_rows_and_files_in_bulk_as_line_by_line(
 
 
 @pytest.mark.parametrize(
-    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha"), (nodetest, "nodetest"), (pytest_rule, "pytest")], ids=lambda value: getattr(value, "NAME", value)
+    ("rule", "folder"), [(jest, "jest"), (mocha, "mocha"), (nodetest, "nodetest"), (pytest_rule, "pytest"),
+     (unittest, "unittest")], ids=lambda value: getattr(value, "NAME", value)
 )
 def test_recorded_outputs_read_in_bulk_as_line_by_line(rule: ModuleType, folder: str) -> None:
     recorded = [(fixture.text, fixture.cmd) for fixture in support.fixtures(folder)]
@@ -155,4 +157,29 @@ _PYTEST_LINES = support.fragment_lines("test__pytest", "pytest")
 @given(_outputs(_PYTEST_LINES, _PYTEST_EDGES), st.booleans())
 def test_pytest_reads_plain_and_passing_lines_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
     bulk, each = _both(pytest_rule.compact, lines, newline_at_end, "pytest")
+    assert bulk == each
+
+
+_UNITTEST_EDGES = [
+    "test_a (pkg.mod.Case.test_a) ... ok", "test_b (pkg.mod.Case.test_b)", "Checks the error path. ... ok",
+    "test_c (pkg.Case.test_c) ... skipped 'no db'", "test_d (pkg.Case.test_d) ... FAIL", "test_e (x.y) ... ERROR",
+    "Docstring naming src/a.py:3 ... ok", "deadbeef1 commit ... ok", "x ... ok", " ... ok", "... ok", "ok",
+    "test_f (a.b)", "name (x)", "======================================================================",
+    "----------------------------------------------------------------------", "Traceback (most recent call last):",
+    '  File "/tmp/t.py", line 3, in test_x', "    x = 1 / 0", "    ~~^~~", "ZeroDivisionError: division by zero",
+    "Ran 3 tests in 0.01s", "OK", "FAILED (failures=1)", "..F.s", "....", "", " ",
+]  # fmt: skip
+_UNITTEST_LINES = support.fragment_lines("test__unittest", "unittest")
+# A test with a docstring: its name line, then the docstring's first line as its row.
+_UNITTEST_BLOCKS = (
+    ["test_error (pkg.deadbeef1.Case.test_error)", "Raises an error. ... ok"],
+    ["test_a (pkg.Case.test_a)", "Reads src/a.py:3 ... ok"],
+    ["test_b (pkg.Case.test_b)", "test_c (pkg.Case.test_c) ... ok"],
+)
+
+
+@_PROPERTY
+@given(_outputs(_UNITTEST_LINES, _UNITTEST_EDGES, _UNITTEST_BLOCKS), st.booleans())
+def test_unittest_reads_passing_rows_in_bulk_as_line_by_line(lines: list[str], newline_at_end: bool) -> None:
+    bulk, each = _both(unittest.compact, lines, newline_at_end, "python -m unittest -v")
     assert bulk == each
