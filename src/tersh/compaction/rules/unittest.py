@@ -34,7 +34,6 @@ _PASSING_END = lazy(
 # docstring): with no "skipped" among them, ``_PASSING_END`` reads each row as "ok" (its head is
 # all but " ... ok"), and only the name lines have the name line's shape.
 _OK_RUN = lazy(r"(?:(?:\w+ \([\w.]+\)\n(?!\w+ \([\w.]+\) \.\.\. ok\n))?[^\n]* \.\.\. ok\n)+")
-_NAME_LINES = lazy(r"^\w+ \([\w.]+\)\n", MULTILINE)
 _CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
 _SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
@@ -206,7 +205,7 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
             out.keep(line)
         back2, back1 = back1, line
 
-    ok_run, name_lines = _OK_RUN.match, _NAME_LINES.findall
+    ok_run = _OK_RUN.match
 
     def read_bulk(text: str, position: int) -> int:
         """Leave out a run of rows that passed (and their name lines) at once, as ``feed`` would
@@ -216,12 +215,18 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
         if run is None or text.find("skipped", position, run.end()) >= 0:
             return -1
         end = run.end()
-        # its name lines are left out without a passing mark, its rows with one
-        names = name_lines(text, position, end)
-        if names:  # the last two lines read with feed's last step
-            back2, back1 = (back1, *(name[:-1] for name in names[-2:]))[-2:]
+        # Its name lines are left out without a passing mark, its rows with one; a name line
+        # ends in ")", a row in "ok": the name lines are those before a ")\n".
+        names = text.count(")\n", position, end)
+        last = end
+        for _ in range(min(names, 2)):  # the last two lines read with feed's last step
+            close = text.rfind(")\n", position, last)
+            last = max(text.rfind("\n", position, close) + 1, position)
+            back2, back1 = back1, text[last : close + 1]
+        if names > 1:
+            back2, back1 = back1, back2
         out.omit_lines(text[position : end - 1], text.count("\n", position, end), _is_row)
-        counts["passed"] = counts.get("passed", 0) + text.count("\n", position, end) - len(names)
+        counts["passed"] = counts.get("passed", 0) + text.count("\n", position, end) - names
         return end
 
     if bulk:
