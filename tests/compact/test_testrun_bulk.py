@@ -54,9 +54,10 @@ def test_passing_lines_left_out_as_one_entry_render_as_one_by_one(parts: list[tu
 
 # Lines with and without a passing mark; some name a severity, a location, a commit or a path.
 _MIXED_LINES = (
-    *_PASSING_LINES, "  describe errors", "    # Subtest: handles ERROR codes", "      ---", "      ...",
-    "  error: see src/a.rs:3", "  warning: deprecated 1a2b3c4d", "      duration_ms: 1.5", "  İstanbul error x",
-    "  ✔ handles errors", "  ✔ fails with error at lib/x.js:3:4", "  suite in lib/y.js", "",
+    *_PASSING_LINES, "  describe errors", "    # Subtest: handles ERROR codes", "      ---",
+    "      ...", "  error: see src/a.rs:3", "  warning: deprecated 1a2b3c4d", "      duration_ms: 1.5",
+    "  İstanbul error x", "  ✔ handles errors", "  ✔ fails with error at lib/x.js:3:4",
+    "  suite in lib/y.js", "",
 )  # fmt: skip
 
 
@@ -99,9 +100,14 @@ _LINE_PATTERNS = (
 )
 
 
+_LINE_SHAPES = (
+    "", " ", "\t", "  2 failing", "2 failing", "x 2 failing", "ok 1 a", "not ok 2", " ok 3 b", "ok x",
+    "failing", " \u00a0",
+)
+
+
 @_PROPERTY
-@given(st.lists(st.sampled_from(("", " ", "\t", "  2 failing", "2 failing", "x 2 failing", "ok 1 a", "not ok 2",
-                                 " ok 3 b", "ok x", "failing", " \u00a0")), max_size=12), st.booleans())  # fmt: skip
+@given(st.lists(st.sampled_from(_LINE_SHAPES), max_size=12), st.booleans())
 def test_any_line_matches_is_the_pattern_searched(lines: list[str], newline_at_end: bool) -> None:
     text = "\n".join(lines) + ("\n" if newline_at_end else "")
     for pattern, needle in zip(_LINE_PATTERNS, (" failing", "ok "), strict=True):

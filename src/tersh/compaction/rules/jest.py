@@ -383,11 +383,12 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
         handle_line(line)
         compactor.last_kept = len(kept) > before
 
-    passed_rows, pass_file_lines, failing_rows = _PASSED_ROWS.match, _PASS_FILE_LINES.match, _FAILING_ROWS.match
+    passed_rows, failing_rows = _PASSED_ROWS.match, _FAILING_ROWS.match
+    pass_file_lines = _PASS_FILE_LINES.match
 
     def read_bulk(text: str, position: int) -> int:
-        """Read a run of passing rows, or of passing file lines, at once, as ``read`` would
-        each (no code frame or console block is being gathered)."""
+        """Read runs of passing and failing rows, or a run of passing file lines, at once, as
+        ``read`` would each (no code frame or console block is being gathered)."""
         if frame or console:
             return -1
         start = position
