@@ -306,8 +306,8 @@ class _Compactor:
         return False
 
     def failing_rows(self, rows: list[str]) -> None:
-        """Keep failing test rows (none holding "<anonymous>" or "⎯") as :meth:`handle_line`
-        would one by one, with the titles that lead to them."""
+        """Keep failing test rows as :meth:`handle_line` would one by one, with the titles that
+        lead to them."""
         if self.run:
             self.flush_run()
         self.place_titles()
@@ -343,8 +343,8 @@ class _Compactor:
 # Consecutive passing rows (each ending in "\n") that ``compact`` adds to the run one by one: two
 # spaces open each (the spaces taken possessively: a line is tried once).
 _PASSED_ROWS = lazy(r"(?:  [^\S\n]*+[✓✔√][^\S\n].*\n)+")
-# Consecutive failing rows (each ending in "\n") that ``_Compactor.handle_line`` keeps one by one
-# (placing the titles that lead to them), when none holds "<anonymous>" or "⎯".
+# Consecutive failing rows (each ending in "\n") that ``_Compactor.handle_line`` keeps one by one,
+# placing the titles that lead to them (a row opening with a mark is no stack frame or rule).
 _FAILING_ROWS = lazy(r"(?:  [^\S\n]*+[✕×✗✖][^\S\n].*\n)+")
 # Consecutive passing file lines (each ending in "\n") that ``_Compactor.file_line`` leaves out
 # one by one: "PASS path" (jest) and " ✓ path (n tests)" (vitest), in the shapes ``_is_file_line``
@@ -401,10 +401,7 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
             failing = failing_rows(text, position)
             if failing is None:
                 break
-            lines = text[position : failing.end() - 1]
-            if "<anonymous>" in lines or "⎯" in lines:
-                break
-            compactor.failing_rows(lines.split("\n"))
+            compactor.failing_rows(text[position : failing.end() - 1].split("\n"))
             position = failing.end()
         if position > start:
             return position
