@@ -56,7 +56,8 @@ _PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}
 _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
 # Consecutive progress rows without a failure or an error (no F or E mark), each ending in "\n",
 # that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
-# with a character ``_Reader.read`` looks at first) (a row then holds ".py " only when it names its file).
+# with a character ``_Reader.read`` looks at first); such a row holds ".py " only when it names
+# its file (a bare row has no "y").
 _PASSING_MARKS = r"[.sxXRfp]+"
 # (A bare row is tried first: the path's pattern would run along a row of marks looking for ".py";
 # no bare row holds a path, so the path, once found, is never given back.)
