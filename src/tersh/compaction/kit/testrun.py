@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
+from re import Pattern
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import MARK, carries_fact, finish
@@ -142,6 +143,28 @@ def _location_hits(blob: str) -> Iterable[int]:
     yield from _hits(blob, ('File "',))
 
 
+def any_line_matches(text: str, needle: str, pattern: Pattern[str]) -> bool:
+    """``pattern.search(text) is not None`` for a pattern of lines (``^`` of MULTILINE) whose
+    every match holds ``needle`` on its last line and begins at that line's start or, through
+    white space, at the start of a white-space-only line above it: only the few lines holding
+    ``needle`` (found by str.find) are tried."""
+    at = text.find(needle)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        while True:
+            if pattern.match(text, start):
+                return True
+            above = text.rfind("\n", 0, start - 1) + 1 if start else -1
+            if above < 0 or text[above : start - 1].strip():
+                break
+            start = above
+        end = text.find("\n", at)
+        if end < 0:
+            return False
+        at = text.find(needle, end)
+    return False
+
+
 def read_lines(text: str, feed: Callable[[str], None], bulk: Callable[[str, int], int]) -> None:
     """Give ``feed`` the lines of ``text.split("\\n")`` one at a time, except the runs of lines
     ``bulk`` reads at once: at the start of each line, ``bulk(text, position)`` returns where the
@@ -188,6 +211,27 @@ def _lines_hit(lines: list[str], hits: Callable[[str], Iterable[int]]) -> set[in
     return {bisect_right(starts, at) - 1 for at in hits(blob)}
 
 
+def _plain_starts_protected(text: str, passing: Callable[[str], bool]) -> list[int]:
+    """Where in ``text`` (lines joined by "\\n") the lines start that hold a severity word (read
+    lower-cased), carry no passing mark (``passing``) and carry a fact."""
+    lowered = text.lower()
+    if len(lowered) == len(text):  # each character lower-cased to one: the offsets agree
+        starts = {text.rfind("\n", 0, at) + 1 for at in _hits(lowered, verify.SEVERITY_WORDS)}
+    else:
+        starts, start = set(), 0
+        for line in text.split("\n"):
+            if any(word in line.lower() for word in verify.SEVERITY_WORDS):
+                starts.add(start)
+            start += len(line) + 1
+    found = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if not passing(line) and carries_fact(line):
+            found.append(start)
+    return found
+
+
 class Output:
     """The lines a rule keeps, the lines it leaves out, and where its omission note goes."""
 
@@ -204,6 +248,9 @@ class Output:
         self._blocks: dict[int, int] = {}  # entry index -> lines in it, for entries of many lines
         # entry index -> lines in it, for entries of many lines scanned with the single lines
         self._packets: dict[int, int] = {}
+        # packet entry index -> which of its lines carry a passing mark, for packets that also
+        # hold lines without one (``omit_lines``)
+        self._mixed: dict[int, Callable[[str], bool]] = {}
         # what a block's lines hold (found when it is left out, while it is fresh in the cache):
         # the offsets of the lines that may carry a fact, the words its scan names
         self._block_suspects: dict[int, list[int]] = {}
@@ -269,6 +316,16 @@ class Output:
         self._at.append(len(self.kept))
         self._dropped.append(lines)
         self._scan.append(lines)
+
+    def omit_lines(self, lines: str, count: int, passing: Callable[[str], bool]) -> None:
+        """Leave out ``count`` consecutive lines (``lines``, joined by "\\n"), each as :meth:`omit`
+        would one by one (the whole line scanned): ``passing(line)`` says whether a line carries
+        a passing mark the verifier knows (asked only of the few lines that name a severity)."""
+        if count == 1:
+            self.omit(lines, passing=passing(lines))
+            return
+        self._mixed[len(self._dropped)] = passing
+        self.omit_passing_lines(lines, count)
 
     def omit_passing_block(self, lines: str, count: int, scan: str, path: str = "") -> None:
         """Leave out ``count`` consecutive lines (``lines``, joined by "\\n") that each carry a
@@ -363,12 +420,26 @@ class Output:
             end = text.find("\n", start)
             if carries_fact(text[start:] if end < 0 else text[start:end]):
                 protected.setdefault(text, []).append(start)
-        return {
+        found = {
             (entry, start)
             for entry, text in zip(entries, texts, strict=True)
             if text in protected
             for start in protected[text]
         }
+        if self._mixed:
+            found.update(self._rescued_plain_in_packets())
+        return found
+
+    def _rescued_plain_in_packets(self) -> set[tuple[int, int]]:
+        """The lines without a passing mark in ``omit_lines`` entries that the verifier protects
+        and only a severity word points to (as the single lines of ``self._plain`` in ``_rescued``)."""
+        protected: dict[tuple[str, Callable[[str], bool]], list[int]] = {}
+        for entry, passing in self._mixed.items():
+            key = (self._dropped[entry], passing)
+            if key not in protected:
+                protected[key] = _plain_starts_protected(*key)
+        return {(entry, start) for entry, passing in self._mixed.items()
+                for start in protected[self._dropped[entry], passing]}  # fmt: skip
 
     def _collect_words(self) -> None:
         # Words of rescued lines are found too; the note leaves out whatever the text keeps.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, read_lines
 
 NAME = "jest"
 CATEGORY = "tests"
@@ -305,6 +305,29 @@ class _Compactor:
             return True
         return False
 
+    def failing_rows(self, rows: list[str]) -> None:
+        """Keep failing test rows as :meth:`handle_line` would one by one, with the titles that
+        lead to them."""
+        if self.run:
+            self.flush_run()
+        self.place_titles()
+        self.out.kept.extend(rows)
+        self.in_tree, self.last_kept = True, True
+
+    def passing_files(self, text: str, start: int, end: int) -> None:
+        """Leave out the passing file lines ``_PASS_FILE_LINES`` found in ``text[start:end]`` as
+        :meth:`file_line` would one by one (each then ends its file's tree)."""
+        if self.run:
+            self.flush_run()
+        self.settle(omit=True)
+        lines = text[start : end - 1]
+        self.counts.files += text.count("\n", start, end)
+        for match in _PASS_FILE_LINE.finditer(lines):
+            path = match["jest"] or match["vitest"]
+            self.out.omit_in_file(match[0], path, match["jest_rest"] or match["vitest_rest"] or "")
+        self.in_passing_file = bool(match["jest"])
+        self.in_tree, self.last_kept = True, False
+
     def finish(self, text: str) -> str | None:
         if self.console:
             self.flush_console(dropped=False)
@@ -317,30 +340,82 @@ class _Compactor:
         return self.out.render(self.counts.describe, text, at_top=True)
 
 
-def compact(text: str, inv: Invocation) -> str | None:
-    """Drop passing files and tests, their console output, code-frame context and blank runs."""
+# Consecutive passing rows (each ending in "\n") that ``compact`` adds to the run one by one: two
+# spaces open each (the spaces taken possessively: a line is tried once).
+_PASSED_ROWS = lazy(r"(?:  [^\S\n]*+[✓✔√][^\S\n].*\n)+")
+# Consecutive failing rows (each ending in "\n") that ``_Compactor.handle_line`` keeps one by one,
+# placing the titles that lead to them (a row opening with a mark is no stack frame or rule).
+_FAILING_ROWS = lazy(r"(?:  [^\S\n]*+[✕×✗✖][^\S\n].*\n)+")
+# Consecutive passing file lines (each ending in "\n") that ``_Compactor.file_line`` leaves out
+# one by one: "PASS path" (jest) and " ✓ path (n tests)" (vitest), in the shapes ``_is_file_line``
+# lets through (a space after "PASS" and after "✓"); ``_PASS_FILE_LINE`` takes each apart.
+_VITEST_FILE = r" ?✓ [^\S\n]*+(?:\|[^|\n]+\| )?(?P<vitest>\S+)(?P<vitest_rest> \(\d+ tests?\b.*)"
+_PASS_FILE_LINES = lazy(rf"(?:(?:PASS [^\S\n]*+\S+.*|{_VITEST_FILE})\n)+")
+_PASS_FILE_LINE = lazy(
+    rf"^(?:PASS [^\S\n]*+(?P<jest>\S+)(?P<jest_rest>.*)|{_VITEST_FILE})$", MULTILINE
+)
+
+
+def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
+    """Drop passing files and tests, their console output, code-frame context and blank runs
+    (``bulk``: runs of passing rows and files read at once, the same as line by line)."""
     compactor = _Compactor(_passing(text))
     passed_row, run, feed, kept = _PASSED_ROW.match, compactor.run, compactor.feed, compactor.out.kept
     handle_line, console, frame = compactor.handle_line, compactor.console, compactor.frame
-    for line in text.split("\n"):
+
+    def read(line: str) -> None:
         if line[:2] == "  " and not frame and not console and passed_row(line):
             run.append(line)  # the bulk of a verbose run: a passing test
-            continue
+            return
         if run:  # what handle_line() would have noted for those rows
             compactor.in_tree, compactor.last_kept = True, False
         if console or "console." in line or line[:7] in ("stdout ", "stderr "):
             feed(line)
-            continue
+            return
         if not compactor.last_kept and not line.strip():
-            continue  # what handle() does, without the call
+            return  # what handle() does, without the call
         plain = line and line[:1] not in _SPECIAL_FIRST and "⎯" not in line
         if plain and not frame and not compactor.in_tree:
             kept.append(line)  # a plain line of a failure block: kept as it is
             compactor.last_kept = True
-            continue
+            return
         before = len(kept)
         handle_line(line)
         compactor.last_kept = len(kept) > before
+
+    passed_rows, failing_rows = _PASSED_ROWS.match, _FAILING_ROWS.match
+    pass_file_lines = _PASS_FILE_LINES.match
+
+    def read_bulk(text: str, position: int) -> int:
+        """Read runs of passing and failing rows, or a run of passing file lines, at once, as
+        ``read`` would each (no code frame or console block is being gathered)."""
+        if frame or console:
+            return -1
+        start = position
+        while True:  # alternating runs of passing and failing rows (a vitest file's tree)
+            rows = passed_rows(text, position)
+            if rows is not None:
+                run.extend(text[position : rows.end() - 1].split("\n"))
+                compactor.in_tree, compactor.last_kept = True, False
+                position = rows.end()
+            failing = failing_rows(text, position)
+            if failing is None:
+                break
+            compactor.failing_rows(text[position : failing.end() - 1].split("\n"))
+            position = failing.end()
+        if position > start:
+            return position
+        files = pass_file_lines(text, position)
+        if files is None:
+            return -1
+        compactor.passing_files(text, position, files.end())
+        return files.end()
+
+    if bulk:
+        read_lines(text, read, read_bulk)
+    else:
+        for line in text.split("\n"):
+            read(line)
     return compactor.finish(text)
 
 

@@ -16,7 +16,7 @@ import re
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
-from tersh.compaction.kit.testrun import Output
+from tersh.compaction.kit.testrun import Output, any_line_matches, read_lines
 
 NAME = "mocha"
 CATEGORY = "tests"
@@ -38,62 +38,81 @@ _PASSING_TOTAL = lazy(r"^\s+\d+ passing \(\d+(?:\.\d+)?m?s\)\s*$", MULTILINE)
 _FAILING_TOTAL = lazy(r"^\s+\d+ failing\s*$", MULTILINE)
 
 
-def compact(text: str, inv: Invocation) -> str | None:
-    """Drop passing/pending rows and the titles leading only to them; keep the rest."""
-    out = Output()
-    passed = pending = 0
-    titles: list[str] = []
-    totals_seen = False
-    # With numbered failure blocks below (each with its full title path), the tree's failing
-    # rows and their titles only repeat them.
-    repeated_below = " failing" in text and _FAILING_TOTAL.search(text) is not None
-    repeated = 0
-    tap = _TAP_ANY.search(text) is not None
-    for line in text.split("\n"):
-        if totals_seen:
+# A run of spec-tree lines (each ending in "\n") that ``_Reader.feed`` would leave out one by one,
+# if a passing row ends it: passing rows (indented by spaces) and describe titles, each under 200
+# characters long. A title here opens (after two spaces or more) with a character no other row
+# kind ``feed`` tries first can open with (a digit, a mark, "-", a dot), or with dots and then
+# another character (not a row of dots). The spaces are taken possessively: a line is tried
+# once, never again with fewer.
+_TREE_LINES = lazy(
+    r"(?:(?=.{0,199}\n) ++(?:[✔✓√][^\S\n]|(?<=  )(?:[^\s\d✔✓√\-․.,!]|[․.,!]++[^\s․.,!])).*\n)+"
+)
+_MARK_AFTER_SPACES = lazy(r" +[✔✓√]")
+_ROW_AFTER_BREAK = lazy(r"\n +[✔✓√]")
+
+
+class _Reader:
+    """Reads mocha's output line by line (or a run of passing tree lines at once)."""
+
+    def __init__(self, text: str) -> None:
+        self.out = Output()
+        self.passed = self.pending = 0
+        self.titles: list[str] = []
+        self.totals_seen = False
+        # With numbered failure blocks below (each with its full title path), the tree's failing
+        # rows and their titles only repeat them.
+        self.repeated_below = any_line_matches(text, " failing", _FAILING_TOTAL)
+        self.repeated = 0
+        self.tap = any_line_matches(text, "ok ", _TAP_ANY)
+
+    def omit_titles(self) -> None:
+        for title in self.titles:
+            self.out.omit(title)
+        self.titles.clear()
+
+    def feed(self, line: str) -> None:
+        """Read one line."""
+        out, titles = self.out, self.titles
+        if self.totals_seen:
             out.keep(line)
-            continue
+            return
         if _PASSING_TOTAL.match(line):
-            totals_seen = True
-        elif tap and _TAP_OK.match(line):
+            self.totals_seen = True
+        elif self.tap and _TAP_OK.match(line):
             if "# SKIP" in line:
-                pending += 1
+                self.pending += 1
                 out.omit(line)
             else:
-                passed += 1
+                self.passed += 1
                 out.omit(line, passing=True)
-            continue
-        elif tap and _TAP_PLAN.match(line):
+            return
+        elif self.tap and _TAP_PLAN.match(line):
             out.omit(line)
-            continue
-        elif tap:  # a TAP run: everything but the passing lines and the plan is kept
+            return
+        elif self.tap:  # a TAP run: everything but the passing lines and the plan is kept
             pass
-        elif repeated_below and _FAIL_ROW.match(line):
-            for title in titles:
-                out.omit(title)
-            titles.clear()
-            repeated += 1
+        elif self.repeated_below and _FAIL_ROW.match(line):
+            self.omit_titles()
+            self.repeated += 1
             out.omit(line)
-            continue
+            return
         elif _PASS_ROW.match(line) or _PENDING_ROW.match(line):
-            for title in titles:
-                out.omit(title)
-            titles.clear()
+            self.omit_titles()
             if _PASS_ROW.match(line):
-                passed += 1
+                self.passed += 1
                 out.omit(line, passing=True)
             else:
-                pending += 1
+                self.pending += 1
                 out.omit(line)
-            continue
+            return
         elif _DOT_ROW.match(line) and "!" not in line:
-            passed += line.count("․") + line.count(".")
-            pending += line.count(",")
+            self.passed += line.count("․") + line.count(".")
+            self.pending += line.count(",")
             out.omit_marks(line)
-            continue
+            return
         elif _TITLE.match(line) and not _FAIL_ROW.match(line) and len(line) < 200:
             titles.append(line)
-            continue
+            return
         for title in titles:
             out.keep(title)
         titles.clear()
@@ -101,14 +120,67 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.keep(line)
         else:
             out.keep_blank(line)
-    for title in titles:
-        out.keep(title)
-    parts = [plural(passed, "passing test")] if passed else []
-    if pending:
-        parts.append(plural(pending, "pending test"))
-    if repeated:
-        parts.append(f"{plural(repeated, 'failing row')} of the tree (numbered blocks below)")
-    return out.render(lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text)
+
+    def bulk(self, text: str, position: int) -> int:
+        """Leave out runs of passing rows and the titles leading to them, and read the empty
+        lines between them, at once, as ``feed`` would one by one (outside TAP and before the
+        totals); -1 when none starts here."""
+        if self.totals_seen or self.tap:
+            return -1
+        start = position
+        while True:
+            if text.startswith("\n", position) and not self.titles:
+                self.out.keep_blank("")
+                position += 1
+                continue
+            run = _TREE_LINES.match(text, position)
+            end = -1 if run is None else _after_last_row(text, position, run.end())
+            if end < 0:
+                return position if position > start else -1
+            self.omit_titles()
+            rows = text.count("\n", position, end)
+            self.passed += len(_ROW_AFTER_BREAK.findall(text, position, end - 1))
+            self.passed += _MARK_AFTER_SPACES.match(text, position) is not None
+            self.out.omit_lines(text[position : end - 1], rows, _has_pass_mark)
+            position = end
+
+    def finish(self, text: str) -> str | None:
+        for title in self.titles:
+            self.out.keep(title)
+        parts = [plural(self.passed, "passing test")] if self.passed else []
+        if self.pending:
+            parts.append(plural(self.pending, "pending test"))
+        if self.repeated:
+            parts.append(f"{plural(self.repeated, 'failing row')} of the tree (numbered blocks below)")
+        return self.out.render(
+            lambda omitted: f"{' and '.join(parts) or plural(omitted, 'line')} omitted", text
+        )
+
+
+def _after_last_row(text: str, start: int, end: int) -> int:
+    """Where the last passing row of the tree lines ``text[start:end]`` ends (-1: none there)."""
+    while end > start:
+        line = text.rfind("\n", start, end - 1) + 1 or start
+        if _MARK_AFTER_SPACES.match(text, line):
+            return end
+        end = line
+    return -1
+
+
+def _has_pass_mark(line: str) -> bool:
+    return _PASS_ROW.match(line) is not None
+
+
+def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
+    """Drop passing/pending rows and the titles leading only to them; keep the rest
+    (``bulk``: runs of passing tree lines read at once, the same as line by line)."""
+    reader = _Reader(text)
+    if bulk:
+        read_lines(text, reader.feed, reader.bulk)
+    else:
+        for line in text.split("\n"):
+            reader.feed(line)
+    return reader.finish(text)
 
 
 def sniff(text: str) -> float:

@@ -63,14 +63,15 @@ _PROGRESS_IN_FILE = lazy(rf"^(?P<path>[^\s:]+\.py) (?P<marks>{_MARKS}){_PERCENT}
 _PROGRESS_BARE = lazy(rf"^(?P<marks>{_MARKS}){_PERCENT}$")
 # Consecutive progress rows without a failure or an error (no F or E mark), each ending in "\n",
 # that ``_Reader.progress`` reads with ``_PROGRESS_IN_FILE`` or ``_PROGRESS_BARE`` (none opens
-# with a character ``_Reader.read`` looks at first); ``_PROGRESS_ROW`` takes each apart.
+# with a character ``_Reader.read`` looks at first); such a row holds ".py " only when it names
+# its file (a bare row has no "y").
 _PASSING_MARKS = r"[.sxXRfp]+"
 # (A bare row is tried first: the path's pattern would run along a row of marks looking for ".py";
 # no bare row holds a path, so the path, once found, is never given back.)
+# (Marks and padding are taken possessively: what follows them is never one of them.)
 _PASSING_PROGRESS = lazy(
-    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}|[^\s:]+\.py {_PASSING_MARKS})[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)+"
+    rf"(?:(?![ =_>E])(?:{_PASSING_MARKS}+|[^\s:]+\.py {_PASSING_MARKS}+)[^\S\n]*+(?:\[[^\S\n]*\d+%\])?\n)+"
 )
-_PROGRESS_ROW = lazy(rf"^((?:([^\s:]+\.py) )?+({_PASSING_MARKS})[^\n]*)", MULTILINE)
 # pytest 9's built-in subtests add "SUBPASSED[msg] (i=0)" / "SUBSKIPPED" rows under -v.
 _VERBOSE = lazy(
     r"^(?P<path>[^\s:]+\.py)::(?P<rest>.*?) ?(?P<status>PASSED|SKIPPED|XFAIL|SUBPASSED|SUBSKIPPED)"
@@ -100,6 +101,14 @@ _ODD_STATUS = (
 )
 # A row's status (its one status word) and all that follows it.
 _STATUS_ON = lazy(r" (?:PASSED|SKIPPED|XFAIL)[^\n]*")
+# Consecutive lines (each ending in "\n") that ``_Reader.read`` keeps one by one outside headers,
+# tracebacks and PASSES: each holds more than white space and is no section line ("="), no
+# progress or status row of any shape (no first word ending in ".py", no row of marks, none of
+# xdist's or -rA's openings).
+_PLAIN_LINES = lazy(
+    r"(?:(?!=|\[gw\d|PASSED |scheduling tests via |[^\s:]+\.py[ :]"
+    rf"|{_MARKS}[^\S\n]*(?:\[[^\S\n]*\d+%\])?\n)[^\S\n]*+\S.*\n)+"
+)
 _XDIST_VERBOSE = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|SKIPPED|XFAIL) (?P<path>[^\s:]+\.py)::(?P<rest>.*)$"
 )
@@ -226,13 +235,27 @@ class _Reader:
         :meth:`feed` would read them one by one: each row's marks counted, a row naming its
         file left out, a bare row of marks told."""
         self.flush_repeats()
-        out, rows = self.out, _PROGRESS_ROW.findall(text, start, end)
-        # a row's file is noted before the row is left out; rows and marks are apart in Output
-        out.words.update(dict.fromkeys(path for _, path, _ in rows if path))
-        out.omit_each([line for line, path, _ in rows if path], "")
-        out.omit_each_marks([line for line, path, _ in rows if not path])
-        self.counts.add_rows_marks([marks for _, _, marks in rows])
+        out, rows = self.out, text[start : end - 1].split("\n")
+        # A row names its file when it holds ".py " (a bare row has no "y"): the file, a space,
+        # then the marks, padding and "[ 40%]" (which hold no mark). A row's file is noted before
+        # the row is left out; rows and marks are apart in Output.
+        named = [row for row in rows if ".py " in row]
+        if named:
+            out.words.update(dict.fromkeys(row[: row.index(" ")] for row in named))
+            out.omit_each(named, "")
+            out.omit_each_marks([row for row in rows if ".py " not in row])
+            self.counts.add_rows_marks([row[row.index(" ") + 1 :] if ".py " in row else row for row in rows])
+        else:
+            out.omit_each_marks(rows)
+            self.counts.add_rows_marks(rows)
         self.last_kept = False
+
+    def plain_lines(self, lines: str) -> None:
+        """Keep the lines ``_PLAIN_LINES`` found (``lines``, joined by "\\n") as :meth:`feed`
+        would one by one."""
+        self.flush_repeats()
+        self.out.kept.extend(lines.split("\n"))
+        self.last_kept = True
 
     def read(self, line: str) -> None:
         if self.section in _TRACEBACK_TITLES and self.traceback_line(line):
@@ -411,14 +434,16 @@ def labelled_paths(text: str | None) -> str | None:
     return text
 
 
-def compact(text: str, inv: Invocation) -> str | None:
-    """Drop header chatter, passing progress and decoration; keep failures, errors and the summary."""
+def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
+    """Drop header chatter, passing progress and decoration; keep failures, errors and the summary
+    (``bulk``: runs of passing rows and of plain lines read at once, the same as line by line)."""
     reported = {match["id"] for match in _XDIST_STATUS.finditer(text)} if "[gw" in text else set()
     reader = _Reader(reported)
     reader.counts.footer = _FOOTER.search(text, max(0, len(text) - 4096)) is not None
     file_rows, file_lines, passing_progress = _FILE_ROWS.match, _FILE_LINES.match, _PASSING_PROGRESS.match
+    plain_lines = _PLAIN_LINES.match
 
-    def bulk(text: str, position: int) -> int:
+    def read_bulk(text: str, position: int) -> int:
         """Read the -v rows of one file, or progress rows that passed, at ``position`` at once
         (outside headers, tracebacks, PASSES)."""
         if not reader.plain:
@@ -427,7 +452,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         if lines is None:
             progress = passing_progress(text, position)
             if progress is None:
-                return -1
+                kept = plain_lines(text, position)
+                if kept is None:
+                    return -1
+                reader.plain_lines(text[position : kept.end() - 1])
+                return kept.end()
             reader.passing_progress(text, position, progress.end())
             return progress.end()
         end = lines.end()
@@ -441,7 +470,11 @@ def compact(text: str, inv: Invocation) -> str | None:
         reader.passing_rows(text, position, rows.end(), rows[1])
         return rows.end()
 
-    read_lines(text, reader.feed, bulk)
+    if bulk:
+        read_lines(text, reader.feed, read_bulk)
+    else:
+        for line in text.split("\n"):
+            reader.feed(line)
     return reader.finish(text)
 
 

@@ -37,7 +37,6 @@ _PASSING_END = lazy(
 # docstring): with no "skipped" among them, ``_PASSING_END`` reads each row as "ok" (its head is
 # all but " ... ok"), and only the name lines have the name line's shape.
 _OK_RUN = lazy(r"(?:(?:\w+ \([\w.]+\)\n(?!\w+ \([\w.]+\) \.\.\. ok\n))?[^\n]* \.\.\. ok\n)+")
-_NAME_LINES = lazy(r"^\w+ \([\w.]+\)\n", MULTILINE)
 _CARETS = lazy(r"^ +[~^]+ *$")
 # A SyntaxError's location has no ", in function": its caret is the only mention of the column.
 _SYNTAX_AT = lazy(r'^ *File ".*", line \d+$')
@@ -163,8 +162,9 @@ class _Frames:
         self.flush()
 
 
-def compact(text: str, inv: Invocation) -> str | None:
-    """Drop progress marks and passing/skipped test lines; keep every failure and the totals."""
+def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
+    """Drop progress marks and passing/skipped test lines; keep every failure and the totals
+    (``bulk``: runs of passing rows read at once, the same as line by line)."""
     out = Output()
     tally = _Tally()
     frames = _Frames(out)
@@ -208,37 +208,45 @@ def compact(text: str, inv: Invocation) -> str | None:
             out.keep(line)
         back2, back1 = back1, line
 
-    ok_run, name_lines = _OK_RUN.match, _NAME_LINES.finditer
+    ok_run = _OK_RUN.match
 
-    def bulk(text: str, position: int) -> int:
+    def read_bulk(text: str, position: int) -> int:
         """Leave out a run of rows that passed (and their name lines) at once, as ``feed`` would
         each (none is pending; no frame is being read, so none of them is one's)."""
         nonlocal back2, back1
         run = ok_run(text, position) if pending is None and frames.idle else None
         if run is None or text.find("skipped", position, run.end()) >= 0:
             return -1
-        start, end = position, run.end()
-        names = 0
-        for name in name_lines(text, start, end):  # each left out without a passing mark
-            if name.start() > start:
-                rows = text.count("\n", start, name.start())
-                out.omit_passing_lines(text[start : name.start() - 1], rows)
-            line = name[0][:-1]
-            out.omit(line)
-            back2, back1 = back1, line
-            names += 1
-            start = name.end()
-        rows = text.count("\n", start, end)
-        out.omit_passing_lines(text[start : end - 1], rows)
+        end = run.end()
+        # Its name lines are left out without a passing mark, its rows with one; a name line
+        # ends in ")", a row in "ok": the name lines are those before a ")\n".
+        names = text.count(")\n", position, end)
+        last = end
+        for _ in range(min(names, 2)):  # the last two lines read with feed's last step
+            close = text.rfind(")\n", position, last)
+            last = max(text.rfind("\n", position, close) + 1, position)
+            back2, back1 = back1, text[last : close + 1]
+        if names > 1:
+            back2, back1 = back1, back2
+        out.omit_lines(text[position : end - 1], text.count("\n", position, end), _is_row)
         counts["passed"] = counts.get("passed", 0) + text.count("\n", position, end) - names
         return end
 
-    read_lines(text, feed, bulk)
+    if bulk:
+        read_lines(text, feed, read_bulk)
+    else:
+        for line in text.split("\n"):
+            feed(line)
     frames.finish()
     if pending is not None:
         out.keep(pending)
     tally.frames, tally.frame_lines = frames.told, frames.told_lines
     return out.render(lambda omitted: tally.describe(omitted, counts), text)
+
+
+def _is_row(line: str) -> bool:
+    """Whether a line of a run of passing rows is one (not a test's name line)."""
+    return _NAME_LINE.match(line) is None
 
 
 def has_verdict(text: str) -> bool:
