@@ -147,6 +147,44 @@ def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
             assert verify_scan._path_word_set(chunk) == set(facts._PATH_CANDIDATE.findall(chunk))
 
 
+# Path pieces with the characters past ASCII a stand-in reads: letters (one of them as "and/or"
+# reads it), digits and numbers, marks, blanks and a lone surrogate; URLs and extensions.
+_NAMING_PIECES = [*_PATH_PIECES, "\u00e4nd/or", "x.p\u00f6", "\u0663/", "\u00b2.", "\u2501", "\u00b7", "\u3000",
+                  "\u2028", "\udc80", "\u212a", "http://h/a.py", "kB/s", "N/A", "a.py", "deadbee", "1234abc"]  # fmt: skip
+_NAMING_TEXT = st.lists(st.sampled_from(_NAMING_PIECES) | st.text(max_size=3), max_size=40).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_NAMING_TEXT)
+def test_path_lines_are_the_lines_iter_paths_reads_a_path_on(text: str) -> None:
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_paths(line), None)]
+    assert verify_scan.path_lines(text) == expected
+    assert verify_scan._pattern_path_lines(verify_scan._without_urls(text)) == expected
+
+
+def test_path_lines_past_many_characters_past_ascii_are_read_by_the_pattern() -> None:
+    many = "".join(map(chr, range(0x4E00, 0x4E00 + verify_scan._STAND_INS + 1)))
+    text = f"{many} a.py\n{many}\nb/{many}"
+    assert verify_scan._ascii_stand_in(text) is None
+    assert verify_scan.path_lines(text) == [0, 2]
+
+
+def test_path_lines_on_the_corpus() -> None:
+    for case in corpus.cases():
+        for chunk in verify_scan._chunks(case.combined):
+            lines = chunk.split("\n")
+            assert verify_scan.path_lines(chunk) == [
+                i for i, line in enumerate(lines) if next(facts.iter_paths(line), None)
+            ]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_NAMING_TEXT)
+def test_commit_matches_are_the_pattern_s_matches(text: str) -> None:
+    found = [(match.start(), match.group()) for match in verify_scan._commit_matches(text)]
+    assert found == [(match.start(), match.group()) for match in facts._COMMIT.finditer(text)]
+
+
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_CHUNK)
 def test_colon_candidates_hold_every_colon_location(chunk: str) -> None:

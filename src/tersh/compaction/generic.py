@@ -866,14 +866,8 @@ def _naming_lines(lines: list[str]) -> bytearray:
     for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
         for index in scan.located_lines(text):
             named[first + index] = 1
-        urlfree = scan._without_urls(text)
-        if "/" in urlfree or "." in urlfree:
-            parts = scan._PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
-            index = 0
-            for between, word in zip(parts[::2], parts[1::2], strict=False):
-                index += between.count("\n")
-                if _word_path(word) is not None:
-                    named[first + index] = 1
+        for index in scan.path_lines(text):
+            named[first + index] = 1
         index = last = 0
         for match in scan._commit_matches(text):
             word = match.group()

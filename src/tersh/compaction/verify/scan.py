@@ -225,6 +225,80 @@ def _path_words(text: str) -> list[str]:
     return words
 
 
+def _token_words(token: str) -> list[str]:
+    """The path words of one run of path characters and ``:`` that holds a ``/`` or a ``.``
+    (see ``_path_words``)."""
+    if ":" not in token:
+        return [token]
+    words: list[str] = []
+    first, *rest = token.split(":")
+    if "/" in first or "." in first:
+        words.append(first)
+    for piece in rest:
+        if "/" in piece or "." in piece:
+            word = _after_colon(piece)
+            if word:
+                words.append(word)
+    return words
+
+
+# As _PATH_WORD_MARKS, line breaks kept.
+_PATH_LINE_MARKS = {**_PATH_WORD_MARKS, 10: "\n"}
+_ASCII_BYTES = bytes(range(128))
+#: A text past ASCII with more distinct characters past ASCII is read by the path pattern.
+_STAND_INS = 64
+
+
+def _ascii_stand_in(text: str) -> str | None:
+    """``text`` with each character past ASCII as an ASCII one that a path word reads alike,
+    for telling whether a line names a path (not for the words themselves): a letter as
+    ``Q`` (no extension, rate or abbreviation of ``_is_path`` holds one), another word
+    character (``\\w``: ``str.isalnum``) as ``0``, any other as a space (no path character).
+    None when the text holds more than _STAND_INS distinct ones. The characters are found by
+    deleting the ASCII bytes of the text's UTF-8 form."""
+    wide_bytes = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    wide = set(wide_bytes.decode("utf-8", "surrogatepass"))
+    if len(wide) > _STAND_INS:
+        return None
+    for char in wide:
+        text = text.replace(char, "Q" if char.isalpha() else "0" if char.isalnum() else " ")
+    return text
+
+
+def path_lines(text: str) -> list[int]:
+    """Indexes of the lines of ``text`` (split at ``\\n``) on which ``iter_paths`` finds a path,
+    in order: every line's words from one ``translate`` and a split of each line (by ``map``),
+    each distinct word that may be a path judged once (``_word_path``, cached); a text past
+    ASCII read through its ``_ascii_stand_in``, or by the path pattern."""
+    urlfree = _without_urls(text)
+    if "/" not in urlfree and "." not in urlfree:
+        return []
+    if not urlfree.isascii():
+        stand_in = _ascii_stand_in(urlfree)
+        if stand_in is None:
+            return _pattern_path_lines(urlfree)
+        urlfree = stand_in
+    token_lists = list(map(str.split, urlfree.translate(_PATH_LINE_MARKS).split("\n")))
+    tokens = list(chain.from_iterable(token_lists))
+    line_of = chain.from_iterable(map(repeat, range(len(token_lists)), map(len, token_lists)))
+    held = _or_bytes([bytes(map(contains, tokens, repeat(mark))) for mark in "/."], len(tokens))
+    candidates = list(compress(tokens, held))
+    named = {token: _names_path(token) for token in set(candidates)}
+    return sorted(set(compress(compress(line_of, held), map(named.__getitem__, candidates))))
+
+
+def _pattern_path_lines(urlfree: str) -> list[int]:
+    """``path_lines`` of a text without URLs, by one split of it by the path pattern."""
+    parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+    lines_before = accumulate(map(str.count, parts[::2], repeat("\n")))
+    named = map(is_not, map(_word_path, parts[1::2]), repeat(None))
+    return sorted(set(compress(lines_before, named)))
+
+
+def _names_path(token: str) -> bool:
+    return any(_word_path(word) is not None for word in _token_words(token))
+
+
 def _path_word_set(text: str) -> set[str]:
     """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
     others by the pattern (no word runs past the end of its line)."""
@@ -382,10 +456,14 @@ def _sub_spans(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]
 
 
 def _commit_matches(text: str) -> Iterator[re.Match[str]]:
-    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
+    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row.
+
+    A text past ASCII is read as its ASCII copy, each other character a ``?``
+    (``encode("ascii", "replace")``: one a character, so the places stay): _COMMIT's classes
+    are ASCII ones, so a character past ASCII is to it what a ``?`` is, and the matches (their
+    text, their places) are the same."""
     if not text.isascii():
-        yield from _COMMIT.finditer(text)
-        return
+        text = text.encode("ascii", "replace").decode("ascii")
     marked = text.translate(_HEX_MARKS)  # ASCII to ASCII: a fast copy, then fast finds
     position = marked.find(_SEVEN_HEX)
     while position >= 0:
