@@ -137,8 +137,14 @@ _PATH_TEXT = st.lists(st.sampled_from(_PATH_PIECES) | st.text(max_size=3), max_s
 @given(_PATH_TEXT)
 def test_path_words_are_the_pattern_s_words(text: str) -> None:
     assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
-    if text.isascii():
-        assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+    assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PATH_TEXT.map(lambda text: text.replace("\u00e9", "\u00b7")))  # marks past ASCII, no letter
+def test_path_words_of_a_text_with_marks_past_ascii_are_the_pattern_s_words(text: str) -> None:
+    assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+    assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
 
 
 def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
@@ -149,8 +155,10 @@ def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
 
 # Path pieces with the characters past ASCII a stand-in reads: letters (one of them as "and/or"
 # reads it), digits and numbers, marks, blanks and a lone surrogate; URLs and extensions.
-_NAMING_PIECES = [*_PATH_PIECES, "\u00e4nd/or", "x.p\u00f6", "\u0663/", "\u00b2.", "\u2501", "\u00b7", "\u3000",
-                  "\u2028", "\udc80", "\u212a", "http://h/a.py", "kB/s", "N/A", "a.py", "deadbee", "1234abc"]  # fmt: skip
+_NAMING_PIECES = [
+    *_PATH_PIECES, "\u00e4nd/or", "x.p\u00f6", "\u0663/", "\u00b2.", "\u2501", "\u00b7", "\u3000", "\u2028",
+    "\udc80", "\u212a", "http://h/a.py", "kB/s", "N/A", "a.py", "deadbee", "1234abc",
+]  # fmt: skip
 _NAMING_TEXT = st.lists(st.sampled_from(_NAMING_PIECES) | st.text(max_size=3), max_size=40).map("".join)
 
 

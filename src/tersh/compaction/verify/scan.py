@@ -203,9 +203,13 @@ def _path_words(text: str) -> list[str]:
     no ``:`` comes right before it; after a ``:`` the pattern's look-behind lets a word start
     only after a ``+`` or ``~`` (the path characters it does not refuse), see
     ``_after_colon``. So the words come from one ``translate`` and one ``split``, not from a
-    regex tried at every character."""
+    regex tried at every character. A text past ASCII is read so once those characters are
+    spaces (``_spaced_marks``) when none of them is a word character, else by the pattern."""
     if not text.isascii():
-        return _PATH_CANDIDATE.findall(text)
+        spaced = _spaced_marks(text)
+        if spaced is None:
+            return _PATH_CANDIDATE.findall(text)
+        text = spaced
     words: list[str] = []
     add = words.append
     for token in text.translate(_PATH_WORD_MARKS).split():
@@ -254,14 +258,32 @@ def _ascii_stand_in(text: str) -> str | None:
     for telling whether a line names a path (not for the words themselves): a letter as
     ``Q`` (no extension, rate or abbreviation of ``_is_path`` holds one), another word
     character (``\\w``: ``str.isalnum``) as ``0``, any other as a space (no path character).
-    None when the text holds more than _STAND_INS distinct ones. The characters are found by
-    deleting the ASCII bytes of the text's UTF-8 form."""
-    wide_bytes = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
-    wide = set(wide_bytes.decode("utf-8", "surrogatepass"))
-    if len(wide) > _STAND_INS:
+    None when the text holds more than _STAND_INS distinct ones."""
+    wide = _wide_characters(text)
+    if wide is None:
         return None
     for char in wide:
         text = text.replace(char, "Q" if char.isalpha() else "0" if char.isalnum() else " ")
+    return text
+
+
+def _wide_characters(text: str) -> set[str] | None:
+    """The distinct characters past ASCII of ``text`` (None: more than _STAND_INS), found by
+    deleting the ASCII bytes of its UTF-8 form."""
+    wide_bytes = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    wide = set(wide_bytes.decode("utf-8", "surrogatepass"))
+    return None if len(wide) > _STAND_INS else wide
+
+
+def _spaced_marks(text: str) -> str | None:
+    """``text`` with each character past ASCII as a space, for finding its path words: the
+    same words (no such character is a path character, ``\\w`` is ``str.isalnum`` and ``_``);
+    None when one of them is a word character (or there are more than _STAND_INS)."""
+    wide = _wide_characters(text)
+    if wide is None or any(map(str.isalnum, wide)):
+        return None
+    for char in wide:
+        text = text.replace(char, " ")
     return text
 
 
@@ -304,6 +326,9 @@ def _path_word_set(text: str) -> set[str]:
     others by the pattern (no word runs past the end of its line)."""
     if text.isascii():
         return set(_path_words(text))
+    spaced = _spaced_marks(text)
+    if spaced is not None:
+        return set(_path_words(spaced))
     lines = text.split("\n")
     found = set(_path_words("\n".join(filter(str.isascii, lines))))
     found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
