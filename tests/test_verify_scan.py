@@ -191,6 +191,22 @@ def test_path_lines_on_the_corpus() -> None:
 def test_commit_matches_are_the_pattern_s_matches(text: str) -> None:
     found = [(match.start(), match.group()) for match in verify_scan._commit_matches(text)]
     assert found == [(match.start(), match.group()) for match in facts._COMMIT.finditer(text)]
+    assert verify_scan.commit_words(text) == facts._COMMIT.findall(text)
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_commits(line), None)]
+    assert verify_scan.commit_lines(text) == expected
+
+
+# Commit-shaped words: hex runs of 6, 7, 40 and 41 digits, fenced by word characters or not.
+_HEX_PIECES = ["abc1234", "abc123", "a" * 20 + "1" * 20, "a" * 21 + "1" * 20, "1234567", "abcdefa", "_", "g",
+               "A", "-", " ", "\n", ":", "\u00e9", "\u2502", "0x"]  # fmt: skip
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_HEX_PIECES), max_size=30).map("".join))
+def test_commit_words_and_lines_are_the_pattern_s(text: str) -> None:
+    assert verify_scan.commit_words(text) == facts._COMMIT.findall(text)
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_commits(line), None)]
+    assert verify_scan.commit_lines(text) == expected
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -461,7 +461,7 @@ def _values(lines: list[str], limit: int | None = None) -> list[str]:
         if limit is not None and len(found) > limit:
             return list(found)
     for text in _slices(lines):
-        ids = (match.group() for match in scan._commit_matches(text))
+        ids = scan.commit_words(text)
         found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
         if limit is not None and len(found) > limit:
             break
@@ -868,13 +868,8 @@ def _naming_lines(lines: list[str]) -> bytearray:
             named[first + index] = 1
         for index in scan.path_lines(text):
             named[first + index] = 1
-        index = last = 0
-        for match in scan._commit_matches(text):
-            word = match.group()
-            if not word.isdigit() and not word.isalpha():
-                index += text.count("\n", last, match.start())
-                last = match.start()
-                named[first + index] = 1
+        for index in scan.commit_lines(text):
+            named[first + index] = 1
     return named
 
 

@@ -487,9 +487,12 @@ def _commit_matches(text: str) -> Iterator[re.Match[str]]:
     (``encode("ascii", "replace")``: one a character, so the places stay): _COMMIT's classes
     are ASCII ones, so a character past ASCII is to it what a ``?`` is, and the matches (their
     text, their places) are the same."""
-    if not text.isascii():
-        text = text.encode("ascii", "replace").decode("ascii")
-    marked = text.translate(_HEX_MARKS)  # ASCII to ASCII: a fast copy, then fast finds
+    text = _ascii_copy(text)
+    yield from _marked_commit_matches(text, text.translate(_HEX_MARKS))  # a fast copy, then fast finds
+
+
+def _marked_commit_matches(text: str, marked: str) -> Iterator[re.Match[str]]:
+    """``_commit_matches`` of an ASCII text, ``marked`` its _HEX_MARKS (line breaks kept or not)."""
     position = marked.find(_SEVEN_HEX)
     while position >= 0:
         start, end = _line_bounds(text, text.rfind("\n", 0, position) + 1)
@@ -498,6 +501,80 @@ def _commit_matches(text: str) -> Iterator[re.Match[str]]:
         else:  # the pattern would try every digit of a long run of digits
             yield from _runs_of_hex(text, marked, start, end)
         position = marked.find(_SEVEN_HEX, end)
+
+
+# ASCII: a character _COMMIT's fences refuse (``[0-9a-zA-Z_]``) as itself, any other as a space;
+# the same with line breaks kept, and _HEX_MARKS so.
+_COMMIT_WORD_MARKS = str.maketrans(
+    {chr(c): chr(c) if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
+)
+_COMMIT_LINE_MARKS = {**_COMMIT_WORD_MARKS, 10: "\n"}
+_HEX_LINE_MARKS = {**_HEX_MARKS, 10: "\n"}
+# The marks of a word that is a _COMMIT match: 7 to 40 lower-case hex digits.
+_HEX_WORDS = frozenset("x" * size for size in range(7, 41))
+
+
+def _ascii_copy(text: str) -> str:
+    """``text`` with each character past ASCII as a ``?`` (one a character: the places stay)."""
+    return text if text.isascii() else text.encode("ascii", "replace").decode("ascii")
+
+
+def commit_words(text: str) -> list[str]:
+    """``_COMMIT.findall(text)``, in order.
+
+    A match is a whole word of ``[0-9a-zA-Z_]`` characters (its fences refuse them, and a
+    longer run of hex digits holds none) of 7 to 40 lower-case hex digits: the words of the
+    text once every other character is a space, paired with the words of its _HEX_MARKS,
+    are kept where the marks are 7 to 40 ``x`` (a set lookup, by ``map``). A text past
+    ASCII is read as its ASCII copy (``_ascii_copy``: _COMMIT's classes are ASCII ones)."""
+    text = _ascii_copy(text)
+    marked = text.translate(_HEX_MARKS)
+    if _sparse_hex(text, marked):
+        return [match.group() for match in _marked_commit_matches(text, marked)]
+    marks = marked.split()
+    return list(compress(text.translate(_COMMIT_WORD_MARKS).split(), map(_HEX_WORDS.__contains__, marks)))
+
+
+def commit_lines(text: str) -> list[int]:
+    """Indexes of the lines of ``text`` (split at ``\\n``) on which ``iter_commits`` finds a
+    commit id, in order (the words of ``commit_words``, each line's by ``map``)."""
+    text = _ascii_copy(text)
+    marked = text.translate(_HEX_LINE_MARKS)
+    if _sparse_hex(text, marked):
+        return _indexes_of_matches(text, _marked_commit_matches(text, marked))
+    mark_lists = list(map(str.split, marked.split("\n")))
+    words = chain.from_iterable(map(str.split, text.translate(_COMMIT_LINE_MARKS).split("\n")))
+    line_of = chain.from_iterable(map(repeat, range(len(mark_lists)), map(len, mark_lists)))
+    hexes = bytes(map(_HEX_WORDS.__contains__, chain.from_iterable(mark_lists)))
+    found = list(compress(words, hexes))
+    mixed = map(not_, map(or_, map(str.isdigit, found), map(str.isalpha, found)))
+    return sorted(set(compress(compress(line_of, hexes), mixed)))
+
+
+def _sparse_hex(text: str, marked: str) -> bool:
+    """Whether runs of seven hex digits are on less than about half the lines of ``text``
+    (``marked``: its hex marks), so that reading only their lines (``_commit_matches``) is
+    cheaper than splitting all of them."""
+    return marked.count(_SEVEN_HEX, 0, _SAMPLE_CHARS) * 2 < text.count("\n", 0, _SAMPLE_CHARS) + 1
+
+
+#: ``_sparse_hex`` reads about this many characters.
+_SAMPLE_CHARS = 1 << 16
+
+
+def _indexes_of_matches(text: str, matches: Iterable[re.Match[str]]) -> list[int]:
+    """The line index of each commit id among ``matches`` (in order), each line once."""
+    found: list[int] = []
+    index = last = 0
+    count = text.count
+    for match in matches:
+        word = match.group()
+        if not word.isdigit() and not word.isalpha():
+            index += count("\n", last, match.start())
+            last = match.start()
+            if not found or found[-1] != index:
+                found.append(index)
+    return found
 
 
 def _runs_of_hex(text: str, marked: str, start: int, end: int) -> Iterator[re.Match[str]]:
