@@ -137,14 +137,76 @@ _PATH_TEXT = st.lists(st.sampled_from(_PATH_PIECES) | st.text(max_size=3), max_s
 @given(_PATH_TEXT)
 def test_path_words_are_the_pattern_s_words(text: str) -> None:
     assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
-    if text.isascii():
-        assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+    assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PATH_TEXT.map(lambda text: text.replace("\u00e9", "\u00b7")))  # marks past ASCII, no letter
+def test_path_words_of_a_text_with_marks_past_ascii_are_the_pattern_s_words(text: str) -> None:
+    assert verify_scan._path_words(text) == facts._PATH_CANDIDATE.findall(text)
+    assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
 
 
 def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
     for case in corpus.cases():
         for chunk in verify_scan._chunks(case.combined):
             assert verify_scan._path_word_set(chunk) == set(facts._PATH_CANDIDATE.findall(chunk))
+
+
+# Path pieces with the characters past ASCII a stand-in reads: letters (one of them as "and/or"
+# reads it), digits and numbers, marks, blanks and a lone surrogate; URLs and extensions.
+_NAMING_PIECES = [
+    *_PATH_PIECES, "\u00e4nd/or", "x.p\u00f6", "\u0663/", "\u00b2.", "\u2501", "\u00b7", "\u3000", "\u2028",
+    "\udc80", "\u212a", "http://h/a.py", "kB/s", "N/A", "a.py", "deadbee", "1234abc",
+]  # fmt: skip
+_NAMING_TEXT = st.lists(st.sampled_from(_NAMING_PIECES) | st.text(max_size=3), max_size=40).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_NAMING_TEXT)
+def test_path_lines_are_the_lines_iter_paths_reads_a_path_on(text: str) -> None:
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_paths(line), None)]
+    assert verify_scan.path_lines(text) == expected
+    assert verify_scan._pattern_path_lines(verify_scan._without_urls(text)) == expected
+
+
+def test_path_lines_past_many_characters_past_ascii_are_read_by_the_pattern() -> None:
+    many = "".join(map(chr, range(0x4E00, 0x4E00 + verify_scan._STAND_INS + 1)))
+    text = f"{many} a.py\n{many}\nb/{many}"
+    assert verify_scan._ascii_stand_in(text) is None
+    assert verify_scan.path_lines(text) == [0, 2]
+
+
+def test_path_lines_on_the_corpus() -> None:
+    for case in corpus.cases():
+        for chunk in verify_scan._chunks(case.combined):
+            lines = chunk.split("\n")
+            assert verify_scan.path_lines(chunk) == [
+                i for i, line in enumerate(lines) if next(facts.iter_paths(line), None)
+            ]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_NAMING_TEXT)
+def test_commit_matches_are_the_pattern_s_matches(text: str) -> None:
+    found = [(match.start(), match.group()) for match in verify_scan._commit_matches(text)]
+    assert found == [(match.start(), match.group()) for match in facts._COMMIT.finditer(text)]
+    assert verify_scan.commit_words(text) == facts._COMMIT.findall(text)
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_commits(line), None)]
+    assert verify_scan.commit_lines(text) == expected
+
+
+# Commit-shaped words: hex runs of 6, 7, 40 and 41 digits, fenced by word characters or not.
+_HEX_PIECES = ["abc1234", "abc123", "a" * 20 + "1" * 20, "a" * 21 + "1" * 20, "1234567", "abcdefa", "_", "g",
+               "A", "-", " ", "\n", ":", "\u00e9", "\u2502", "0x"]  # fmt: skip
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_HEX_PIECES), max_size=30).map("".join))
+def test_commit_words_and_lines_are_the_pattern_s(text: str) -> None:
+    assert verify_scan.commit_words(text) == facts._COMMIT.findall(text)
+    expected = [i for i, line in enumerate(text.split("\n")) if next(facts.iter_commits(line), None)]
+    assert verify_scan.commit_lines(text) == expected
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -503,7 +503,7 @@ def _values(lines: list[str], limit: int | None = None) -> list[str]:
         if limit is not None and len(found) > limit:
             return list(found)
     for text in _slices(lines):
-        ids = (match.group() for match in scan._commit_matches(text))
+        ids = scan.commit_words(text)
         found.update(dict.fromkeys(word for word in ids if not word.isdigit() and not word.isalpha()))
         if limit is not None and len(found) > limit:
             break
@@ -923,21 +923,10 @@ def _naming_lines(lines: list[str]) -> bytearray:
     for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
         for index in scan.located_lines(text):
             named[first + index] = 1
-        urlfree = scan._without_urls(text)
-        if "/" in urlfree or "." in urlfree:
-            parts = scan._PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
-            index = 0
-            for between, word in zip(parts[::2], parts[1::2], strict=False):
-                index += between.count("\n")
-                if _word_path(word) is not None:
-                    named[first + index] = 1
-        index = last = 0
-        for match in scan._commit_matches(text):
-            word = match.group()
-            if not word.isdigit() and not word.isalpha():
-                index += text.count("\n", last, match.start())
-                last = match.start()
-                named[first + index] = 1
+        for index in scan.path_lines(text):
+            named[first + index] = 1
+        for index in scan.commit_lines(text):
+            named[first + index] = 1
     return named
 
 

@@ -205,9 +205,13 @@ def _path_words(text: str) -> list[str]:
     no ``:`` comes right before it; after a ``:`` the pattern's look-behind lets a word start
     only after a ``+`` or ``~`` (the path characters it does not refuse), see
     ``_after_colon``. So the words come from one ``translate`` and one ``split``, not from a
-    regex tried at every character."""
+    regex tried at every character. A text past ASCII is read so once those characters are
+    spaces (``_spaced_marks``) when none of them is a word character, else by the pattern."""
     if not text.isascii():
-        return _PATH_CANDIDATE.findall(text)
+        spaced = _spaced_marks(text)
+        if spaced is None:
+            return _PATH_CANDIDATE.findall(text)
+        text = spaced
     words: list[str] = []
     add = words.append
     for token in text.translate(_PATH_WORD_MARKS).split():
@@ -227,11 +231,106 @@ def _path_words(text: str) -> list[str]:
     return words
 
 
+def _token_words(token: str) -> list[str]:
+    """The path words of one run of path characters and ``:`` that holds a ``/`` or a ``.``
+    (see ``_path_words``)."""
+    if ":" not in token:
+        return [token]
+    words: list[str] = []
+    first, *rest = token.split(":")
+    if "/" in first or "." in first:
+        words.append(first)
+    for piece in rest:
+        if "/" in piece or "." in piece:
+            word = _after_colon(piece)
+            if word:
+                words.append(word)
+    return words
+
+
+# As _PATH_WORD_MARKS, line breaks kept.
+_PATH_LINE_MARKS = {**_PATH_WORD_MARKS, 10: "\n"}
+_ASCII_BYTES = bytes(range(128))
+#: A text past ASCII with more distinct characters past ASCII is read by the path pattern.
+_STAND_INS = 64
+
+
+def _ascii_stand_in(text: str) -> str | None:
+    """``text`` with each character past ASCII as an ASCII one that a path word reads alike,
+    for telling whether a line names a path (not for the words themselves): a letter as
+    ``Q`` (no extension, rate or abbreviation of ``_is_path`` holds one), another word
+    character (``\\w``: ``str.isalnum``) as ``0``, any other as a space (no path character).
+    None when the text holds more than _STAND_INS distinct ones."""
+    wide = _wide_characters(text)
+    if wide is None:
+        return None
+    for char in wide:
+        text = text.replace(char, "Q" if char.isalpha() else "0" if char.isalnum() else " ")
+    return text
+
+
+def _wide_characters(text: str) -> set[str] | None:
+    """The distinct characters past ASCII of ``text`` (None: more than _STAND_INS), found by
+    deleting the ASCII bytes of its UTF-8 form."""
+    wide_bytes = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    wide = set(wide_bytes.decode("utf-8", "surrogatepass"))
+    return None if len(wide) > _STAND_INS else wide
+
+
+def _spaced_marks(text: str) -> str | None:
+    """``text`` with each character past ASCII as a space, for finding its path words: the
+    same words (no such character is a path character, ``\\w`` is ``str.isalnum`` and ``_``);
+    None when one of them is a word character (or there are more than _STAND_INS)."""
+    wide = _wide_characters(text)
+    if wide is None or any(map(str.isalnum, wide)):
+        return None
+    for char in wide:
+        text = text.replace(char, " ")
+    return text
+
+
+def path_lines(text: str) -> list[int]:
+    """Indexes of the lines of ``text`` (split at ``\\n``) on which ``iter_paths`` finds a path,
+    in order: every line's words from one ``translate`` and a split of each line (by ``map``),
+    each distinct word that may be a path judged once (``_word_path``, cached); a text past
+    ASCII read through its ``_ascii_stand_in``, or by the path pattern."""
+    urlfree = _without_urls(text)
+    if "/" not in urlfree and "." not in urlfree:
+        return []
+    if not urlfree.isascii():
+        stand_in = _ascii_stand_in(urlfree)
+        if stand_in is None:
+            return _pattern_path_lines(urlfree)
+        urlfree = stand_in
+    token_lists = list(map(str.split, urlfree.translate(_PATH_LINE_MARKS).split("\n")))
+    tokens = list(chain.from_iterable(token_lists))
+    line_of = chain.from_iterable(map(repeat, range(len(token_lists)), map(len, token_lists)))
+    held = _or_bytes([bytes(map(contains, tokens, repeat(mark))) for mark in "/."], len(tokens))
+    candidates = list(compress(tokens, held))
+    named = {token: _names_path(token) for token in set(candidates)}
+    return sorted(set(compress(compress(line_of, held), map(named.__getitem__, candidates))))
+
+
+def _pattern_path_lines(urlfree: str) -> list[int]:
+    """``path_lines`` of a text without URLs, by one split of it by the path pattern."""
+    parts = _PATH_WORD_SPLIT.split(urlfree)  # text, word, text, word, …, text
+    lines_before = accumulate(map(str.count, parts[::2], repeat("\n")))
+    named = map(is_not, map(_word_path, parts[1::2]), repeat(None))
+    return sorted(set(compress(lines_before, named)))
+
+
+def _names_path(token: str) -> bool:
+    return any(_word_path(word) is not None for word in _token_words(token))
+
+
 def _path_word_set(text: str) -> set[str]:
     """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
     others by the pattern (no word runs past the end of its line)."""
     if text.isascii():
         return set(_path_words(text))
+    spaced = _spaced_marks(text)
+    if spaced is not None:
+        return set(_path_words(spaced))
     lines = text.split("\n")
     found = set(_path_words("\n".join(filter(str.isascii, lines))))
     found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
@@ -384,11 +483,18 @@ def _sub_spans(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]
 
 
 def _commit_matches(text: str) -> Iterator[re.Match[str]]:
-    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row."""
-    if not text.isascii():
-        yield from _COMMIT.finditer(text)
-        return
-    marked = text.translate(_HEX_MARKS)  # ASCII to ASCII: a fast copy, then fast finds
+    """Every _COMMIT match in ``text``, reading only lines with seven hex digits in a row.
+
+    A text past ASCII is read as its ASCII copy, each other character a ``?``
+    (``encode("ascii", "replace")``: one a character, so the places stay): _COMMIT's classes
+    are ASCII ones, so a character past ASCII is to it what a ``?`` is, and the matches (their
+    text, their places) are the same."""
+    text = _ascii_copy(text)
+    yield from _marked_commit_matches(text, text.translate(_HEX_MARKS))  # a fast copy, then fast finds
+
+
+def _marked_commit_matches(text: str, marked: str) -> Iterator[re.Match[str]]:
+    """``_commit_matches`` of an ASCII text, ``marked`` its _HEX_MARKS (line breaks kept or not)."""
     position = marked.find(_SEVEN_HEX)
     while position >= 0:
         start, end = _line_bounds(text, text.rfind("\n", 0, position) + 1)
@@ -397,6 +503,80 @@ def _commit_matches(text: str) -> Iterator[re.Match[str]]:
         else:  # the pattern would try every digit of a long run of digits
             yield from _runs_of_hex(text, marked, start, end)
         position = marked.find(_SEVEN_HEX, end)
+
+
+# ASCII: a character _COMMIT's fences refuse (``[0-9a-zA-Z_]``) as itself, any other as a space;
+# the same with line breaks kept, and _HEX_MARKS so.
+_COMMIT_WORD_MARKS = str.maketrans(
+    {chr(c): chr(c) if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
+)
+_COMMIT_LINE_MARKS = {**_COMMIT_WORD_MARKS, 10: "\n"}
+_HEX_LINE_MARKS = {**_HEX_MARKS, 10: "\n"}
+# The marks of a word that is a _COMMIT match: 7 to 40 lower-case hex digits.
+_HEX_WORDS = frozenset("x" * size for size in range(7, 41))
+
+
+def _ascii_copy(text: str) -> str:
+    """``text`` with each character past ASCII as a ``?`` (one a character: the places stay)."""
+    return text if text.isascii() else text.encode("ascii", "replace").decode("ascii")
+
+
+def commit_words(text: str) -> list[str]:
+    """``_COMMIT.findall(text)``, in order.
+
+    A match is a whole word of ``[0-9a-zA-Z_]`` characters (its fences refuse them, and a
+    longer run of hex digits holds none) of 7 to 40 lower-case hex digits: the words of the
+    text once every other character is a space, paired with the words of its _HEX_MARKS,
+    are kept where the marks are 7 to 40 ``x`` (a set lookup, by ``map``). A text past
+    ASCII is read as its ASCII copy (``_ascii_copy``: _COMMIT's classes are ASCII ones)."""
+    text = _ascii_copy(text)
+    marked = text.translate(_HEX_MARKS)
+    if _sparse_hex(text, marked):
+        return [match.group() for match in _marked_commit_matches(text, marked)]
+    marks = marked.split()
+    return list(compress(text.translate(_COMMIT_WORD_MARKS).split(), map(_HEX_WORDS.__contains__, marks)))
+
+
+def commit_lines(text: str) -> list[int]:
+    """Indexes of the lines of ``text`` (split at ``\\n``) on which ``iter_commits`` finds a
+    commit id, in order (the words of ``commit_words``, each line's by ``map``)."""
+    text = _ascii_copy(text)
+    marked = text.translate(_HEX_LINE_MARKS)
+    if _sparse_hex(text, marked):
+        return _indexes_of_matches(text, _marked_commit_matches(text, marked))
+    mark_lists = list(map(str.split, marked.split("\n")))
+    words = chain.from_iterable(map(str.split, text.translate(_COMMIT_LINE_MARKS).split("\n")))
+    line_of = chain.from_iterable(map(repeat, range(len(mark_lists)), map(len, mark_lists)))
+    hexes = bytes(map(_HEX_WORDS.__contains__, chain.from_iterable(mark_lists)))
+    found = list(compress(words, hexes))
+    mixed = map(not_, map(or_, map(str.isdigit, found), map(str.isalpha, found)))
+    return sorted(set(compress(compress(line_of, hexes), mixed)))
+
+
+def _sparse_hex(text: str, marked: str) -> bool:
+    """Whether runs of seven hex digits are on less than about half the lines of ``text``
+    (``marked``: its hex marks), so that reading only their lines (``_commit_matches``) is
+    cheaper than splitting all of them."""
+    return marked.count(_SEVEN_HEX, 0, _SAMPLE_CHARS) * 2 < text.count("\n", 0, _SAMPLE_CHARS) + 1
+
+
+#: ``_sparse_hex`` reads about this many characters.
+_SAMPLE_CHARS = 1 << 16
+
+
+def _indexes_of_matches(text: str, matches: Iterable[re.Match[str]]) -> list[int]:
+    """The line index of each commit id among ``matches`` (in order), each line once."""
+    found: list[int] = []
+    index = last = 0
+    count = text.count
+    for match in matches:
+        word = match.group()
+        if not word.isdigit() and not word.isalpha():
+            index += count("\n", last, match.start())
+            last = match.start()
+            if not found or found[-1] != index:
+                found.append(index)
+    return found
 
 
 def _runs_of_hex(text: str, marked: str, start: int, end: int) -> Iterator[re.Match[str]]:
