@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import BinaryIO, NamedTuple, TypeAlias
 
-    from tersh.compaction.preview_bulk import BulkScan
+    from tersh.compaction.preview_bulk import BulkScan, _Shapes
 
     FilePath: TypeAlias = str | os.PathLike[str]
 else:
@@ -377,9 +377,10 @@ BULK_PROBE_LINES = 4 << 10
 GREP_DENSE_SHARE = 1 / 32
 
 
-def _dense(source: _File) -> bool:
+def _dense(source: _File, known: _Shapes | None = None) -> bool:
     """Whether the file is read in bulk: its start holds many lines that the index reads or
-    that may be shape lines, or many lines grep would print (else grep finds the few faster)."""
+    that may be shape lines, or many lines grep would print (else grep finds the few faster);
+    the shapes of its start are learnt into ``known`` (when given) on the way."""
     from tersh.compaction.preview_bulk import worth_reading_in_bulk
 
     with open(source.path, "rb") as handle:
@@ -387,10 +388,17 @@ def _dense(source: _File) -> bool:
     if start.count(b"\n", 0, BULK_PROBE_SHORT) >= BULK_PROBE_LINES:
         start = start[:BULK_PROBE_SHORT]
     start = start[: start.rfind(b"\n") + 1]
-    if worth_reading_in_bulk(start):
+    if worth_reading_in_bulk(start, known):
         return True
     short = start[:BULK_PROBE_SHORT]  # enough lines to tell, at a quarter of the cost
     return _grep_share(short[: short.rfind(b"\n") + 1]) >= GREP_DENSE_SHARE
+
+
+def _new_shapes() -> _Shapes:
+    """An empty memory of shapes of line (see preview_bulk)."""
+    from tersh.compaction.preview_bulk import _Shapes
+
+    return _Shapes()
 
 
 def _grep_share(start: bytes) -> float:
@@ -403,12 +411,14 @@ def _grep_share(start: bytes) -> float:
     return len(set(candidate_starts(text)).union(_structure_starts(text))) / lines
 
 
-def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
+def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK,
+              known: _Shapes | None = None) -> BulkScan:
     """The index, earliest fact lines and earliest shape lines of a file, each shape of line
-    read once (see preview_bulk)."""
+    read once (see preview_bulk; ``known``: the shapes the probe of its start read)."""
     from tersh.compaction.preview_bulk import BulkScan
 
-    return BulkScan(source.raw_chunks(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap)
+    return BulkScan(source.raw_chunks(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap,
+                    known)
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
 _GREP_FACTS = (
@@ -919,8 +929,8 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
-        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source):
-            bulk = bulk_scan(source, max_bytes, line_cap)
+        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source, known := _new_shapes()):
+            bulk = bulk_scan(source, max_bytes, line_cap, BULK_CHUNK, known)
             self.digest = bulk.digest
             self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
             return

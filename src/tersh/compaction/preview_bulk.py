@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_, is_not, itemgetter, mul, not_
+from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview_read
@@ -137,56 +137,41 @@ class _Shapes:
 
     def __init__(self) -> None:
         self.known: dict[bytes, Shape] = {}
-        self.selected: dict[bytes, int] = {}  # key -> Shape.selected
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
 
-    def numbers(self, keys: list[bytes]) -> list[int]:
-        """Of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the number of its
-        shape when it is read for the index (see :attr:`Shape.selected`), else 0."""
-        numbers = list(map(self.selected.get, keys))
-        if None not in numbers:
-            return numbers  # type: ignore[return-value]
-        unknown = list(compress(range(len(keys)), map(is_, numbers, repeat(None))))
-        new = set(map(keys.__getitem__, unknown))
-        relearnt = False  # whether the known shapes of the lines are learnt anew
-        if len(self.known) + len(new) > SHAPES_KEPT:
-            new, relearnt = self._forget(keys, new)
-        self._learn(list(new))
-        if relearnt or len(unknown) * 4 > len(keys):
-            return list(map(self.selected.__getitem__, keys))
-        selected = self.selected
-        for index in unknown:  # only the lines of the shapes just learnt
-            numbers[index] = selected[keys[index]]
-        return numbers  # type: ignore[return-value]
-
-    def _forget(self, keys: list[bytes], new: set[bytes]) -> tuple[set[bytes], bool]:
-        """Forget every shape but those of ``keys`` (all of them when even those do not fit):
-        the shapes of ``keys`` still to learn, and whether they are all of them."""
-        kept = set(keys) - new
-        relearnt = len(kept) + len(new) > SHAPES_KEPT
-        if relearnt:
-            kept, new = set(), set(keys)
-        known, selected = self.known, self.selected
-        self.known = {key: known[key] for key in kept}
-        self.selected = {key: selected[key] for key in kept}
-        self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
-        return new, relearnt
-
-    def numbers_and_shapes(self, keys: list[bytes]) -> tuple[list[int], list[Shape]]:
-        """:meth:`numbers` and :meth:`shapes` of the lines (one look-up a line when every
-        shape is known)."""
-        shapes = list(map(self.known.get, keys))
-        if None in shapes:
-            return self.numbers(keys), self.shapes(keys)
-        return list(map(_SELECTED, shapes)), shapes  # type: ignore[return-value]
-
     def shapes(self, keys: list[bytes]) -> list[Shape]:
-        """The shape of each line (all known: see :meth:`numbers`)."""
+        """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the
+        shapes not met yet read first (one look-up a line when every shape is known)."""
+        try:
+            return list(map(self.known.__getitem__, keys))
+        except KeyError:
+            pass
+        distinct = set(keys)
+        new = distinct.difference(self.known)
+        if len(self.known) + len(new) > SHAPES_KEPT:
+            new = self._forget(distinct, new)
+        self._learn(list(new))
         return list(map(self.known.__getitem__, keys))
+
+    def numbers(self, keys: list[bytes]) -> list[int]:
+        """Of each line, the number of its shape when it is read for the index (see
+        :attr:`Shape.selected`), else 0."""
+        return list(map(_SELECTED, self.shapes(keys)))
+
+    def _forget(self, distinct: set[bytes], new: set[bytes]) -> set[bytes]:
+        """Forget every shape but those of the lines (``distinct``; all of them when even those
+        do not fit): the shapes of the lines still to learn."""
+        known = self.known
+        if len(distinct) > SHAPES_KEPT:
+            self.known, new = {}, distinct
+        else:
+            self.known = {key: known[key] for key in distinct - new}
+        self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
+        return new
 
     def _learn(self, keys: list[bytes]) -> None:
         candidates = _candidates(keys)
@@ -210,13 +195,11 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
-            self.selected[keys[index]] = shape.selected
             if shape.selected:
                 self.by_number[shape.selected] = shape
         known = self.known
         chosen = set(candidates)
         others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
-        self.selected.update(zip(others, repeat(0)))
         if not self.flagged:  # one shape for all the lines that carry no fact
             known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
             return
@@ -338,16 +321,18 @@ class BulkScan:
     chunks of whole lines."""
 
     def __init__(self, chunks: Iterable[tuple[int, bytes]], cleaned: bool,
-                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int) -> None:
+                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int,
+                 known: _Shapes | None = None) -> None:
         """Scan ``chunks`` (whole lines as read: the first line's number, the bytes), each
-        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text."""
+        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text;
+        ``known``: the shapes read already (those of the file's start, by the probe)."""
         self.digest = preview_read.Digest()
         self.facts = preview_read._Earliest(max_bytes, line_cap)
         self.shapes = preview_read._Earliest(max_bytes, line_cap)
         self.grouped = False
         self.max_bytes, self.line_cap = max_bytes, line_cap
         self.facts_cost = self.shapes_cost = 0
-        self.known = _Shapes()
+        self.known = known if known is not None else _Shapes()
         self.carry_shapes: list[Shape] = []  # the last two lines before the chunk
         self.carry_lines: list[str] = []
         self.pending: str | None = None  # the last line read, when it may head a group
@@ -388,16 +373,15 @@ class BulkScan:
         keys = body.translate(_ZERO).split(b"\n")
         keys.pop()
         known = self.known
+        shapes = known.shapes(keys)
+        numbers = list(map(_SELECTED, shapes))
         if known.flagged:
-            numbers, shapes = known.numbers_and_shapes(keys)
             self._shape_lines(first, lines, shapes)
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
                 known.flagged = False
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
-        else:
-            numbers = known.numbers(keys)
-            if not self.grouped:
-                self._grouped_only(chunk)
+        elif not self.grouped:
+            self._grouped_only(chunk)
         selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
         if not selected:
             return
@@ -414,7 +398,7 @@ class BulkScan:
                   groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
         shape_of = [by_number[numbers[group[0]]] for group in groups]
         if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
-            self._line_by_line(lines, known.shapes(keys))
+            self._line_by_line(lines, shapes)
             self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
     def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
@@ -566,19 +550,18 @@ def _heads_group(line: str, following: str | None) -> bool:
 DENSE_SHARE = 1 / 16
 
 
-def worth_reading_in_bulk(start: bytes) -> bool:
+def worth_reading_in_bulk(start: bytes, known: _Shapes | None = None) -> bool:
     """Whether the lines of ``start`` (whole lines: a file's first bytes) that the index reads
     or that may be shape lines (definitions, commit lines, Date headers, underlines, group
-    headers) are at least DENSE_SHARE of them (each shape read once, weighed by its lines)."""
+    headers) are at least DENSE_SHARE of them (each shape read once, weighed by its lines, and
+    remembered in ``known`` when given: the bulk scan then reads none of them again)."""
     keys = start.translate(_ZERO).split(b"\n")
     keys.pop()
     if not keys:
         return False
     counts = Counter(keys)
     shapes = list(counts)
-    known = _Shapes()
-    known.numbers(shapes)
-    read = known.shapes(shapes)
+    read = (known if known is not None else _Shapes()).shapes(shapes)
     weights = list(map(add, map(bool, map(_SELECTED, read)), map(_MARKED, read)))
     hits: int = sum(map(mul, weights, counts.values()))
     return hits >= DENSE_SHARE * len(keys)
