@@ -246,6 +246,13 @@ class _File:
     def raw_chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, bytes]]:
         """What :meth:`chunks` yields, as the bytes read (not decoded nor cleaned)."""
         number = 0
+        for body in self.raw_bodies(size):
+            yield number, body
+            number += body.count(b"\n")
+
+    def raw_bodies(self, size: int = SCAN_CHUNK) -> Iterator[bytes]:
+        """What :meth:`raw_chunks` yields without the numbers of the lines (whole lines each
+        ending with ``\\n``; a giant line by its first GIANT_LINE bytes), each byte copied once."""
         carry = b""
         skipping = False  # the rest of a giant line is not searched
         with open(self.path, "rb") as handle:
@@ -255,18 +262,17 @@ class _File:
                     if newline < 0:
                         continue
                     block, skipping = block[newline + 1 :], False
-                block = carry + block
                 cut = block.rfind(b"\n") + 1
-                body, carry = block[:cut], block[cut:]
-                if body:
-                    yield number, body
-                    number += body.count(b"\n")
+                if cut:
+                    yield b"".join((carry, memoryview(block)[:cut])) if carry else block[:cut]
+                    carry = block[cut:]
+                else:
+                    carry += block
                 if len(carry) > GIANT_LINE:
-                    yield number, carry[:GIANT_LINE] + b"\n"
-                    number += 1
+                    yield carry[:GIANT_LINE] + b"\n"
                     carry, skipping = b"", True
             if carry:
-                yield number, carry + b"\n"
+                yield carry + b"\n"
 
     def _decoded(self, body: bytes) -> str:
         text = decode(body)
@@ -417,7 +423,7 @@ def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = B
     read once (see preview_bulk; ``known``: the shapes the probe of its start read)."""
     from tersh.compaction.preview_bulk import BulkScan
 
-    return BulkScan(source.raw_chunks(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap,
+    return BulkScan(source.raw_bodies(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap,
                     known)
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).

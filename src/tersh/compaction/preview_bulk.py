@@ -225,10 +225,12 @@ class _Shapes:
 _CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
 
 
-def _plain_text(body: bytes, cleaned: bool) -> str | None:
+def _plain_text(body: bytes, zeroed: bytes) -> str | None:
     """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
-    it is (no control byte but tab and newline: no byte of a multi-byte character is one)."""
-    if cleaned and len(body.translate(None, _CONTROLS)) != len(body):
+    it is (``zeroed``: ``body`` with its digits as ``0`` and, when it is cleaned, its control
+    bytes but tab and newline left out: none is when it is as long; no byte of a multi-byte
+    character is one)."""
+    if len(zeroed) != len(body):
         return None
     try:
         return body.decode("utf-8")
@@ -320,11 +322,11 @@ class BulkScan:
     """The index, the earliest fact lines and the earliest shape lines of a file, read in
     chunks of whole lines."""
 
-    def __init__(self, chunks: Iterable[tuple[int, bytes]], cleaned: bool,
+    def __init__(self, bodies: Iterable[bytes], cleaned: bool,
                  decoded: Callable[[bytes], str], max_bytes: int, line_cap: int,
                  known: _Shapes | None = None) -> None:
-        """Scan ``chunks`` (whole lines as read: the first line's number, the bytes), each
-        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text;
+        """Scan ``bodies`` (chunks of whole lines as read, in order), each chunk's text
+        ``decoded`` from its bytes (and ``cleaned``) when they are not its text;
         ``known``: the shapes read already (those of the file's start, by the probe)."""
         self.digest = preview_read.Digest()
         self.facts = preview_read._Earliest(max_bytes, line_cap)
@@ -337,12 +339,15 @@ class BulkScan:
         self.carry_lines: list[str] = []
         self.pending: str | None = None  # the last line read, when it may head a group
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
-        for first, body in chunks:
-            text = _plain_text(body, cleaned)
-            if text is not None:
-                self._chunk(first, text, body)  # its bytes are its text's UTF-8 form
+        first = 0  # the number of the chunk's first line
+        for body in bodies:
+            zeroed = body.translate(_ZERO, _CONTROLS) if cleaned else body.translate(_ZERO)
+            text = _plain_text(body, zeroed)
+            if text is not None:  # its bytes are its text's UTF-8 form
+                first += self._chunk(first, text, zeroed)
             else:
                 self._chunk(first, decoded(body), None)
+                first += body.count(b"\n")
         if self.pending is not None and not self.grouped:
             self.grouped = _heads_group(self.pending, None)
 
@@ -364,13 +369,14 @@ class BulkScan:
                 self.grouped = True
                 return
 
-    def _chunk(self, first: int, chunk: str, body: bytes | None) -> None:
-        """Read one chunk (``body``: its bytes when they are its text, ASCII)."""
+    def _chunk(self, first: int, chunk: str, zeroed: bytes | None) -> int:
+        """Read one chunk (``zeroed``: its UTF-8 form with its digits as ``0``, when known): the
+        number of its lines."""
         lines = chunk.split("\n")
         lines.pop()
-        if body is None:
-            body = chunk.encode("utf-8", "surrogatepass")
-        keys = body.translate(_ZERO).split(b"\n")
+        if zeroed is None:
+            zeroed = chunk.encode("utf-8", "surrogatepass").translate(_ZERO)
+        keys = zeroed.split(b"\n")
         keys.pop()
         known = self.known
         shapes = known.shapes(keys)
@@ -384,7 +390,7 @@ class BulkScan:
             self._grouped_only(chunk)
         selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
         if not selected:
-            return
+            return len(keys)
         by_number = known.by_number
         if self.facts_cost <= self.max_bytes:
             for index in selected:
@@ -400,6 +406,7 @@ class BulkScan:
         if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
             self._line_by_line(lines, shapes)
             self.bare = {path for path, first in self.digest.firsts.items() if first == path}
+        return len(keys)
 
     def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
                  shape_of: list[Shape]) -> bool:
