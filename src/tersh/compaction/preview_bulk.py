@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_
+from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshift
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview_read
@@ -43,6 +43,7 @@ class Shape:
     flags that make it a shape line (see :func:`_flags`)."""
 
     __slots__ = (
+        "code",
         "date",
         "fact",
         "group_head",
@@ -67,6 +68,9 @@ class Shape:
         self.url_fact = fact and read is None
         self.structure, self.date, self.underline, self.group_head, self.group_paren = flags
         self.marked = self.structure or self.date or self.underline or self.group_head
+        #: What a chunk's lines of this shape are found by (one dict look-up a line, no
+        #: attribute read): its selected number twice, plus 1 when it is marked.
+        self.code = self.selected * 2 + self.marked
 
 
 _NOT_SPACE = lazy(r"\S")
@@ -97,6 +101,7 @@ _UNFLAGGED = (False,) * 5
 _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
 _SELECTED = attrgetter("selected")
+_CODE = attrgetter("code")
 
 
 #: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
@@ -137,6 +142,8 @@ class _Shapes:
 
     def __init__(self) -> None:
         self.known: dict[bytes, Shape] = {}
+        #: The code of each known shape (see Shape.code; unmarked once the flags are no longer asked).
+        self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
@@ -150,12 +157,29 @@ class _Shapes:
             return list(map(self.known.__getitem__, keys))
         except KeyError:
             pass
+        self._learn_missing(keys)
+        return list(map(self.known.__getitem__, keys))
+
+    def codes_of(self, keys: list[bytes]) -> list[int]:
+        """The code of the shape of each line (see :meth:`shapes` and :attr:`codes`)."""
+        try:
+            return list(map(self.codes.__getitem__, keys))
+        except KeyError:
+            pass
+        self._learn_missing(keys)
+        return list(map(self.codes.__getitem__, keys))
+
+    def unflag(self) -> None:
+        """Ask the shape-line flags no more: no code is marked from now on."""
+        self.flagged = False
+        self.codes = {key: code & ~1 for key, code in self.codes.items()}
+
+    def _learn_missing(self, keys: list[bytes]) -> None:
         distinct = set(keys)
         new = distinct.difference(self.known)
         if len(self.known) + len(new) > SHAPES_KEPT:
             new = self._forget(distinct, new)
         self._learn(list(new))
-        return list(map(self.known.__getitem__, keys))
 
     def numbers(self, keys: list[bytes]) -> list[int]:
         """Of each line, the number of its shape when it is read for the index (see
@@ -165,11 +189,13 @@ class _Shapes:
     def _forget(self, distinct: set[bytes], new: set[bytes]) -> set[bytes]:
         """Forget every shape but those of the lines (``distinct``; all of them when even those
         do not fit): the shapes of the lines still to learn."""
-        known = self.known
+        known, codes = self.known, self.codes
         if len(distinct) > SHAPES_KEPT:
-            self.known, new = {}, distinct
+            self.known, self.codes, new = {}, {}, distinct
         else:
-            self.known = {key: known[key] for key in distinct - new}
+            kept = distinct - new
+            self.known = {key: known[key] for key in kept}
+            self.codes = {key: codes[key] for key in kept}
         self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
         return new
 
@@ -195,6 +221,7 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
+            self.codes[keys[index]] = shape.code
             if shape.selected:
                 self.by_number[shape.selected] = shape
         known = self.known
@@ -202,11 +229,14 @@ class _Shapes:
         others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
         if not self.flagged:  # one shape for all the lines that carry no fact
             known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
+            self.codes.update(zip(others, repeat(0)))
             return
         other_flags = list(compress(flags, map(not_, map(chosen.__contains__, range(len(keys))))))
         for flag in set(other_flags):
             self._plain(flag)
-        known.update(zip(others, map(self.plain.__getitem__, other_flags), strict=True))
+        plains = list(map(self.plain.__getitem__, other_flags))
+        known.update(zip(others, plains, strict=True))
+        self.codes.update(zip(others, map(_CODE, plains), strict=True))
 
     def _plain(self, flags: tuple[bool, ...]) -> Shape:
         """The one shape of the lines with these flags that carry no fact."""
@@ -379,16 +409,20 @@ class BulkScan:
         keys = zeroed.split(b"\n")
         keys.pop()
         known = self.known
-        shapes = known.shapes(keys)
-        numbers = list(map(_SELECTED, shapes))
+        codes = known.codes_of(keys)
+        # the fact lines and the lines with a code (code 2 and up), and the marked ones (odd)
         if known.flagged:
-            self._shape_lines(first, lines, shapes)
+            found = list(compress(range(len(keys)), codes))
+            picked = list(map(codes.__getitem__, found))
+            selected = list(compress(found, map(rshift, picked, repeat(1))))
+            self._shape_lines(first, lines, keys, list(compress(found, map(and_, picked, repeat(1)))))
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
-                known.flagged = False
+                known.unflag()
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
-        elif not self.grouped:
-            self._grouped_only(chunk)
-        selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
+        else:
+            if not self.grouped:
+                self._grouped_only(chunk)
+            selected = list(compress(range(len(keys)), codes))
         if not selected:
             return len(keys)
         by_number = known.by_number
@@ -396,19 +430,19 @@ class BulkScan:
             for index in selected:
                 if self.facts_cost > self.max_bytes:
                     break
-                if by_number[numbers[index]].fact:
+                if by_number[codes[index] >> 1].fact:
                     line = lines[index]
                     self.facts.add(first + index, line)
                     self.facts_cost += min(len(line), self.line_cap) + 1
         groups = [list(group) for _, group in
-                  groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
-        shape_of = [by_number[numbers[group[0]]] for group in groups]
-        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
-            self._line_by_line(lines, shapes)
+                  groupby(sorted(selected, key=codes.__getitem__), codes.__getitem__)]
+        shape_of = [by_number[codes[group[0]] >> 1] for group in groups]
+        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, codes, groups, shape_of):
+            self._line_by_line(lines, known.shapes(keys))
             self.bare = {path for path, first in self.digest.firsts.items() if first == path}
         return len(keys)
 
-    def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
+    def _counted(self, lines: list[str], codes: list[int], groups: list[list[int]],
                  shape_of: list[Shape]) -> bool:
         """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
         of the lines that open with a code, by shape); False (nothing counted) when a table of
@@ -457,7 +491,7 @@ class BulkScan:
                 self.bare -= wanted
                 for path, key in found.firsts("located", wanted).items():
                     index, place = divmod(key, _PLACES)
-                    read = self.known.by_number[numbers[index]].read
+                    read = self.known.by_number[codes[index] >> 1].read
                     assert read is not None
                     firsts[path] = _location_text(path, lines[index], read, place)
                 self.bare.update(path for path in wanted if firsts[path] == path)
@@ -489,18 +523,20 @@ class BulkScan:
             elif shape.head is not None:
                 digest.count_code(line[shape.head])
 
-    def _shape_lines(self, first: int, lines: list[str], shapes: list[Shape]) -> None:
+    def _shape_lines(self, first: int, lines: list[str], keys: list[bytes], marks: list[int]) -> None:
         """Offer the chunk's shape lines (and those of the two lines before it, whose next lines
-        are now known): definitions, commit lines, subjects, setext headings, group headers.
-        A position below 0 is one of those two lines."""
+        are now known): definitions, commit lines, subjects, setext headings, group headers
+        (``marks``: the positions of the chunk's marked lines). A position below 0 is one of
+        those two lines."""
         carried, carried_lines = self.carry_shapes, self.carry_lines
-        self.carry_shapes = (carried + shapes[-2:])[-2:]
+        known = self.known.known
+        self.carry_shapes = (carried + [known[key] for key in keys[-2:]])[-2:]
         self.carry_lines = (carried_lines + lines[-2:])[-2:]
-        size = len(shapes)
+        size = len(keys)
 
         def shape_at(position: int) -> Shape | None:
             if position >= 0:
-                return shapes[position]
+                return known[keys[position]]
             return carried[position] if -position <= len(carried) else None
 
         def text_at(position: int) -> str | None:
@@ -509,10 +545,10 @@ class BulkScan:
             return carried_lines[position] if -position <= len(carried_lines) else None
 
         marked = [position for position in range(-len(carried), 0) if carried[position].marked]
-        marked += compress(range(size), map(_MARKED, shapes))
+        marked += marks
         found: list[int] = []
         for position in marked:
-            shape = shapes[position] if position >= 0 else carried[position]
+            shape = known[keys[position]] if position >= 0 else carried[position]
             if shape.structure and position >= 0:
                 found.append(position)
             if (shape.date and position + 2 < size and text_at(position + 1) == ""
