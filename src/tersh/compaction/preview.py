@@ -228,8 +228,17 @@ def decode(data: bytes) -> str:
 class _File:
     """A file read in chunks; its lines cleaned (escapes, redraws) when asked."""
 
-    def __init__(self, path: FilePath, total: int, size: int, cleaned: bool) -> None:
-        self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
+    def __init__(self, path: FilePath, total: int | None, size: int, cleaned: bool) -> None:
+        """``total``: its number of lines, None to count them when first asked (the bulk scan
+        counts them on its way: see :class:`_Scan`)."""
+        self.path, self.lines, self.size, self.cleaned = path, total, size, cleaned
+
+    @property
+    def total(self) -> int:
+        """The number of lines of the file (a final newline does not start a new line)."""
+        if self.lines is None:
+            self.lines = _count_lines(self.path)[0]
+        return self.lines
 
     def _text(self, raw: bytes) -> str:
         if raw.isascii() and (not self.cleaned or _is_plain_ascii(raw)):
@@ -937,6 +946,8 @@ class _Scan:
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
         if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source, known := _new_shapes()):
             bulk = bulk_scan(source, max_bytes, line_cap, BULK_CHUNK, known)
+            if source.lines is None:  # the scan read every line: no other pass counts them
+                source.lines = bulk.lines
             self.digest = bulk.digest
             self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
             return
@@ -1180,8 +1191,8 @@ def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_by
            whole_text: bool = True) -> Preview:
     """The preview of a source over the bounds: scan once, select, and index what is left out."""
     line_cap = _line_cap(max_bytes)
+    scan = _Scan(source, max_bytes, line_cap, size)  # first: the bulk scan counts a file's lines
     filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes, whole_text)
-    scan = _Scan(source, max_bytes, line_cap, size)
     plain = _select(source, scan, _Budget(max_lines, max_bytes, filler_bytes), line_cap)
     counted = len(scan.facts) + sum(number not in scan.facts_at for number in scan.grouped)
     shown = all(n in plain.chosen for n, _ in scan.facts) and all(n in plain.chosen for n in scan.grouped)
@@ -1308,6 +1319,9 @@ def _count_lines(path: FilePath) -> tuple[int, int]:
 def bound_file(path: FilePath, max_lines: int, max_bytes: int, *, clean: bool = True,
                filler_bytes: int = FILLER_BYTES) -> Preview:
     """Bound the text of the file at ``path`` in bounded memory."""
+    size = file_size(path)
+    if size > max_bytes:  # too large whatever its lines: counted when asked (or by the scan)
+        return _bound(_File(path, None, size, clean), size, max_lines, max_bytes, filler_bytes)
     total, size = _count_lines(path)
     if size <= max_bytes and total <= max_lines:
         with open(path, "rb") as handle:

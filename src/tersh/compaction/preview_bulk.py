@@ -378,6 +378,8 @@ class BulkScan:
             else:
                 self._chunk(first, decoded(body), None)
                 first += body.count(b"\n")
+        #: How many lines the chunks hold (what ``preview._count_lines`` counts).
+        self.lines = first
         if self.pending is not None and not self.grouped:
             self.grouped = _heads_group(self.pending, None)
 
