@@ -195,7 +195,7 @@ def _bodies_read_plainly(path: Path, size: int) -> list[bytes]:
             if len(carry) > preview.GIANT_LINE:
                 bodies.append(carry[: preview.GIANT_LINE] + b"\n")
                 carry, skipping = b"", True
-    return bodies + [carry + b"\n"] if carry else bodies
+    return [*bodies, carry + b"\n"] if carry else bodies
 
 
 @pytest.mark.parametrize("final_newline", [True, False])

@@ -121,6 +121,11 @@ def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
     """``line`` shortened to at most ``max_bytes`` UTF-8 bytes (marker included) if needed."""
     if len(line) * 4 <= max_bytes:
         return line, False
+    if line.isascii():  # a byte a character (a flag of the string): no encoding
+        if len(line) <= max_bytes:
+            return line, False
+        keep = max(0, max_bytes - CUT_MARKER_BYTES)
+        return f"{line[:keep]} [tersh: {len(line) - keep:,} more bytes on this line]", True
     encoded = line.encode("utf-8", "surrogatepass")
     if len(encoded) <= max_bytes:
         return line, False
@@ -709,6 +714,10 @@ _COUNT_DIGITS = b"0123456789,"
 _COUNT_RUN = lazy_bytes(rb"[0-9][0-9,]*")
 
 
+#: How many of its last bytes a piece of a giant line is first read by (see _GiantEnd.feed).
+_GIANT_TAIL = 64
+
+
 class _GiantEnd:
     """Whether a line too long to hold ends as a _GREP_CONTEXT line does, fed piece by piece:
     the last byte, and the run of count characters before it with the two bytes before that."""
@@ -727,6 +736,15 @@ class _GiantEnd:
             return
         if len(self.head) < 16:
             self.head += piece[: 16 - len(self.head)]
+        if len(piece) > _GIANT_TAIL:  # the run ends within the piece's last bytes: only they are read
+            held = piece[-_GIANT_TAIL:-1]
+            kept = held.rstrip(_COUNT_DIGITS)
+            if len(kept) >= 2:
+                self.last = piece[-1:]
+                self.run = len(held) - len(kept)
+                self.run_first = held[len(kept) : len(kept) + 1]
+                self.before_run, self.last2 = kept[-2:], held[-2:]
+                return
         held = self.last + piece[:-1]
         self.last = piece[-1:]
         kept = held.rstrip(_COUNT_DIGITS)
