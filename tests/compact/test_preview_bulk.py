@@ -112,11 +112,12 @@ def _file(tmp_path: Path, lines: list[str], cleaned: bool) -> preview._File:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(lines=LINES, copies=st.integers(1, 4), chunk_bytes=st.sampled_from([64, 700, 4096, 1 << 20]),
        max_bytes=st.sampled_from([300, 3000, 50_000]), entries=st.sampled_from([3, 40, 20_000]),
-       kept=st.sampled_from([4, 1 << 16]), cleaned=st.booleans())
+       kept=st.sampled_from([4, 1 << 16]), cleaned=st.booleans(), most=st.sampled_from([1, 3, 64]))
 def test_the_bulk_scan_finds_what_the_line_by_line_scan_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int, chunk_bytes: int,
-    max_bytes: int, entries: int, kept: int, cleaned: bool,
+    max_bytes: int, entries: int, kept: int, cleaned: bool, most: int,
 ) -> None:
+    monkeypatch.setattr(preview_bulk, "LINE_BY_LINE_MOST", most)  # the halves counted apart
     monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)

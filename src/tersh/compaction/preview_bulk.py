@@ -268,6 +268,10 @@ def _plain_text(body: bytes, zeroed: bytes) -> str | None:
         return None
 
 
+#: Where a chunk's lines cannot be counted in bulk, at most this many of its fact lines (and lines
+#: that open with a code) are read one at a time (the others in bulk, a half at a time).
+LINE_BY_LINE_MOST = 64
+
 #: A first sighting as one number: the line's index in its chunk, then the place on the line.
 _PLACES = 1 << 24
 
@@ -436,13 +440,27 @@ class BulkScan:
                     line = lines[index]
                     self.facts.add(first + index, line)
                     self.facts_cost += min(len(line), self.line_cap) + 1
+        self._count_part(lines, keys, codes, selected)
+        return len(keys)
+
+    def _count_part(self, lines: list[str], keys: list[bytes], codes: list[int], selected: list[int]) -> None:
+        """Count the facts of the ``selected`` lines of the chunk (their indexes, in order) in
+        bulk; where a table of the index fills up or a fact line holds a URL, each half of them
+        on its own, down to the lines of at most LINE_BY_LINE_MOST of them read one at a time."""
+        by_number = self.known.by_number
         groups = [list(group) for _, group in
                   groupby(sorted(selected, key=codes.__getitem__), codes.__getitem__)]
         shape_of = [by_number[codes[group[0]] >> 1] for group in groups]
-        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, codes, groups, shape_of):
-            self._line_by_line(lines, known.shapes(keys))
-            self.bare = {path for path, first in self.digest.firsts.items() if first == path}
-        return len(keys)
+        if not any(shape.url_fact for shape in shape_of) and self._counted(lines, codes, groups, shape_of):
+            return
+        if len(selected) > LINE_BY_LINE_MOST:
+            half = len(selected) // 2
+            self._count_part(lines, keys, codes, selected[:half])
+            self._count_part(lines, keys, codes, selected[half:])
+            return
+        start, end = selected[0], selected[-1] + 1
+        self._line_by_line(lines[start:end], self.known.shapes(keys[start:end]))
+        self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
     def _counted(self, lines: list[str], codes: list[int], groups: list[list[int]],
                  shape_of: list[Shape]) -> bool:
