@@ -251,3 +251,18 @@ def test_the_bulk_probe_weighs_each_shape_by_its_lines(lines: list[str], copies:
     known.numbers(keys)
     hits = sum(bool(shape.selected) + shape.marked for shape in known.shapes(keys))
     assert preview_bulk.worth_reading_in_bulk(start) == (hits >= preview_bulk.DENSE_SHARE * len(keys))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.text(st.sampled_from("ab 09:é\t"), max_size=12), min_size=1, max_size=40),
+       data=st.data())
+def test_the_lines_cut_out_of_a_chunk_are_its_split_lines(
+    monkeypatch: pytest.MonkeyPatch, lines: list[str], data: st.DataObject
+) -> None:
+    monkeypatch.setattr(preview_bulk, "SPARSE_SHARE", 1.0)  # cut out whenever the chunk is ASCII
+    chunk = "".join(line + "\n" for line in lines)
+    zeroed = chunk.encode("utf-8").translate(preview_bulk._ZERO)
+    keys = zeroed.split(b"\n")[:-1]
+    indexes = sorted(data.draw(st.sets(st.integers(0, len(lines) - 1), min_size=1)))
+    found = preview_bulk._lines_at(chunk, keys, indexes, len(zeroed) == len(chunk))
+    assert [found[index] for index in indexes] == [lines[index] for index in indexes]

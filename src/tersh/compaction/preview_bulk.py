@@ -268,6 +268,30 @@ def _plain_text(body: bytes, zeroed: bytes) -> str | None:
         return None
 
 
+#: The lines of a chunk by their index: all of them, or only those asked for.
+_Lines = list[str] | dict[int, str]
+#: A chunk's lines are cut out of it one by one when at most this share of them are asked for
+#: (else it is split whole).
+SPARSE_SHARE = 1 / 16
+
+
+def _lines_at(chunk: str, keys: list[bytes], indexes: list[int], ascii: bool) -> _Lines:
+    """The lines of ``chunk`` at ``indexes`` (in order; ``keys``: its lines' UTF-8 forms with
+    digits as ``0``): a few lines of an ASCII chunk are cut out of it where their keys say they
+    are (no line of it is split off but those), else every line."""
+    if not ascii or len(indexes) > SPARSE_SHARE * len(keys):
+        lines = chunk.split("\n")
+        lines.pop()
+        return lines
+    found: dict[int, str] = {}
+    start = done = 0  # the start of line ``done``
+    for index in indexes:
+        start += sum(map(len, keys[done:index])) + index - done
+        found[index] = chunk[start : start + len(keys[index])]
+        done = index
+    return found
+
+
 #: Where a chunk's lines cannot be counted in bulk, at most this many of its fact lines (and lines
 #: that open with a code) are read one at a time (the others in bulk, a half at a time).
 LINE_BY_LINE_MOST = 64
@@ -408,8 +432,6 @@ class BulkScan:
     def _chunk(self, first: int, chunk: str, zeroed: bytes | None) -> int:
         """Read one chunk (``zeroed``: its UTF-8 form with its digits as ``0``, when known): the
         number of its lines."""
-        lines = chunk.split("\n")
-        lines.pop()
         if zeroed is None:
             zeroed = chunk.encode("utf-8", "surrogatepass").translate(_ZERO)
         keys = zeroed.split(b"\n")
@@ -417,7 +439,10 @@ class BulkScan:
         known = self.known
         codes = known.codes_of(keys)
         # the fact lines and the lines with a code (code 2 and up), and the marked ones (odd)
+        lines: _Lines
         if known.flagged:
+            lines = chunk.split("\n")
+            lines.pop()
             found = list(compress(range(len(keys)), codes))
             picked = list(map(codes.__getitem__, found))
             selected = list(compress(found, map(rshift, picked, repeat(1))))
@@ -429,6 +454,9 @@ class BulkScan:
             if not self.grouped:
                 self._grouped_only(chunk)
             selected = list(compress(range(len(keys)), codes))
+            if not selected:
+                return len(keys)
+            lines = _lines_at(chunk, keys, selected, len(zeroed) == len(chunk))
         if not selected:
             return len(keys)
         by_number = known.by_number
@@ -443,7 +471,7 @@ class BulkScan:
         self._count_part(lines, keys, codes, selected)
         return len(keys)
 
-    def _count_part(self, lines: list[str], keys: list[bytes], codes: list[int], selected: list[int]) -> None:
+    def _count_part(self, lines: _Lines, keys: list[bytes], codes: list[int], selected: list[int]) -> None:
         """Count the facts of the ``selected`` lines of the chunk (their indexes, in order) in
         bulk; where a table of the index fills up or a fact line holds a URL, each half of them
         on its own, down to the lines of at most LINE_BY_LINE_MOST of them read one at a time."""
@@ -458,11 +486,12 @@ class BulkScan:
             self._count_part(lines, keys, codes, selected[:half])
             self._count_part(lines, keys, codes, selected[half:])
             return
-        start, end = selected[0], selected[-1] + 1
-        self._line_by_line(lines[start:end], self.known.shapes(keys[start:end]))
+        # (a line that is no fact line and opens with no code counts nothing)
+        self._line_by_line(list(map(lines.__getitem__, selected)),
+                           self.known.shapes(list(map(keys.__getitem__, selected))))
         self.bare = {path for path, first in self.digest.firsts.items() if first == path}
 
-    def _counted(self, lines: list[str], codes: list[int], groups: list[list[int]],
+    def _counted(self, lines: _Lines, codes: list[int], groups: list[list[int]],
                  shape_of: list[Shape]) -> bool:
         """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
         of the lines that open with a code, by shape); False (nothing counted) when a table of
