@@ -9,7 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction.preview import bound_file, bound_lines, bound_text, cut_line, gap_marker
+from tersh.compaction.preview import (
+    CUT_MARKER_BYTES,
+    bound_file,
+    bound_lines,
+    bound_text,
+    cut_line,
+    gap_marker,
+)
 from tersh.execution import pipeline
 
 _GAP = re.compile(r"^\[tersh: ([\d,]+) lines? omitted\]$")
@@ -167,3 +174,21 @@ def test_commit_lines_subjects_and_group_headers_survive_the_middle_cut() -> Non
         grouped += [f"src/module_{n}.py (40)", *[f" {i}:    value = compute_{i}(x)" for i in range(40)]]
     shown = bound_lines(grouped, 2000, 50 * 1024).text
     assert all(f"src/module_{n}.py (40)" in shown for n in range(300))
+
+
+def _cut_by_encoding(line: str, max_bytes: int) -> tuple[str, bool]:
+    """What cut_line gives, the straightforward way: the whole line encoded, its head decoded."""
+    encoded = line.encode("utf-8", "surrogatepass")
+    if len(encoded) <= max_bytes:
+        return line, False
+    head = encoded[: max(0, max_bytes - CUT_MARKER_BYTES)].decode("utf-8", "ignore")
+    left = len(encoded) - len(head.encode("utf-8", "surrogatepass"))
+    return f"{head} [tersh: {left:,} more bytes on this line]", True
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=st.one_of(st.text(st.sampled_from("ab 0:é日\U0001f600"), max_size=400),
+                      st.text(st.characters(max_codepoint=0x7F), max_size=400), st.text(max_size=200)),
+       max_bytes=st.integers(0, 500))
+def test_cut_line_is_the_cut_of_the_encoded_line(line: str, max_bytes: int) -> None:
+    assert cut_line(line, max_bytes) == _cut_by_encoding(line, max_bytes)

@@ -263,3 +263,47 @@ def test_a_grep_that_fails_leaves_the_scan_to_python(tmp_path: Path, monkeypatch
     monkeypatch.setattr(preview, "_grep", lambda: str(refusing))
     assert preview.bound_file(path, 200, 8000) == by_python
     assert "the one that matters" in by_python.text
+
+
+class _GiantEndPlainly:
+    """What ``preview._GiantEnd`` holds, every piece joined to the last byte and stripped whole."""
+
+    def __init__(self) -> None:
+        self.head = self.last = self.last2 = self.run_first = self.before_run = b""
+        self.run = 0
+
+    def feed(self, piece: bytes) -> None:
+        if not piece:
+            return
+        if len(self.head) < 16:
+            self.head += piece[: 16 - len(self.head)]
+        held = self.last + piece[:-1]
+        self.last = piece[-1:]
+        kept = held.rstrip(b"0123456789,")
+        if not kept:
+            if not self.run:
+                self.run_first, self.before_run = held[:1], self.last2
+            self.run += len(held)
+        else:
+            self.run = len(held) - len(kept)
+            self.run_first = held[len(kept) : len(kept) + 1]
+            self.before_run = (self.last2 + kept)[-2:]
+        self.last2 = (self.last2 + held)[-2:]
+
+
+_END_BYTES = st.binary(max_size=8) | st.sampled_from(
+    [b" (", b"(", b")", b"/", b"12", b"1,2", b",", b"x", b"Date:"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.lists(_END_BYTES, max_size=40).map(b"".join), max_size=6),
+       padding=st.lists(st.integers(0, 200), min_size=6, max_size=6))
+def test_a_giant_line_end_is_read_as_by_joining_every_piece(pieces: list[bytes], padding: list[int]) -> None:
+    fast, plain = preview._GiantEnd(), _GiantEndPlainly()
+    for piece, pad in zip(pieces, padding, strict=False):
+        piece = b"a" * pad + piece  # long pieces too (read by their last bytes)
+        fast.feed(piece)
+        plain.feed(piece)
+        assert vars(plain) == {name: getattr(fast, name) for name in vars(plain)}
+    assert fast.matches() == (plain.last == b"/" or plain.head.startswith(preview._CONTEXT_HEADS) or (
+        plain.last == b")" and plain.run > 0 and plain.run_first.isdigit() and plain.before_run == b" ("))

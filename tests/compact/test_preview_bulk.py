@@ -94,6 +94,7 @@ def _by_lines(source: preview._File, max_bytes: int, line_cap: int) -> preview._
 
 def _in_bulk(source: preview._File, max_bytes: int, line_cap: int, chunk_bytes: int) -> preview._Scan:
     bulk = preview.bulk_scan(source, max_bytes, line_cap, chunk_bytes)
+    assert bulk.lines == preview._count_lines(source.path)[0]  # the lines it counts on its way
     scan = preview._Scan.__new__(preview._Scan)
     scan.digest = bulk.digest
     scan._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
@@ -111,11 +112,12 @@ def _file(tmp_path: Path, lines: list[str], cleaned: bool) -> preview._File:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(lines=LINES, copies=st.integers(1, 4), chunk_bytes=st.sampled_from([64, 700, 4096, 1 << 20]),
        max_bytes=st.sampled_from([300, 3000, 50_000]), entries=st.sampled_from([3, 40, 20_000]),
-       kept=st.sampled_from([4, 1 << 16]), cleaned=st.booleans())
+       kept=st.sampled_from([4, 1 << 16]), cleaned=st.booleans(), most=st.sampled_from([1, 3, 64]))
 def test_the_bulk_scan_finds_what_the_line_by_line_scan_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int, chunk_bytes: int,
-    max_bytes: int, entries: int, kept: int, cleaned: bool,
+    max_bytes: int, entries: int, kept: int, cleaned: bool, most: int,
 ) -> None:
+    monkeypatch.setattr(preview_bulk, "LINE_BY_LINE_MOST", most)  # the halves counted apart
     monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)
@@ -174,6 +176,54 @@ def test_the_bulk_scan_reads_each_sample_line_as_the_line_by_line_scan(
             assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
 
 
+def _bodies_read_plainly(path: Path, size: int) -> list[bytes]:
+    """The chunks of whole lines of a file, each block joined to the carry and cut (a giant line
+    by its first GIANT_LINE bytes): what ``_File.raw_bodies`` yields, the straightforward way."""
+    bodies: list[bytes] = []
+    carry, skipping = b"", False
+    with open(path, "rb") as handle:
+        while block := handle.read(size):
+            if skipping:
+                newline = block.find(b"\n")
+                if newline < 0:
+                    continue
+                block, skipping = block[newline + 1 :], False
+            block = carry + block
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                bodies.append(block[:cut])
+            carry = block[cut:]
+            if len(carry) > preview.GIANT_LINE:
+                bodies.append(carry[: preview.GIANT_LINE] + b"\n")
+                carry, skipping = b"", True
+    return [*bodies, carry + b"\n"] if carry else bodies
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_the_bulk_scan_reads_and_counts_giant_lines_by_their_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, final_newline: bool
+) -> None:
+    monkeypatch.setattr(preview, "GIANT_LINE", 100)  # a line past it is read by its start
+    lines = ["src/a.py:1:2: error: short", "x" * 60 + " src/b.py:3:4 error", "y" * 400 + " src/c.py:5 fail",
+             "src/d.py:6:7: warning: after", "z" * 1000, "E501 [*] tail", "w" * 250]
+    path = tmp_path / "out.txt"
+    path.write_text("\n".join(lines) + ("\n" if final_newline else ""), encoding="utf-8")
+    total, size = preview._count_lines(path)
+    for chunk_bytes in (16, 64, 150, 333, 1 << 20):
+        source = preview._File(path, total, size, True)
+        assert list(source.raw_bodies(chunk_bytes)) == _bodies_read_plainly(path, chunk_bytes)
+        bulk = preview.bulk_scan(source, 3000, preview._line_cap(3000), chunk_bytes)
+        assert bulk.lines == total == len(lines)
+
+
+def test_a_file_over_the_bounds_has_its_lines_counted_by_the_bulk_scan(tmp_path: Path) -> None:
+    lines = [f"src/mod{n % 50}.py:{n}:4: error: E{n % 7}01 bad" for n in range(20_000)]
+    path = tmp_path / "out.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")  # no final newline
+    shown = preview.bound_file(path, 200, 8000)
+    assert shown.total_lines == preview._count_lines(path)[0] == 20_000
+
+
 _KEY = st.binary(max_size=50).map(lambda raw: raw.replace(b"\n", b" ").translate(preview_bulk._ZERO))
 _WORDY_KEY = st.lists(
     st.sampled_from([b"ERROR", b"Warn", b"fail", b"File \"", b":0", b"(0", b"0 ", b"x", b" ", b"\xc3\xa9",
@@ -201,3 +251,18 @@ def test_the_bulk_probe_weighs_each_shape_by_its_lines(lines: list[str], copies:
     known.numbers(keys)
     hits = sum(bool(shape.selected) + shape.marked for shape in known.shapes(keys))
     assert preview_bulk.worth_reading_in_bulk(start) == (hits >= preview_bulk.DENSE_SHARE * len(keys))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.text(st.sampled_from("ab 09:é\t"), max_size=12), min_size=1, max_size=40),
+       data=st.data())
+def test_the_lines_cut_out_of_a_chunk_are_its_split_lines(
+    monkeypatch: pytest.MonkeyPatch, lines: list[str], data: st.DataObject
+) -> None:
+    monkeypatch.setattr(preview_bulk, "SPARSE_SHARE", 1.0)  # cut out whenever the chunk is ASCII
+    chunk = "".join(line + "\n" for line in lines)
+    zeroed = chunk.encode("utf-8").translate(preview_bulk._ZERO)
+    keys = zeroed.split(b"\n")[:-1]
+    indexes = sorted(data.draw(st.sets(st.integers(0, len(lines) - 1), min_size=1)))
+    found = preview_bulk._lines_at(chunk, keys, indexes, len(zeroed) == len(chunk))
+    assert [found[index] for index in indexes] == [lines[index] for index in indexes]

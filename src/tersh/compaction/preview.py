@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import BinaryIO, NamedTuple, TypeAlias
 
-    from tersh.compaction.preview_bulk import BulkScan
+    from tersh.compaction.preview_bulk import BulkScan, _Shapes
 
     FilePath: TypeAlias = str | os.PathLike[str]
 else:
@@ -121,6 +121,11 @@ def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
     """``line`` shortened to at most ``max_bytes`` UTF-8 bytes (marker included) if needed."""
     if len(line) * 4 <= max_bytes:
         return line, False
+    if line.isascii():  # a byte a character (a flag of the string): no encoding
+        if len(line) <= max_bytes:
+            return line, False
+        keep = max(0, max_bytes - CUT_MARKER_BYTES)
+        return f"{line[:keep]} [tersh: {len(line) - keep:,} more bytes on this line]", True
     encoded = line.encode("utf-8", "surrogatepass")
     if len(encoded) <= max_bytes:
         return line, False
@@ -228,8 +233,17 @@ def decode(data: bytes) -> str:
 class _File:
     """A file read in chunks; its lines cleaned (escapes, redraws) when asked."""
 
-    def __init__(self, path: FilePath, total: int, size: int, cleaned: bool) -> None:
-        self.path, self.total, self.size, self.cleaned = path, total, size, cleaned
+    def __init__(self, path: FilePath, total: int | None, size: int, cleaned: bool) -> None:
+        """``total``: its number of lines, None to count them when first asked (the bulk scan
+        counts them on its way: see :class:`_Scan`)."""
+        self.path, self.lines, self.size, self.cleaned = path, total, size, cleaned
+
+    @property
+    def total(self) -> int:
+        """The number of lines of the file (a final newline does not start a new line)."""
+        if self.lines is None:
+            self.lines = _count_lines(self.path)[0]
+        return self.lines
 
     def _text(self, raw: bytes) -> str:
         if raw.isascii() and (not self.cleaned or _is_plain_ascii(raw)):
@@ -246,6 +260,13 @@ class _File:
     def raw_chunks(self, size: int = SCAN_CHUNK) -> Iterator[tuple[int, bytes]]:
         """What :meth:`chunks` yields, as the bytes read (not decoded nor cleaned)."""
         number = 0
+        for body in self.raw_bodies(size):
+            yield number, body
+            number += body.count(b"\n")
+
+    def raw_bodies(self, size: int = SCAN_CHUNK) -> Iterator[bytes]:
+        """What :meth:`raw_chunks` yields without the numbers of the lines (whole lines each
+        ending with ``\\n``; a giant line by its first GIANT_LINE bytes), each byte copied once."""
         carry = b""
         skipping = False  # the rest of a giant line is not searched
         with open(self.path, "rb") as handle:
@@ -255,18 +276,17 @@ class _File:
                     if newline < 0:
                         continue
                     block, skipping = block[newline + 1 :], False
-                block = carry + block
                 cut = block.rfind(b"\n") + 1
-                body, carry = block[:cut], block[cut:]
-                if body:
-                    yield number, body
-                    number += body.count(b"\n")
+                if cut:
+                    yield b"".join((carry, memoryview(block)[:cut])) if carry else block[:cut]
+                    carry = block[cut:]
+                else:
+                    carry += block
                 if len(carry) > GIANT_LINE:
-                    yield number, carry[:GIANT_LINE] + b"\n"
-                    number += 1
+                    yield carry[:GIANT_LINE] + b"\n"
                     carry, skipping = b"", True
             if carry:
-                yield number, carry + b"\n"
+                yield carry + b"\n"
 
     def _decoded(self, body: bytes) -> str:
         text = decode(body)
@@ -377,9 +397,10 @@ BULK_PROBE_LINES = 4 << 10
 GREP_DENSE_SHARE = 1 / 32
 
 
-def _dense(source: _File) -> bool:
+def _dense(source: _File, known: _Shapes | None = None) -> bool:
     """Whether the file is read in bulk: its start holds many lines that the index reads or
-    that may be shape lines, or many lines grep would print (else grep finds the few faster)."""
+    that may be shape lines, or many lines grep would print (else grep finds the few faster);
+    the shapes of its start are learnt into ``known`` (when given) on the way."""
     from tersh.compaction.preview_bulk import worth_reading_in_bulk
 
     with open(source.path, "rb") as handle:
@@ -387,10 +408,17 @@ def _dense(source: _File) -> bool:
     if start.count(b"\n", 0, BULK_PROBE_SHORT) >= BULK_PROBE_LINES:
         start = start[:BULK_PROBE_SHORT]
     start = start[: start.rfind(b"\n") + 1]
-    if worth_reading_in_bulk(start):
+    if worth_reading_in_bulk(start, known):
         return True
     short = start[:BULK_PROBE_SHORT]  # enough lines to tell, at a quarter of the cost
     return _grep_share(short[: short.rfind(b"\n") + 1]) >= GREP_DENSE_SHARE
+
+
+def _new_shapes() -> _Shapes:
+    """An empty memory of shapes of line (see preview_bulk)."""
+    from tersh.compaction.preview_bulk import _Shapes
+
+    return _Shapes()
 
 
 def _grep_share(start: bytes) -> float:
@@ -403,12 +431,14 @@ def _grep_share(start: bytes) -> float:
     return len(set(candidate_starts(text)).union(_structure_starts(text))) / lines
 
 
-def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK) -> BulkScan:
+def bulk_scan(source: _File, max_bytes: int, line_cap: int, chunk_bytes: int = BULK_CHUNK,
+              known: _Shapes | None = None) -> BulkScan:
     """The index, earliest fact lines and earliest shape lines of a file, each shape of line
-    read once (see preview_bulk)."""
+    read once (see preview_bulk; ``known``: the shapes the probe of its start read)."""
     from tersh.compaction.preview_bulk import BulkScan
 
-    return BulkScan(source.raw_chunks(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap)
+    return BulkScan(source.raw_bodies(chunk_bytes), source.cleaned, source._decoded, max_bytes, line_cap,
+                    known)
 # Every candidate of _candidate_starts and every line holding a _STRUCTURE_WORDS word (bytes;
 # case-blind under the C locale; any byte of a multi-byte character counts as a word byte).
 _GREP_FACTS = (
@@ -684,6 +714,10 @@ _COUNT_DIGITS = b"0123456789,"
 _COUNT_RUN = lazy_bytes(rb"[0-9][0-9,]*")
 
 
+#: How many of its last bytes a piece of a giant line is first read by (see _GiantEnd.feed).
+_GIANT_TAIL = 64
+
+
 class _GiantEnd:
     """Whether a line too long to hold ends as a _GREP_CONTEXT line does, fed piece by piece:
     the last byte, and the run of count characters before it with the two bytes before that."""
@@ -702,6 +736,15 @@ class _GiantEnd:
             return
         if len(self.head) < 16:
             self.head += piece[: 16 - len(self.head)]
+        if len(piece) > _GIANT_TAIL:  # the run ends within the piece's last bytes: only they are read
+            held = piece[-_GIANT_TAIL:-1]
+            kept = held.rstrip(_COUNT_DIGITS)
+            if len(kept) >= 2:
+                self.last = piece[-1:]
+                self.run = len(held) - len(kept)
+                self.run_first = held[len(kept) : len(kept) + 1]
+                self.before_run, self.last2 = kept[-2:], held[-2:]
+                return
         held = self.last + piece[:-1]
         self.last = piece[-1:]
         kept = held.rstrip(_COUNT_DIGITS)
@@ -919,8 +962,10 @@ class _Scan:
     """One pass over a source: the index, and the first fact and shape lines that could fit."""
 
     def __init__(self, source: _Source, max_bytes: int, line_cap: int, size: int) -> None:
-        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source):
-            bulk = bulk_scan(source, max_bytes, line_cap)
+        if isinstance(source, _File) and size >= BULK_MIN_BYTES and _dense(source, known := _new_shapes()):
+            bulk = bulk_scan(source, max_bytes, line_cap, BULK_CHUNK, known)
+            if source.lines is None:  # the scan read every line: no other pass counts them
+                source.lines = bulk.lines
             self.digest = bulk.digest
             self._finish(source, bulk.facts, bulk.shapes, bulk.grouped, None)
             return
@@ -1164,8 +1209,8 @@ def _bound(source: _Source, size: int, max_lines: int, max_bytes: int, filler_by
            whole_text: bool = True) -> Preview:
     """The preview of a source over the bounds: scan once, select, and index what is left out."""
     line_cap = _line_cap(max_bytes)
+    scan = _Scan(source, max_bytes, line_cap, size)  # first: the bulk scan counts a file's lines
     filler_bytes = filler_allowance(source.total, max_lines, max_bytes, filler_bytes, whole_text)
-    scan = _Scan(source, max_bytes, line_cap, size)
     plain = _select(source, scan, _Budget(max_lines, max_bytes, filler_bytes), line_cap)
     counted = len(scan.facts) + sum(number not in scan.facts_at for number in scan.grouped)
     shown = all(n in plain.chosen for n, _ in scan.facts) and all(n in plain.chosen for n in scan.grouped)
@@ -1292,6 +1337,9 @@ def _count_lines(path: FilePath) -> tuple[int, int]:
 def bound_file(path: FilePath, max_lines: int, max_bytes: int, *, clean: bool = True,
                filler_bytes: int = FILLER_BYTES) -> Preview:
     """Bound the text of the file at ``path`` in bounded memory."""
+    size = file_size(path)
+    if size > max_bytes:  # too large whatever its lines: counted when asked (or by the scan)
+        return _bound(_File(path, None, size, clean), size, max_lines, max_bytes, filler_bytes)
     total, size = _count_lines(path)
     if size <= max_bytes and total <= max_lines:
         with open(path, "rb") as handle:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import add, and_, attrgetter, is_, is_not, itemgetter, mul, not_
+from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshift
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction import preview_read
@@ -43,6 +43,7 @@ class Shape:
     flags that make it a shape line (see :func:`_flags`)."""
 
     __slots__ = (
+        "code",
         "date",
         "fact",
         "group_head",
@@ -67,6 +68,9 @@ class Shape:
         self.url_fact = fact and read is None
         self.structure, self.date, self.underline, self.group_head, self.group_paren = flags
         self.marked = self.structure or self.date or self.underline or self.group_head
+        #: What a chunk's lines of this shape are found by (one dict look-up a line, no
+        #: attribute read): its selected number twice, plus 1 when it is marked.
+        self.code = self.selected * 2 + self.marked
 
 
 _NOT_SPACE = lazy(r"\S")
@@ -97,6 +101,7 @@ _UNFLAGGED = (False,) * 5
 _GROUP_PAREN = attrgetter("group_paren")
 _MARKED = attrgetter("marked")
 _SELECTED = attrgetter("selected")
+_CODE = attrgetter("code")
 
 
 #: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
@@ -137,56 +142,62 @@ class _Shapes:
 
     def __init__(self) -> None:
         self.known: dict[bytes, Shape] = {}
-        self.selected: dict[bytes, int] = {}  # key -> Shape.selected
+        #: The code of each known shape (see Shape.code; unmarked once the flags are no longer asked).
+        self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
 
-    def numbers(self, keys: list[bytes]) -> list[int]:
-        """Of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the number of its
-        shape when it is read for the index (see :attr:`Shape.selected`), else 0."""
-        numbers = list(map(self.selected.get, keys))
-        if None not in numbers:
-            return numbers  # type: ignore[return-value]
-        unknown = list(compress(range(len(keys)), map(is_, numbers, repeat(None))))
-        new = set(map(keys.__getitem__, unknown))
-        relearnt = False  # whether the known shapes of the lines are learnt anew
-        if len(self.known) + len(new) > SHAPES_KEPT:
-            new, relearnt = self._forget(keys, new)
-        self._learn(list(new))
-        if relearnt or len(unknown) * 4 > len(keys):
-            return list(map(self.selected.__getitem__, keys))
-        selected = self.selected
-        for index in unknown:  # only the lines of the shapes just learnt
-            numbers[index] = selected[keys[index]]
-        return numbers  # type: ignore[return-value]
-
-    def _forget(self, keys: list[bytes], new: set[bytes]) -> tuple[set[bytes], bool]:
-        """Forget every shape but those of ``keys`` (all of them when even those do not fit):
-        the shapes of ``keys`` still to learn, and whether they are all of them."""
-        kept = set(keys) - new
-        relearnt = len(kept) + len(new) > SHAPES_KEPT
-        if relearnt:
-            kept, new = set(), set(keys)
-        known, selected = self.known, self.selected
-        self.known = {key: known[key] for key in kept}
-        self.selected = {key: selected[key] for key in kept}
-        self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
-        return new, relearnt
-
-    def numbers_and_shapes(self, keys: list[bytes]) -> tuple[list[int], list[Shape]]:
-        """:meth:`numbers` and :meth:`shapes` of the lines (one look-up a line when every
-        shape is known)."""
-        shapes = list(map(self.known.get, keys))
-        if None in shapes:
-            return self.numbers(keys), self.shapes(keys)
-        return list(map(_SELECTED, shapes)), shapes  # type: ignore[return-value]
-
     def shapes(self, keys: list[bytes]) -> list[Shape]:
-        """The shape of each line (all known: see :meth:`numbers`)."""
+        """The shape of each line (``keys``: the lines' UTF-8 forms, digits as ``0``), the
+        shapes not met yet read first (one look-up a line when every shape is known)."""
+        try:
+            return list(map(self.known.__getitem__, keys))
+        except KeyError:
+            pass
+        self._learn_missing(keys)
         return list(map(self.known.__getitem__, keys))
+
+    def codes_of(self, keys: list[bytes]) -> list[int]:
+        """The code of the shape of each line (see :meth:`shapes` and :attr:`codes`)."""
+        try:
+            return list(map(self.codes.__getitem__, keys))
+        except KeyError:
+            pass
+        self._learn_missing(keys)
+        return list(map(self.codes.__getitem__, keys))
+
+    def unflag(self) -> None:
+        """Ask the shape-line flags no more: no code is marked from now on."""
+        self.flagged = False
+        self.codes = {key: code & ~1 for key, code in self.codes.items()}
+
+    def _learn_missing(self, keys: list[bytes]) -> None:
+        distinct = set(keys)
+        new = distinct.difference(self.known)
+        if len(self.known) + len(new) > SHAPES_KEPT:
+            new = self._forget(distinct, new)
+        self._learn(list(new))
+
+    def numbers(self, keys: list[bytes]) -> list[int]:
+        """Of each line, the number of its shape when it is read for the index (see
+        :attr:`Shape.selected`), else 0."""
+        return list(map(_SELECTED, self.shapes(keys)))
+
+    def _forget(self, distinct: set[bytes], new: set[bytes]) -> set[bytes]:
+        """Forget every shape but those of the lines (``distinct``; all of them when even those
+        do not fit): the shapes of the lines still to learn."""
+        known, codes = self.known, self.codes
+        if len(distinct) > SHAPES_KEPT:
+            self.known, self.codes, new = {}, {}, distinct
+        else:
+            kept = distinct - new
+            self.known = {key: known[key] for key in kept}
+            self.codes = {key: codes[key] for key in kept}
+        self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
+        return new
 
     def _learn(self, keys: list[bytes]) -> None:
         candidates = _candidates(keys)
@@ -210,20 +221,22 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
-            self.selected[keys[index]] = shape.selected
+            self.codes[keys[index]] = shape.code
             if shape.selected:
                 self.by_number[shape.selected] = shape
         known = self.known
         chosen = set(candidates)
         others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
-        self.selected.update(zip(others, repeat(0)))
         if not self.flagged:  # one shape for all the lines that carry no fact
             known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
+            self.codes.update(zip(others, repeat(0)))
             return
         other_flags = list(compress(flags, map(not_, map(chosen.__contains__, range(len(keys))))))
         for flag in set(other_flags):
             self._plain(flag)
-        known.update(zip(others, map(self.plain.__getitem__, other_flags), strict=True))
+        plains = list(map(self.plain.__getitem__, other_flags))
+        known.update(zip(others, plains, strict=True))
+        self.codes.update(zip(others, map(_CODE, plains), strict=True))
 
     def _plain(self, flags: tuple[bool, ...]) -> Shape:
         """The one shape of the lines with these flags that carry no fact."""
@@ -242,16 +255,46 @@ class _Shapes:
 _CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
 
 
-def _plain_text(body: bytes, cleaned: bool) -> str | None:
+def _plain_text(body: bytes, zeroed: bytes) -> str | None:
     """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
-    it is (no control byte but tab and newline: no byte of a multi-byte character is one)."""
-    if cleaned and len(body.translate(None, _CONTROLS)) != len(body):
+    it is (``zeroed``: ``body`` with its digits as ``0`` and, when it is cleaned, its control
+    bytes but tab and newline left out: none is when it is as long; no byte of a multi-byte
+    character is one)."""
+    if len(zeroed) != len(body):
         return None
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
         return None
 
+
+#: The lines of a chunk by their index: all of them, or only those asked for.
+_Lines = list[str] | dict[int, str]
+#: A chunk's lines are cut out of it one by one when at most this share of them are asked for
+#: (else it is split whole).
+SPARSE_SHARE = 1 / 16
+
+
+def _lines_at(chunk: str, keys: list[bytes], indexes: list[int], ascii: bool) -> _Lines:
+    """The lines of ``chunk`` at ``indexes`` (in order; ``keys``: its lines' UTF-8 forms with
+    digits as ``0``): a few lines of an ASCII chunk are cut out of it where their keys say they
+    are (no line of it is split off but those), else every line."""
+    if not ascii or len(indexes) > SPARSE_SHARE * len(keys):
+        lines = chunk.split("\n")
+        lines.pop()
+        return lines
+    found: dict[int, str] = {}
+    start = done = 0  # the start of line ``done``
+    for index in indexes:
+        start += sum(map(len, keys[done:index])) + index - done
+        found[index] = chunk[start : start + len(keys[index])]
+        done = index
+    return found
+
+
+#: Where a chunk's lines cannot be counted in bulk, at most this many of its fact lines (and lines
+#: that open with a code) are read one at a time (the others in bulk, a half at a time).
+LINE_BY_LINE_MOST = 64
 
 #: A first sighting as one number: the line's index in its chunk, then the place on the line.
 _PLACES = 1 << 24
@@ -337,27 +380,34 @@ class BulkScan:
     """The index, the earliest fact lines and the earliest shape lines of a file, read in
     chunks of whole lines."""
 
-    def __init__(self, chunks: Iterable[tuple[int, bytes]], cleaned: bool,
-                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int) -> None:
-        """Scan ``chunks`` (whole lines as read: the first line's number, the bytes), each
-        chunk's text ``decoded`` from its bytes (and ``cleaned``) when they are not its text."""
+    def __init__(self, bodies: Iterable[bytes], cleaned: bool,
+                 decoded: Callable[[bytes], str], max_bytes: int, line_cap: int,
+                 known: _Shapes | None = None) -> None:
+        """Scan ``bodies`` (chunks of whole lines as read, in order), each chunk's text
+        ``decoded`` from its bytes (and ``cleaned``) when they are not its text;
+        ``known``: the shapes read already (those of the file's start, by the probe)."""
         self.digest = preview_read.Digest()
         self.facts = preview_read._Earliest(max_bytes, line_cap)
         self.shapes = preview_read._Earliest(max_bytes, line_cap)
         self.grouped = False
         self.max_bytes, self.line_cap = max_bytes, line_cap
         self.facts_cost = self.shapes_cost = 0
-        self.known = _Shapes()
+        self.known = known if known is not None else _Shapes()
         self.carry_shapes: list[Shape] = []  # the last two lines before the chunk
         self.carry_lines: list[str] = []
         self.pending: str | None = None  # the last line read, when it may head a group
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
-        for first, body in chunks:
-            text = _plain_text(body, cleaned)
-            if text is not None:
-                self._chunk(first, text, body)  # its bytes are its text's UTF-8 form
+        first = 0  # the number of the chunk's first line
+        for body in bodies:
+            zeroed = body.translate(_ZERO, _CONTROLS) if cleaned else body.translate(_ZERO)
+            text = _plain_text(body, zeroed)
+            if text is not None:  # its bytes are its text's UTF-8 form
+                first += self._chunk(first, text, zeroed)
             else:
                 self._chunk(first, decoded(body), None)
+                first += body.count(b"\n")
+        #: How many lines the chunks hold (what ``preview._count_lines`` counts).
+        self.lines = first
         if self.pending is not None and not self.grouped:
             self.grouped = _heads_group(self.pending, None)
 
@@ -379,45 +429,69 @@ class BulkScan:
                 self.grouped = True
                 return
 
-    def _chunk(self, first: int, chunk: str, body: bytes | None) -> None:
-        """Read one chunk (``body``: its bytes when they are its text, ASCII)."""
-        lines = chunk.split("\n")
-        lines.pop()
-        if body is None:
-            body = chunk.encode("utf-8", "surrogatepass")
-        keys = body.translate(_ZERO).split(b"\n")
+    def _chunk(self, first: int, chunk: str, zeroed: bytes | None) -> int:
+        """Read one chunk (``zeroed``: its UTF-8 form with its digits as ``0``, when known): the
+        number of its lines."""
+        if zeroed is None:
+            zeroed = chunk.encode("utf-8", "surrogatepass").translate(_ZERO)
+        keys = zeroed.split(b"\n")
         keys.pop()
         known = self.known
+        codes = known.codes_of(keys)
+        # the fact lines and the lines with a code (code 2 and up), and the marked ones (odd)
+        lines: _Lines
         if known.flagged:
-            numbers, shapes = known.numbers_and_shapes(keys)
-            self._shape_lines(first, lines, shapes)
+            lines = chunk.split("\n")
+            lines.pop()
+            found = list(compress(range(len(keys)), codes))
+            picked = list(map(codes.__getitem__, found))
+            selected = list(compress(found, map(rshift, picked, repeat(1))))
+            self._shape_lines(first, lines, keys, list(compress(found, map(and_, picked, repeat(1)))))
             if self.shapes_cost > self.max_bytes:  # no later shape line is among the earliest
-                known.flagged = False
+                known.unflag()
                 self.pending = self.carry_lines[-1] if self.carry_lines else None
         else:
-            numbers = known.numbers(keys)
             if not self.grouped:
                 self._grouped_only(chunk)
-        selected = list(compress(range(len(lines)), numbers))  # fact lines, and lines with a code
+            selected = list(compress(range(len(keys)), codes))
+            if not selected:
+                return len(keys)
+            lines = _lines_at(chunk, keys, selected, len(zeroed) == len(chunk))
         if not selected:
-            return
+            return len(keys)
         by_number = known.by_number
         if self.facts_cost <= self.max_bytes:
             for index in selected:
                 if self.facts_cost > self.max_bytes:
                     break
-                if by_number[numbers[index]].fact:
+                if by_number[codes[index] >> 1].fact:
                     line = lines[index]
                     self.facts.add(first + index, line)
                     self.facts_cost += min(len(line), self.line_cap) + 1
-        groups = [list(group) for _, group in
-                  groupby(sorted(selected, key=numbers.__getitem__), numbers.__getitem__)]
-        shape_of = [by_number[numbers[group[0]]] for group in groups]
-        if any(shape.url_fact for shape in shape_of) or not self._counted(lines, numbers, groups, shape_of):
-            self._line_by_line(lines, known.shapes(keys))
-            self.bare = {path for path, first in self.digest.firsts.items() if first == path}
+        self._count_part(lines, keys, codes, selected)
+        return len(keys)
 
-    def _counted(self, lines: list[str], numbers: list[int], groups: list[list[int]],
+    def _count_part(self, lines: _Lines, keys: list[bytes], codes: list[int], selected: list[int]) -> None:
+        """Count the facts of the ``selected`` lines of the chunk (their indexes, in order) in
+        bulk; where a table of the index fills up or a fact line holds a URL, each half of them
+        on its own, down to the lines of at most LINE_BY_LINE_MOST of them read one at a time."""
+        by_number = self.known.by_number
+        groups = [list(group) for _, group in
+                  groupby(sorted(selected, key=codes.__getitem__), codes.__getitem__)]
+        shape_of = [by_number[codes[group[0]] >> 1] for group in groups]
+        if not any(shape.url_fact for shape in shape_of) and self._counted(lines, codes, groups, shape_of):
+            return
+        if len(selected) > LINE_BY_LINE_MOST:
+            half = len(selected) // 2
+            self._count_part(lines, keys, codes, selected[:half])
+            self._count_part(lines, keys, codes, selected[half:])
+            return
+        # (a line that is no fact line and opens with no code counts nothing)
+        self._line_by_line(list(map(lines.__getitem__, selected)),
+                           self.known.shapes(list(map(keys.__getitem__, selected))))
+        self.bare = {path for path, first in self.digest.firsts.items() if first == path}
+
+    def _counted(self, lines: _Lines, codes: list[int], groups: list[list[int]],
                  shape_of: list[Shape]) -> bool:
         """Count the chunk's facts into the index (``groups``: the indexes of the fact lines and
         of the lines that open with a code, by shape); False (nothing counted) when a table of
@@ -466,7 +540,7 @@ class BulkScan:
                 self.bare -= wanted
                 for path, key in found.firsts("located", wanted).items():
                     index, place = divmod(key, _PLACES)
-                    read = self.known.by_number[numbers[index]].read
+                    read = self.known.by_number[codes[index] >> 1].read
                     assert read is not None
                     firsts[path] = _location_text(path, lines[index], read, place)
                 self.bare.update(path for path in wanted if firsts[path] == path)
@@ -498,18 +572,20 @@ class BulkScan:
             elif shape.head is not None:
                 digest.count_code(line[shape.head])
 
-    def _shape_lines(self, first: int, lines: list[str], shapes: list[Shape]) -> None:
+    def _shape_lines(self, first: int, lines: list[str], keys: list[bytes], marks: list[int]) -> None:
         """Offer the chunk's shape lines (and those of the two lines before it, whose next lines
-        are now known): definitions, commit lines, subjects, setext headings, group headers.
-        A position below 0 is one of those two lines."""
+        are now known): definitions, commit lines, subjects, setext headings, group headers
+        (``marks``: the positions of the chunk's marked lines). A position below 0 is one of
+        those two lines."""
         carried, carried_lines = self.carry_shapes, self.carry_lines
-        self.carry_shapes = (carried + shapes[-2:])[-2:]
+        known = self.known.known
+        self.carry_shapes = (carried + [known[key] for key in keys[-2:]])[-2:]
         self.carry_lines = (carried_lines + lines[-2:])[-2:]
-        size = len(shapes)
+        size = len(keys)
 
         def shape_at(position: int) -> Shape | None:
             if position >= 0:
-                return shapes[position]
+                return known[keys[position]]
             return carried[position] if -position <= len(carried) else None
 
         def text_at(position: int) -> str | None:
@@ -518,10 +594,10 @@ class BulkScan:
             return carried_lines[position] if -position <= len(carried_lines) else None
 
         marked = [position for position in range(-len(carried), 0) if carried[position].marked]
-        marked += compress(range(size), map(_MARKED, shapes))
+        marked += marks
         found: list[int] = []
         for position in marked:
-            shape = shapes[position] if position >= 0 else carried[position]
+            shape = known[keys[position]] if position >= 0 else carried[position]
             if shape.structure and position >= 0:
                 found.append(position)
             if (shape.date and position + 2 < size and text_at(position + 1) == ""
@@ -566,19 +642,18 @@ def _heads_group(line: str, following: str | None) -> bool:
 DENSE_SHARE = 1 / 16
 
 
-def worth_reading_in_bulk(start: bytes) -> bool:
+def worth_reading_in_bulk(start: bytes, known: _Shapes | None = None) -> bool:
     """Whether the lines of ``start`` (whole lines: a file's first bytes) that the index reads
     or that may be shape lines (definitions, commit lines, Date headers, underlines, group
-    headers) are at least DENSE_SHARE of them (each shape read once, weighed by its lines)."""
+    headers) are at least DENSE_SHARE of them (each shape read once, weighed by its lines, and
+    remembered in ``known`` when given: the bulk scan then reads none of them again)."""
     keys = start.translate(_ZERO).split(b"\n")
     keys.pop()
     if not keys:
         return False
     counts = Counter(keys)
     shapes = list(counts)
-    known = _Shapes()
-    known.numbers(shapes)
-    read = known.shapes(shapes)
+    read = (known if known is not None else _Shapes()).shapes(shapes)
     weights = list(map(add, map(bool, map(_SELECTED, read)), map(_MARKED, read)))
     hits: int = sum(map(mul, weights, counts.values()))
     return hits >= DENSE_SHARE * len(keys)
