@@ -191,6 +191,11 @@ def test_line_forms_are_the_sniffers_own_patterns() -> None:
     assert mypy._SNIFF.pattern == SNIFF_LINES["mypy"] == mypy.SNIFF_LINE
     assert shellcheck._SNIFF.pattern == SNIFF_LINES["shellcheck"] == shellcheck.SNIFF_LINE
     assert SNIFF_LINES["npm"].startswith(npm._OUTCOME.pattern)
+    from tersh.compaction.rules import cargobuild, cc, golangci, ruff, tsc
+
+    for rule in (cargobuild, cc, golangci, ruff, tsc):
+        stem = rule.__name__.rsplit(".", 1)[1]
+        assert rule._SNIFF.pattern == SNIFF_LINES[stem] == rule.SNIFF_LINE
 
 
 def test_prose_with_the_hints_words_imports_no_rule() -> None:

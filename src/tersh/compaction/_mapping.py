@@ -287,11 +287,20 @@ SNIFF_HINTS: dict[str, tuple[str, ...]] = {
 # the rule's sniffer would pick it (SNIFF_LINE in the module), tried once a hint is found, before
 # the rule is imported.
 SNIFF_LINES: dict[str, str] = {
+    'cargobuild': (
+        '^(?:error|warning)(?:\\[E\\d{4}\\])?: .*\\n\\s*--> \\S+:\\d+:\\d+|^\\s+Compiling '
+        '\\S+ v\\d|^error: could not compile `'
+    ),
+    'cc': (
+        '^\\S+\\.(?:c|cc|cpp|cxx|h|hpp|m|mm):\\d+:\\d+: (?:error|warning|note): |^\\S*'
+        "make(?:\\[\\d+\\])?: \\*\\*\\* |^\\S+: In function [‘'`]"
+    ),
     'flake8': '^\\S+\\.pyi?:\\d+:\\d+: [A-Z]{1,3}\\d{2,4} ',
     'git_blame': (
         '^\\^?[0-9a-f]{7,40}(?: [^(]*?)? +\\(.*? +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+'
         '-]\\d{4} +\\d+\\)'
     ),
+    'golangci': '^\\S+\\.go:\\d+:\\d+: .+\\(\\w[\\w-]*\\)$|^\\d+ issues?:$',
     'mypy': (
         '^\\S+\\.pyi?:\\d+(?::\\d+)?: (?:error|note): .*(?:\\[[a-z-]+\\])?$|^Found \\d+ '
         'errors? in \\d+ files? \\(checked|^Success: no issues found in|^\\s+\\S+\\.py'
@@ -306,8 +315,13 @@ SNIFF_LINES: dict[str, str] = {
         'assed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)(?:, )'
         '?)+ in [\\d.]+s(?: \\([\\d:]+\\))?(?: =+)?$'
     ),
+    'ruff': (
+        '^\\s+--> \\S+:\\d+:\\d+\\s*$|^Found \\d+ errors?\\.|^\\[\\*\\] \\d+ fixable with th'
+        'e `--fix`'
+    ),
     'search': '^([^\\s:]+):\\d+:',
     'shellcheck': '^In \\S+ line \\d+:$|\\bSC\\d{4} \\((?:error|warning|info|style)\\):',
+    'tsc': '(?:^\\S+\\(\\d+,\\d+\\): | - )error TS\\d+: |^Found \\d+ errors? in \\d+ files?\\.',
     'unittest': (
         '^Ran \\d+ tests? in [\\d.]+s$|^\\w+ \\([\\w.]+\\)(?: \\.\\.\\. |\\n.*? \\.\\.\\. )(?:'
         'ok|FAIL|ERROR)$'

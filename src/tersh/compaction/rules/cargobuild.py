@@ -51,11 +51,12 @@ _EDIT_NUMBER = lazy(r"^\d+(?=\s*[+~-](?:\s|$))")
 _HELP_LINK = lazy(r"^\s*= help: for further information visit \S+\s*$")
 # --message-format short: "src/lib.rs:7:9: error[E0308]: mismatched types: expected …".
 _SHORT = lazy(r"^\S+:\d+:\d+: (?:error|warning)(?:\[[\w-]+\])?: ")
-_SNIFF = lazy(
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = (
     r"^(?:error|warning)(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+|^\s+Compiling \S+ v\d|"
-    r"^error: could not compile `",
-    MULTILINE,
+    r"^error: could not compile `"
 )
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

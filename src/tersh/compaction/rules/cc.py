@@ -55,11 +55,12 @@ _DIAGNOSTIC = lazy(
     r" function|lambda function)|^\S+:(?: At top level:| In function )|^\S*make(?:\[\d+\])?: \*\*\* "
     r"|^(?:cc1\w*|collect2|\S*ld(?:\.\w+)?): |^\s+(?:from|required from) "
 )
-_SNIFF = lazy(
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = (
     r"^\S+\.(?:c|cc|cpp|cxx|h|hpp|m|mm):\d+:\d+: (?:error|warning|note): |^\S*make(?:\[\d+\])?: \*\*\* |"
-    r"^\S+: In function [‘'`]",
-    MULTILINE,
+    r"^\S+: In function [‘'`]"
 )
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -27,7 +27,9 @@ SNIFF_HINTS: tuple[str, ...] = (".go:", " issue")
 
 _CARET = lazy(r"^\s*\^\s*$")
 _CHATTER = lazy(r"^go: (?:downloading|finding|extracting) ")
-_SNIFF = lazy(r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$", MULTILINE)
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = r"^\S+\.go:\d+:\d+: .+\(\w[\w-]*\)$|^\d+ issues?:$"
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

@@ -47,10 +47,9 @@ _SUMMARY = lazy(
     r"^(?:Found \d[\d,]* errors?|\[\*\] \d[\d,]* fixable|No fixes available|All checks passed"
     r"|\d[\d,]* files? (?:would be |left |already |re)|warning: |error: )"
 )
-_SNIFF = lazy(
-    r"^\s+--> \S+:\d+:\d+\s*$|^Found \d+ errors?\.|^\[\*\] \d+ fixable with the `--fix`",
-    MULTILINE,
-)
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = r"^\s+--> \S+:\d+:\d+\s*$|^Found \d+ errors?\.|^\[\*\] \d+ fixable with the `--fix`"
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:

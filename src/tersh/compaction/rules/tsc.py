@@ -30,7 +30,9 @@ _PLAIN = lazy(r"^(?P<path>[^\s()]+)\((?P<line>\d+),(?P<col>\d+)\): " + _TEXT)
 _PRETTY = lazy(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+) - " + _TEXT)
 # In --pretty output: a quoted source line ("42   code", gutter then one space) or its "~~~".
 _QUOTED = lazy(r"^\s*\d+ |^\s*~[~\s]*$")
-_SNIFF = lazy(r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\.", MULTILINE)
+#: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
+SNIFF_LINE = r"(?:^\S+\(\d+,\d+\): | - )error TS\d+: |^Found \d+ errors? in \d+ files?\."
+_SNIFF = lazy(SNIFF_LINE, MULTILINE)
 
 
 def compact(text: str, inv: Invocation) -> str | None:
