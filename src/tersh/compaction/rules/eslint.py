@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from itertools import chain, repeat
+from itertools import chain
 from operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
@@ -97,21 +97,24 @@ class _Reading:
 
     def _add_entries(self, files: list[str], runs: list[list[tuple[str, str]]]) -> None:
         """The findings of the stylish entries ``runs`` of ``files`` (one run per file, in
-        order), built without a Python step per entry; empties both lists."""
+        order), a list comprehension per file (cheaper than ``zip`` and a C-level ``str.format``
+        per finding); empties both lists."""
         if not files:
             return
-        entries = list(chain.from_iterable(runs))
-        currents = list(chain.from_iterable(map(repeat, files, map(len, runs))))
+        messages = self.messages
+        for message in set(map(itemgetter(1), chain.from_iterable(runs))).difference(messages):
+            messages[message] = _kept_message(message)
+        kept = messages.__getitem__
+        extend = self.items.extend
+        for file, run in zip(files, runs, strict=True):
+            extend(
+                [
+                    (file, place, (text := kept(printed)), f"{file}:{place} {text}", ())
+                    for place, printed in run
+                ]
+            )
         files.clear()
         runs.clear()
-        messages = self.messages
-        printed = list(map(itemgetter(1), entries))
-        for message in set(printed).difference(messages):
-            messages[message] = _kept_message(message)
-        places = list(map(itemgetter(0), entries))
-        texts = list(map(messages.__getitem__, printed))
-        sources = map("{}:{} {}".format, currents, places, texts)
-        self.items.extend(zip(currents, places, texts, sources, repeat(())))
         self.seen_eslint = True
 
     def step(self, line: str) -> None:
