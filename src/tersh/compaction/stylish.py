@@ -43,14 +43,15 @@ def regroup(lines: list[str], text: str) -> list[str] | None:
     """``lines`` (``text`` split at ``\\n``) with the entries of each file that share a message
     merged onto one entry (its header then ``path (N)``); None when no file's entries share one.
     Only the lines one scan of ``text`` finds an entry on are read one by one."""
-    from tersh.compaction.kit import diag  # the linters' renderer, loaded when needed
-
     blocks: list[tuple[int, int]] = []  # (first, end) of each run of entry lines
     for index in _entry_lines(text):
         if blocks and blocks[-1][1] == index:
             blocks[-1] = (blocks[-1][0], index + 1)
         else:
             blocks.append((index, index + 1))
+    if not blocks:
+        return None
+    from tersh.compaction.kit import diag  # the linters' renderer, loaded when an entry is found
     out: list[str] = []
     done = 0  # lines[:done] are in ``out``
     for first, end in blocks:
