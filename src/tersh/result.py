@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-
 def utf8_len(text: str) -> int:
     """The size of ``text`` in UTF-8 (a lone surrogate as the three bytes ``surrogatepass``
     writes), as the model's text is counted; an ASCII text (a flag of the string, no scan) is

@@ -167,7 +167,7 @@ PLAIN_MAX_BYTES = 8192
 #: ...and at most this many lines: fewer than the generic compactor needs to propose anything
 #: (``generic.MIN_RUN``; tests/test_sniff_hints.py holds the two in that order).
 PLAIN_MAX_LINES = 3
-#: Output at most this long is checked for printable ASCII, which needs no clean-up.
+#: Output at most this long is checked for the bytes the clean-up acts on (none: no clean-up).
 PRINTABLE_CHECK_BYTES = 1 << 16
 #: Bytes the clean-up acts on: C0 controls but tab and newline (escape and carriage return among
 #: them), DEL. No byte of a UTF-8 character past ASCII is one, nor of the replacement character.

@@ -26,6 +26,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
+from typing import Literal
 
 from tersh import fsutil, settings
 from tersh.errors import TershError, warn
@@ -340,7 +341,8 @@ def record_retrieval(capture_id: str, bytes_returned: int) -> None:
         warn(f"retrieval not recorded: {type(exc).__name__}: {exc}")
 
 
-def publish(db: sqlite3.Connection, session: str | None = None, *, others: str = "keep") -> None:
+def publish(db: sqlite3.Connection, session: str | None = None, *,
+            others: Literal["keep", "all", "drop"] = "keep") -> None:
     """Recompute ``session``'s savings from the ledger and publish them (tally + status file);
     ``session`` None: the session the status file shows (nothing when it shows none).
 

@@ -171,19 +171,21 @@ def write_section(section: str, values: dict[str, Any]) -> None:
     _write(document)
 
 
-def write_sections(sections: dict[str, dict[str, Any]]) -> None:
+def write_sections(sections: dict[str, dict[str, Any]], current: dict[str, Any] | None = None) -> None:
     """Replace each of ``sections`` (JSON values) and write the file again, once; the other
-    sections are kept as they are. The caller holds :func:`lock`."""
+    sections are kept as they are (``current``: the document as the caller just read it under
+    the lock, else read here). The caller holds :func:`lock`."""
     for name in sections:
         _check_section(name)
-    _write({**_sections(), **sections})
+    _write({**_sections(current), **sections})
 
 
-def _sections() -> dict[str, dict[str, Any]]:
-    """The sections of the file that a write keeps: objects under plain-word names."""
+def _sections(document: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """The sections of the file (or of ``document``, as read) that a write keeps: objects under
+    plain-word names."""
     return {
         name: value
-        for name, value in read().items()
+        for name, value in (read() if document is None else document).items()
         if name and _SECTION_CHARS.issuperset(name) and isinstance(value, dict)
     }
 

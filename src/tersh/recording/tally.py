@@ -154,14 +154,15 @@ def publish(session: str, figures: Savings, others: dict[str, Savings] | None = 
 
     from tersh.recording import status
 
+    document = status.read()  # read once: the kept entries and the other sections
     listed = {session: list(counters(figures))}
     for name, values in (others or {}).items():
         listed.setdefault(name, list(counters(values)))
-    for name, kept in (_listed(status.read()) if keep_listed else {}).items():
+    for name, kept in (_listed(document) if keep_listed else {}).items():
         if len(listed) >= MAX_SESSIONS:
             break
         listed.setdefault(name, list(kept))
     status.write_sections({
         "savings": {"session": session, **figures._asdict(), "updated_at": time.time()},
         SESSIONS: listed,
-    })
+    }, document)
