@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
@@ -51,7 +53,10 @@ def test_many_pyright_findings_are_grouped_with_their_continuations() -> None:
     outcome = support.run(rule, text, "pyright", 1)
     assert outcome.applied, outcome.refused
     assert "/home/dev/work/app/src/app/models.py (30)" in outcome.text
-    assert '    "None" is not assignable to "str" (reportReturnType)' in outcome.text
+    # the rule that ends the last continuation line is moved onto the finding's own line
+    entry = ' - error: Type "str | None" is not assignable to return type "str" (reportReturnType)\n'
+    assert entry in outcome.text
+    assert '    "None" is not assignable to "str"\n' in outcome.text
     assert "Searching for source files" not in outcome.text
     assert "45 errors, 15 warnings, 0 informations" in outcome.text
 
@@ -94,3 +99,52 @@ def test_few_findings_with_end_positions_stay_as_they_are() -> None:
     line = 'a/b.py:{n}:1:{n}:9: error: Name "x" is not defined  [name-defined]\n'
     text = "".join(line.format(n=n) for n in range(1, 9))
     assert rule.compact(text + "Found 8 errors in 1 file\n", detect.invocation("mypy a", 1)) is None
+
+
+def _entry_blocks(text: str) -> dict[str, list[str]]:
+    """The grouped form read back: per file header, each entry with its continuation lines."""
+    blocks: dict[str, list[str]] = {}
+    path = ""
+    for line in text.splitlines():
+        if line.startswith("    ") and path:
+            blocks[path][-1] += "\n" + line
+        elif line.startswith("  ") and path:
+            blocks[path].append(line)
+        elif line.endswith(")") and " (" in line and not line.startswith("["):
+            path = line.rsplit(" (", 1)[0]
+            blocks.setdefault(path, [])
+        else:
+            path = ""
+    return blocks
+
+
+def test_real_pyright_output_keeps_each_diagnostic_with_its_rule() -> None:
+    """pyright 1.1.414 indents continuation lines with no-break spaces: each stays under its
+    finding, no file heading is joined onto a finding, and every diagnostic of the run's JSON
+    report is in its file's group, at its place, with its rule."""
+    text = support.text_fixture("mypy", "pyright-nbsp-pytest")
+    report = json.loads((support.FIXTURES / "mypy" / "pyright-nbsp-pytest.json").read_text())
+    outcome = support.run(rule, text, "pyright _pytest", 1)
+    assert outcome.applied, outcome.refused
+    blocks = _entry_blocks(outcome.text)
+    for path, place, name in report["diagnostics"]:
+        assert any(place in entry.split(" - ", 1)[0].split() and f"({name})" in entry
+                   for entry in blocks[path]), (path, place, name)
+    assert not [line for line in outcome.text.splitlines() if line.startswith("  ") and line.endswith(".py")]
+    assert "171 errors, 0 warnings, 0 informations" in outcome.text
+
+
+def test_pyright_rule_moves_onto_its_finding_unless_the_line_is_protected() -> None:
+    text = "/src/app/models.py\n" + "".join(
+        f'  /src/app/models.py:{n}:5 - error: Type "int" is not assignable to "str"\n'
+        '    "int" is not assignable to "str" (reportAssignmentType)\n'
+        f'  /src/app/models.py:{n}:9 - error: Argument of type "X" cannot be assigned\n'
+        '    "StopTest" is not assignable to "Exception" (reportArgumentType)\n'
+        for n in range(1, 31)
+    ) + "60 errors, 0 warnings, 0 informations\n"
+    outcome = support.run(rule, text, "pyright", 1)
+    assert outcome.applied, outcome.refused
+    assert ' 30:5 - error: Type "int" is not assignable to "str" (reportAssignmentType)\n' in outcome.text
+    assert '    "int" is not assignable to "str"\n' in outcome.text
+    # the verifier protects a line that reads as an error report: it stays whole
+    assert '    "StopTest" is not assignable to "Exception" (reportArgumentType)' in outcome.text

@@ -47,11 +47,11 @@ _LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 
 # What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
 # the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
-# eslint writes after two spaces.
+# eslint writes after two spaces, or pyright's (reportRuleName).
 _CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
 _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
-    r"(?:/[a-z]+(?:-[a-z]+)*)?))\s*$"
+    r"(?:/[a-z]+(?:-[a-z]+)*)?)|(\(report[A-Z][A-Za-z]*\)))\s*$"
 )
 # A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
 # then an arrow line "  --> a.py:1:8" that locates it): its code is counted in the index.
@@ -211,7 +211,7 @@ def read_line(line: str) -> LineRead | None:
     codes = [slice(*found.span()) for found in _CODE.finditer(line)]
     ending = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
     if ending:
-        codes.append(slice(*next(ending.span(group) for group in (1, 2, 3) if ending.group(group))))
+        codes.append(slice(*next(ending.span(group) for group in (1, 2, 3, 4) if ending.group(group))))
     failing = _FAILING_TEST.search(line) if _may_fail(line) else None
     failed = None
     if failing:

@@ -336,9 +336,12 @@ def render(
 #: then also listed on the last line, which the preview always keeps.
 DIGEST_ABOVE_BYTES = 32 * 1024
 # A finding's code: a leading ``F401`` / ``C0114:`` / ``SC2086``, else a trailing ``[arg-type]``
-# (mypy) or ``no-unused-vars`` / ``@typescript-eslint/no-explicit-any`` (eslint).
+# (mypy), ``no-unused-vars`` / ``@typescript-eslint/no-explicit-any`` (eslint) or ``(reportCallIssue)``
+# (pyright).
 _LEADING_CODE = lazy(r"(?:error |warning |note )?\[?([A-Z]{1,6}-?\d{2,6})\b")
-_TRAILING_CODE = lazy(r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+))$")
+_TRAILING_CODE = lazy(
+    r"(?:\[([a-z][a-z0-9-]*)\]|\s((?:@[\w-]+/)?[a-z][\w-]*-[\w/-]+)|\s\((report[A-Z][A-Za-z]*)\))$"
+)
 
 
 def code_digest(findings: Iterable[FindingLike]) -> str:
@@ -359,7 +362,7 @@ def _code_of(text: str) -> str | None:
     code = match.group(1) if match else None
     if code is None:
         trailing = _TRAILING_CODE.search(text)
-        code = (trailing.group(1) or trailing.group(2)) if trailing else None
+        code = (trailing.group(1) or trailing.group(2) or trailing.group(3)) if trailing else None
     return code
 
 

@@ -52,6 +52,8 @@ _PYRIGHT_CHATTER = lazy(
     r"No include entries specified|pyright \d|basedpyright \d|Loading configuration file|"
     r"Found \d+ files?)"
 )
+# The rule pyright names at the end of a finding's last line: " (reportReturnType)".
+_PYRIGHT_RULE = lazy(r" \(report[A-Z][A-Za-z]*\)$")
 #: A line form the head holds whenever ``sniff`` picks it (one or more such lines).
 SNIFF_LINE = (
     r"^\S+\.pyi?:\d+(?::\d+)?: (?:error|note): .*(?:\[[a-z-]+\])?$|^Found \d+ errors? in \d+ files?"
@@ -83,14 +85,15 @@ def compact(text: str, inv: Invocation) -> str | None:
             run.close()
             recognised = True
             items.append(line)
-        elif run.current is not None and line.startswith("    ") and run.current.source_line[:1].isspace():
+        elif run.current is not None and _continues(line, run.current):
             run.extra.append(line)  # pyright's continuation lines
         elif run.current is not None and (line.startswith("    ") or _CARETS.match(line)):
             if core.carries_fact(line, paths=True) and not _CARETS.match(line):
                 run.extra.append(line)
             else:
                 dropped["quoted source or caret line"] += 1
-        elif run.current is not None and not line[:1].isspace() and not run.extra:
+        elif (run.current is not None and not line[:1].isspace() and not run.extra
+              and not run.current.source_line[:1].isspace()):
             run.current = _joined(run.current, line)  # mypy --pretty wrapped the message
         elif _is_heading(line):
             run.close()
@@ -101,6 +104,7 @@ def compact(text: str, inv: Invocation) -> str | None:
     run.close()
     if not recognised:
         return None
+    items = [_code_first(item) if not isinstance(item, str) and item.extra else item for item in items]
     summary = ""
     findings = [item for item in items if isinstance(item, _diag.Finding)]
     if len(findings) > _diag.FEW_FINDINGS:  # grouped: a context line would stand apart from its errors
@@ -131,6 +135,27 @@ def _is_bare_context(line: str) -> bool:
     """An error-context line that says nothing a group header does not (its path may hold a
     severity word: ``click/exceptions.py: note: In member …`` must stay)."""
     return bool(_CONTEXT.match(line)) and not verify.is_diagnostic(line)
+
+
+def _code_first(finding: _diag.Finding) -> _diag.Finding:
+    """A pyright finding whose rule (``(reportReturnType)``) ends its last continuation line,
+    with the rule moved onto the finding's own line: a line kept alone still says its rule."""
+    last = finding.extra[-1]
+    rule = _PYRIGHT_RULE.search(last)
+    if rule is None or not finding.source_line[:1].isspace() or verify.is_diagnostic(last):
+        return finding  # (a line the verifier protects stays as it is)
+    path, location, text, source_line, extra = finding
+    moved = last[: rule.start()]
+    return _diag.make_finding((path, location, text + rule.group(), source_line + rule.group(),
+                               (*extra[:-1], moved) if moved.strip() else extra[:-1]))
+
+
+def _continues(line: str, finding: _diag.Finding) -> bool:
+    """Whether ``line`` continues pyright's indented ``finding``: it is indented deeper than the
+    finding's own line (pyright indents with spaces, then no-break spaces in newer releases)."""
+    own = finding.source_line
+    indent = len(own) - len(own.lstrip())
+    return indent > 0 and len(line) - len(line.lstrip()) > indent
 
 
 def _is_note_on(note: _diag.Finding, finding: _diag.Finding) -> bool:
