@@ -176,6 +176,26 @@ def test_commit_lines_subjects_and_group_headers_survive_the_middle_cut() -> Non
     assert all(f"src/module_{n}.py (40)" in shown for n in range(300))
 
 
+def test_file_headers_of_a_diff_without_git_headers_survive_the_cut(tmp_path: Path) -> None:
+    """A formatter's diff (``ruff format --diff``, ``black --diff``: ``--- path`` / ``+++ path``
+    per file, no ``diff --git`` line) far over the bound: every file's ``+++`` line is shown,
+    by the in-memory scan and by the file scans (grep, and in bulk)."""
+    diff: list[str] = []
+    for n in range(120):
+        diff += [f"--- src/pkg/module_{n}.py", f"+++ src/pkg/module_{n}.py", f"@@ -{n + 10},7 +{n + 10},9 @@",
+                 *[f"-    value_{i} = compute(x, y)  # {n}" for i in range(60)],
+                 *[f"+    value_{i} = compute(\n+        x, y\n+    )" for i in range(60)]]
+    diff.append("120 files would be reformatted, 3 files already formatted")
+    in_memory = bound_lines(diff, 2000, 50 * 1024).text
+    path = tmp_path / "diff.txt"
+    path.write_text("\n".join(diff) + "\n")
+    assert path.stat().st_size > 256 << 10  # read in bulk / by grep
+    from_file = bound_file(path, 2000, 50 * 1024).text
+    for shown in (in_memory, from_file):
+        assert all(f"+++ src/pkg/module_{n}.py\n" in shown for n in range(120))
+        assert "120 files would be reformatted" in shown
+
+
 def _cut_by_encoding(line: str, max_bytes: int) -> tuple[str, bool]:
     """What cut_line gives, the straightforward way: the whole line encoded, its head decoded."""
     encoded = line.encode("utf-8", "surrogatepass")

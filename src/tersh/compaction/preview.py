@@ -90,7 +90,8 @@ _STRUCTURE_LINES = lazy(  # the same, found in a chunk of many lines
     r"(?:async[^\S\n]+)?function(?:[^\S\n]|\*)|(?:pub(?:\(\w+\))?[^\S\n]+)?(?:fn|struct|enum|trait|impl|mod) "
     r"|func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?[^\S\n]*(?:static[^\S\n]+)?(?:class|interface|record) "
-    r"|diff --git |commit [0-9a-f]{7,40}\b|[^\S\n]*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)",
+    r"|diff --git |\+\+\+ \S|commit [0-9a-f]{7,40}\b"
+    r"|[^\S\n]*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)",
     MULTILINE,
 )
 # A commit's subject: the first message line after its Date: header and a blank line.
@@ -139,7 +140,7 @@ def cut_line(line: str, max_bytes: int) -> tuple[str, bool]:
 # Every _STRUCTURE_LINES match holds one of these (a literal search finds the few candidates).
 _STRUCTURE_WORDS = (
     "def ", "class ", "function", "fn ", "struct ", "enum ", "trait ", "impl ", "mod ", "func ",
-    "type ", "interface ", "record ", "diff --git ", "commit ", "# ", '"name": ', '"version": ',
+    "type ", "interface ", "record ", "diff --git ", "+++ ", "commit ", "# ", '"name": ', '"version": ',
     '"id": ', '"title": ', '"key": ', '"path": ',
 )  # fmt: skip
 
@@ -446,7 +447,7 @@ _GREP_FACTS = (
     + b"|\xc4\xb0|\xc4\xb1|\xc5\xbf|\xe2\x84\xaa"
     b"|[./][[:alnum:]_.@+~/\x80-\xff-]*:[0-9]|\\.[[:alnum:]_\x80-\xff]+\\([0-9]|File \""
     b"|def |class |function|fn |struct |enum |trait |impl |mod |func |type |interface |record "
-    b"|diff --git |commit |# |\"(name|version|id|title|key|path)\": |^[A-Z]{1,4}[0-9]{3,5} "
+    b"|diff --git |\\+\\+\\+ |commit |# |\"(name|version|id|title|key|path)\": |^[A-Z]{1,4}[0-9]{3,5} "
 )
 # The lines whose neighbours may make a shape line: a Date: header (its subject two lines on),
 # a setext underline (its heading one line up), a group header (an indented line after it).

@@ -30,13 +30,14 @@ else:
 MARKER_BYTES = 48  # upper bound of one gap marker line, newline included
 #: At most this many distinct files, codes, tests and summaries are counted in the index.
 DIGEST_ENTRIES = 20000
-# Shape lines: top-level definitions of source code, the file headers of a diff, the commit
+# Shape lines: top-level definitions of source code, the file headers of a diff (``diff --git``,
+# and ``+++ path`` for a diff of files with no git header: ``ruff format --diff``), the commit
 # lines of a git log, identity keys of a JSON document, markdown headings.
 _STRUCTURE = lazy(
     r"^(?:(?:async\s+)?def |class |(?:export\s+)?(?:default\s+)?(?:async\s+)?function[\s*]"
     r"|(?:pub(?:\(\w+\))?\s+)?(?:fn|struct|enum|trait|impl|mod) |func |type \w+ (?:struct|interface)"
     r"|(?:public|private|protected)?\s*(?:static\s+)?(?:class|interface|record) "
-    r"|diff --git |commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
+    r"|diff --git |\+\+\+ \S|commit [0-9a-f]{7,40}\b|\s*\"(?:name|version|id|title|key|path)\": |#{1,6} \S)"
 )
 # Every line the verifier reads as a diagnostic holds one of its SEVERITY_WORDS (lower-cased),
 # or a location mark: a "." or "/" in the path before ":digit", a ".ext(" before a digit, or
