@@ -13,7 +13,7 @@ def test_repeated_messages_share_an_entry_with_every_location() -> None:
     case = support.case("lint__eslint-express-no-var-rule")
     text = support.run(rule, case.combined, case.cmd, case.exit_code).text
     assert "/home/dev/work/express/examples/auth/index.js (9)\n" in text
-    message = " error Unexpected var, use let or const instead no-var"
+    message = " error Unexpected var, use let or const instead  no-var"
     assert "  7:1 8:1 9:1 10:1 12:1 31:3 32:3 43:1 62:3" + message in text
     assert "✖ 1750 problems (1750 errors, 0 warnings)" in text
     entries = [line for line in text.splitlines() if line.endswith(message)]

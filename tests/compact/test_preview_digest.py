@@ -234,3 +234,25 @@ def test_lines_of_one_shape_are_read_as_each_one_alone(lines: list[str], seed: i
         }
 
     assert state(by_shape) == state(alone)
+
+
+def test_a_grouped_entry_is_no_summary_and_its_one_word_rule_is_a_code() -> None:
+    """A linter's grouped entry (``  12:5 30:1 error message  rule``) ends a place with a number
+    before the severity word: that is no summary (``3 errors``), and a rule id of one word
+    (eslint's ``complexity``) after the two-space gap is counted as a code, as ``no-var`` is."""
+    entries: list[str] = []
+    for n in range(400):
+        entries += [f"src/lib/module_{n}.js (3)",
+                    f"  {n + 1}:1 {n + 9}:5 error Unexpected var, use let or const instead  no-var",
+                    f"  {n + 3}:1 error Function 'f{n}' has a complexity of 24. Maximum is 20  complexity"]
+    entries.append("\u2716 1200 problems (1200 errors, 0 warnings)")
+    digest = preview.Digest()
+    for line in entries:
+        locations = preview.fact_locations(line)
+        if locations is not None:
+            digest.add(line, locations)
+    assert list(digest.summaries) == ["\u2716 1200 problems (1200 errors, 0 warnings)"]
+    assert digest.codes == {"no-var": 400, "complexity": 400}
+    shown = preview.bound_lines(entries, MAX_LINES, MAX_BYTES).text
+    assert "codes: no-var ×800, complexity ×400\n" in shown  # a grouped entry counts each place
+    assert "1200 problems (1200 errors, 0 warnings)" in shown

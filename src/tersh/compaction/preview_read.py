@@ -48,10 +48,10 @@ _LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 
 # What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
 # the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
-# eslint writes after two spaces, or pyright's (reportRuleName).
+# eslint writes after two spaces (``no-var``, ``complexity``), or pyright's (reportRuleName).
 _CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
 _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
-    r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)+"
+    r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)*"
     r"(?:/[a-z]+(?:-[a-z]+)*)?)|(\(report[A-Z][A-Za-z]*\)))\s*$"
 )
 # A line that opens with its rule code (ruff's full format: "F401 [*] `os` imported but unused",
@@ -66,7 +66,7 @@ _FAILING_TEST = lazy(
     r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
 )
 _SUMMARY = lazy(
-    r"\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
+    r"(?<![:.])\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
     r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
     r"|^=+ .*\bin \d[\d.]*s\b",
     IGNORECASE,

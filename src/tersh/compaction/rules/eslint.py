@@ -160,8 +160,13 @@ def _blocks(text: str, size: int) -> Iterator[str]:
 
 
 def _kept_message(printed: str) -> str:
-    """A message as the rule keeps it: eslint's column gaps (two spaces) closed."""
-    return sys.intern(" ".join(printed.split("  ")).strip())
+    """A message as the rule keeps it: eslint's column gaps (two spaces or more) closed to one
+    space, but the gap before the rule id at the end, which stays two spaces (so the rule id
+    reads apart from the message, as the preview's index reads it)."""
+    parts = [part.strip() for part in printed.split("  ") if part.strip()]
+    if len(parts) < 3:
+        return sys.intern(" ".join(parts))
+    return sys.intern(f"{' '.join(parts[:-1])}  {parts[-1]}")
 
 
 def _names_file(line: str) -> bool:
