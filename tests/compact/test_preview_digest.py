@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction import detect, preview
+from tersh.compaction import detect, preview, preview_read
 from tersh.compaction.rules import ruff
 from tersh.compaction.verify import holds as verify
 from tersh.compaction.verify.facts import is_diagnostic, iter_locations, iter_paths
@@ -256,3 +256,13 @@ def test_a_grouped_entry_is_no_summary_and_its_one_word_rule_is_a_code() -> None
     shown = preview.bound_lines(entries, MAX_LINES, MAX_BYTES).text
     assert "codes: no-var ×800, complexity ×400\n" in shown  # a grouped entry counts each place
     assert "1200 problems (1200 errors, 0 warnings)" in shown
+
+
+def test_the_places_of_a_grouped_entry_without_columns_are_no_summary() -> None:
+    """``  19 52 59 error: …`` (mypy's grouped entries: lines only) counts no errors; an
+    indented summary line still is one."""
+    assert not preview_read.summary_on("  19 52 59 error: Function is missing a type annotation")
+    assert not preview_read.summary_on("  7:1 8:3 error Unexpected var  no-var")
+    assert preview_read.summary_on("Found 1690 errors in 73 files (checked 103 source files)")
+    assert preview_read.summary_on("  856 errors and 0 warnings potentially fixable with the `--fix` option.")
+    assert preview_read.summary_on("3 errors, 1 warning, 0 informations")

@@ -112,7 +112,17 @@ def _is_summary(line: str) -> bool:
         if (line.isascii() or (len(lowered) == len(line) and not _FOLDED.search(line))) and not (
                 lowered.startswith(("found ", "ran ")) or any(word in lowered for word in _SUMMARY_WORDS)):
             return False
-    return _SUMMARY.search(line) is not None
+    return summary_on(line)
+
+
+# A grouped entry's places ("  19 52 59 error: …", "  7:1 8:3 error …"): numbers, but no counts.
+_ENTRY_PLACES = lazy(r"[ \t]+\d+(?::\d+)?(?: \d+(?::\d+)?)*(?= )")
+
+
+def summary_on(line: str) -> bool:
+    """Whether _SUMMARY finds a summary on ``line`` past the places a grouped entry opens with."""
+    places = _ENTRY_PLACES.match(line)
+    return _SUMMARY.search(line, places.end() if places is not None else 0) is not None
 
 
 def _candidate_starts(chunk: str) -> list[int] | None:
@@ -218,7 +228,7 @@ def read_line(line: str) -> LineRead | None:
     if failing:
         failed = slice(*next(failing.span(g) for g in range(1, 4) if failing.group(g)))
     return LineRead(True, tuple(locations), tuple(paths), tuple(codes), failed,
-                    _SUMMARY.search(line) is not None, None)
+                    summary_on(line), None)
 
 
 class LineReader:
@@ -285,7 +295,7 @@ class Digest:
             codes.append(next(group for group in end.groups() if group))
         failing = _FAILING_TEST.search(line) if _may_fail(line) else None
         test = next(group for group in failing.groups() if group) if failing else None
-        self._count(line, places, codes, test, _SUMMARY.search(line) is not None, weight)
+        self._count(line, places, codes, test, summary_on(line), weight)
 
     def add_read(self, line: str, read: LineRead, locations: list[tuple[str, str, str]]) -> None:
         """:meth:`add` for a fact line whose reading is known (see :class:`LineRead`)."""
