@@ -207,3 +207,19 @@ def test_small_corpus_outputs_are_the_same_with_the_shortcut(
     case: corpus.Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _same(case.cmd, case.exit_code, case.combined.encode(), monkeypatch)
+
+
+def test_no_generic_compaction_after_a_rule_text_that_cannot_pay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git status mid-work: its rule's text cannot pay for the report, so the generic compactor
+    (a coarser reading of the same output) is not asked either; the source is the answer."""
+    from tersh.compaction import generic
+
+    data = _git_status_outputs(tmp_path)["git status (changes)"]
+    calls: list[str] = []
+    monkeypatch.setattr(generic, "compact", lambda text, inv: calls.append(text))
+    shortcut, verified = _both("git status", 0, data, monkeypatch)
+    assert shortcut.text == verified.text == data.decode().rstrip("\n")
+    assert shortcut.details["refused"] == UNAFFORDABLE
+    assert len(calls) == 0

@@ -158,14 +158,19 @@ def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE
 
     The rule registered for the program goes first; when it declines (``make`` or ``npm test``
     running some other tool, say), the content sniffer may name another rule, which gets its turn.
-    When no rule's text is used, the generic compactor (``generic``) gets the last turn. Every
-    rule proposes only a text that saves ``min_saving`` of ``text`` (``tools.min_saving``).
-    ``affordable`` as for :func:`apply` (not for coverage tables: re-spacing one shortens it).
+    When no rule's text is used, the generic compactor (``generic``) gets the last turn, but
+    not after a rule's text that could not pay for its report (:data:`UNAFFORDABLE`): the
+    generic reading of the same output is coarser, and the verifier-first path gives the source
+    then too whenever the verifier accepts the rule's text (tests/test_pipeline_unaffordable.py
+    holds the two equal on git status in every state and small real outputs). Every rule proposes only
+    a text that saves ``min_saving`` of ``text`` (``tools.min_saving``). ``affordable`` as for
+    :func:`apply` (not for coverage tables: re-spacing one shortens it).
     """
     if affordable is not None and "Stmts" in text:
         affordable = None
     outcome = _by_rule(text, inv, min_saving, affordable)
-    if not outcome.applied and text.count("\n") >= GENERIC_MIN_LINES - 1:
+    unaffordable = outcome.refused == UNAFFORDABLE
+    if not outcome.applied and not unaffordable and text.count("\n") >= GENERIC_MIN_LINES - 1:
         from tersh.compaction import generic as generic_rule
 
         generic = apply(generic_rule, text, inv, min_saving, affordable)
