@@ -55,7 +55,7 @@ def test_a_grouped_finding_stands_for_the_tools_own_lines(path: str, places: lis
     lines: set[str] = set()
     found: set[str] = set()
     rebuilt: tuple[set[str], set[str]] = (set(), set())
-    r._read_groups(chunk, None, lines, found, rebuilt, r._ALL_FORMS)
+    r._read_groups(chunk, (), lines, found, rebuilt, r._ALL_FORMS)
     tool_lines, entries = rebuilt
     for location in locations:
         assert f"{path}:{location}" in found

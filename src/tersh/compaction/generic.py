@@ -16,6 +16,9 @@ verifier reads back). Of the other lines it collapses:
 - runs of lines of one shape (numbers, hex ids, durations and paths masked): the first and the
   last line of the run stay, the lines between are counted.
 
+What stays is then folded where a tool wrote the same thing again and again (``folds``: wrapped
+table cells merged onto their row; files of one folder, or places of one message, in braces).
+
 Whatever a collapsed line names — paths, commit ids — is listed in the note that counts it, so
 no fact goes; the verifier checks that, and the exit code, before the text is used.
 
@@ -36,7 +39,7 @@ from itertools import compress, repeat
 from operator import add, contains, eq, floordiv, is_not, itemgetter, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
-from tersh.compaction import excerpts, repeats, stylish
+from tersh.compaction import excerpts, folds, repeats, stylish
 from tersh.compaction.blanks import squeeze, squeeze_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
@@ -304,7 +307,7 @@ def _excerpt_lines(lines: list[str], codes: bytearray, text: str | None = None) 
 
 def _position_lines(text: str) -> list[int]:
     """The lines ``stylish.position_line`` accepts, found by one scan of ``text``."""
-    return list(_lines_holding(stylish.POSITION, text))
+    return stylish.position_lines(text)
 
 
 def _flags(found: Iterable[object]) -> bytes:
@@ -726,7 +729,7 @@ def compact(text: str, inv: Invocation) -> str | None:
             return _regrouped(text, grouped, inv)
     if flags is None:
         flags = _fact_flags(text)
-    return _compacted(text, lines, _codes(text, lines, flags))
+    return folds.folded(text, _compacted(text, lines, _codes(text, lines, flags)))
 
 
 def _regrouped(text: str, grouped: list[str], inv: Invocation) -> str | None:

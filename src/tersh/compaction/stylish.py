@@ -16,19 +16,22 @@ tool's own lines (``verify.renderings``).
 from __future__ import annotations
 
 from tersh._startup.lazyre import MULTILINE, lazy
-from tersh.compaction.verify.facts import iter_paths
+from tersh.compaction.verify.facts import iter_paths, place_line, place_lines
 
 # An entry of a grouped finding: "   3:10  ✖  message" (indented, line:col, the message).
 _ENTRY = lazy(r"^[ \t]+(\d+):(\d+)[ \t]+(\S.*)$")
-# A line that names a place with no path on it: such an entry, or sqlfluff's "L:  12 | P:   4 |"
-# (MULTILINE: it finds the lines of a whole text in one scan, and reads one line as it is).
-POSITION = lazy(r"^(?:[ \t]+\d+:\d+(?=[ \t]|$)|L:[ \t]*\d+[ \t]*\|[ \t]*P:[ \t]*\d+)", MULTILINE)
 
 
 def position_line(line: str) -> bool:
     """Whether ``line`` names a place by line and column with no path on it (``  3:10  ✖ msg``,
-    ``L:  12 | P:   4 | LT02 | msg``): its place is a fact only its own line carries."""
-    return POSITION.match(line) is not None
+    ``L:  12 | P:   4 | LT02 | msg``, ``… at line 12, column 4``): its place is a fact only its
+    own line carries (``verify.facts.place_line``)."""
+    return place_line(line)
+
+
+def position_lines(text: str) -> list[int]:
+    """The indexes of the lines of ``text`` that ``position_line`` accepts, by one scan of it."""
+    return place_lines(text)
 
 
 def _header(line: str) -> str | None:

@@ -16,6 +16,11 @@ print `` = [up to date]      main       -> origin/main`` for each) yields no fac
 moved, were created, forced or rejected, and the errors, are the outcome; thousands of unchanged
 ones are one count (``unchanged_ref``).
 
+A line that names a place with no path on it (a grouped entry's ``  3:10  msg``, sqlfluff's
+``L:  12 | P:   4 | …``, prose's ``… at line 12, column 4.``: ``place_line``) carries that place
+as its whole text only: a proposal keeps it by holding the line (white space collapsed), or
+restating it in a form of ``renderings``; ``holds`` checks these lines beside the facts.
+
 ``plain_facts`` is the readable definition of them all: it reads each line with the per-line
 functions below. The bulk scanner (``scan.extract_facts``) finds the same facts in the same
 order a chunk at a time; the property tests (tests/compact/test_verify_equivalence.py) hold the
@@ -357,6 +362,40 @@ def quoted_source(lines: Sequence[str], index: int) -> bool:
         return False
     markers = _TSC_MARKERS.match(lines[index + 1])
     return markers is not None and len(markers[1]) > len(number[1])
+
+
+# A place named with no path: "  3:10  msg", sqlfluff's "L:  12 | P:   4 | …" and prose's
+# "line 12, column 4" / "line 12, col 4" (MULTILINE: one scan finds the lines of a whole text).
+_PLACE_ENTRY = lazy(r"^(?:[ \t]+\d+:\d+(?=[ \t]|$)|L:[ \t]*\d+[ \t]*\|[ \t]*P:[ \t]*\d+)", MULTILINE)
+_PLACE_PROSE = lazy(r"(?<![\w-])line \d+, col(?:umn)? \d+(?!\w)")
+#: What every line ``_PLACE_PROSE`` finds something on holds.
+PLACE_PROSE_MARK = ", col"
+
+
+def place_line(line: str) -> bool:
+    """Whether ``line`` names a place by line (and column) with no path on it: a grouped entry
+    (``  3:10  ✖ msg``), sqlfluff's ``L:  12 | P:   4 | LT02 | msg``, or prose's ``line 12, column
+    4`` (``line 12, col 4``)."""
+    return _PLACE_ENTRY.match(line) is not None or (
+        PLACE_PROSE_MARK in line and _PLACE_PROSE.search(line) is not None
+    )
+
+
+def place_lines(text: str) -> list[int]:
+    """The indexes of the lines of ``text`` (split at ``\\n``) that ``place_line`` accepts, in
+    order, by one scan of ``text`` for each form."""
+    starts = [match.start() for match in _PLACE_ENTRY.finditer(text)]
+    if PLACE_PROSE_MARK in text:
+        starts += [match.start() for match in _PLACE_PROSE.finditer(text)]
+        starts.sort()
+    found: list[int] = []
+    index = last = 0
+    for start in starts:
+        index += text.count("\n", last, start)
+        last = start
+        if not found or found[-1] != index:
+            found.append(index)
+    return found
 
 
 def line_facts(line: str, quoted: bool = False) -> list[tuple[str, str]]:

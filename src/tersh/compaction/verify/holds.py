@@ -2,9 +2,13 @@
 
 The facts are ``facts``' (found in bulk by ``scan``). A fact is kept when the proposal holds it:
 as the same location, path or commit id, on a line that reads the same (white space collapsed,
-or without its locations), or anywhere in the proposal with white space collapsed. A source line
-the proposal holds as it is, or restates in one of the forms of ``renderings``, keeps every fact
-it yields and is not read. Whitespace differences never matter.
+or without its locations), or anywhere in the proposal with white space collapsed (its brace
+groups read as the lines they stand for, ``renderings.brace_expansions``). A source line the
+proposal holds as it is, or restates in one of the forms of ``renderings``, keeps every fact it
+yields and is not read. Whitespace differences never matter.
+
+Beside the facts, each source line that names a place with no path (``facts.place_line``) must
+be held so, or be found whole in the proposal with white space collapsed (``_unkept_places``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from tersh.compaction.verify.facts import (
     _without_locations,
     _word_path,
     normalize,
+    place_lines,
 )
 from tersh.compaction.verify.facts import LISTING_PROGRAMS as LISTING_PROGRAMS
 from tersh.compaction.verify.facts import SEARCH_PROGRAMS as SEARCH_PROGRAMS
@@ -39,6 +44,7 @@ from tersh.compaction.verify.facts import iter_paths as iter_paths
 from tersh.compaction.verify.renderings import (
     _ALL_FORMS,
     _LEADING_ENTRY_LOCATIONS,
+    _brace_held_lines,
     _listing_held_lines,
     _read_groups,
     _Rebuilt,
@@ -92,9 +98,13 @@ class _Index:
 
     @property
     def flat(self) -> str:
-        """The whole proposal, white space collapsed."""
+        """The whole proposal, white space collapsed, then each line its brace groups stand for
+        (``renderings.brace_expansions``), one after the other."""
         if self._flat is None:
             self._flat = normalize(self.proposal)
+            braced = self.part("brace_held")
+            if braced:
+                self._flat = " ".join((self._flat, *sorted(braced)))
         return self._flat
 
     def part(self, name: str) -> set[str]:
@@ -113,9 +123,9 @@ class _Index:
         lines: set[str] = set()
         locations: set[str] = set()
         rebuilt: _Rebuilt = (set(), set())
-        header: str | None = None
+        headers: tuple[str, ...] = ()
         for chunk in _chunks(self.proposal):
-            header = _read_groups(chunk, header, lines, locations, rebuilt, self.rebuild)
+            headers = _read_groups(chunk, headers, lines, locations, rebuilt, self.rebuild)
         return lines, locations, *rebuilt
 
     def has(self, fact: Fact) -> bool:
@@ -186,6 +196,7 @@ def _held_lines(proposal: str) -> set[str]:
 
 _PART_BUILDERS = {
     "held": _held_lines, "search_held": _search_held_lines, "listing_held": _listing_held_lines,
+    "brace_held": _brace_held_lines,
     "lines": _plain_lines,
     "bare": _bare_line_set, "locations": _location_set, "paths": _path_set, "commits": _commit_set,
 }  # fmt: skip
@@ -221,12 +232,48 @@ def _missing_in(source: str, index: _Index, inv: Invocation | None) -> list[Fact
     else:
         if "group_held" not in index._parts:
             index.rebuild = _source_forms(source)
-        skip = (*skip, index.part("group_held"), index.part("group_entries"))
+        entries = index.part("group_entries")
+        braces = index.part("brace_held")
+        skip = (*skip, index.part("group_held"), entries | braces if braces else entries)
     # first only whether each fact is there (cheaper); where the missing ones are, when some are
     missing = _unkept(_Facts(source, inv, skip, placed=False), index)
     if missing:
         missing = _unkept(_Facts(source, inv, skip), index)
-    return [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing]
+    found = [Fact(kind, text, (key >> _LINE_SHIFT) & _LINE_MASK) for key, kind, text in missing]
+    if len(found) < MAX_REPORTED and not _searching(inv) and not _listing(inv):
+        found += _unkept_places(source, index, skip)[: MAX_REPORTED - len(found)]
+    return found
+
+
+def _unkept_places(source: str, index: _Index, skip: tuple[set[str], ...]) -> list[Fact]:
+    """The lines of ``source`` that name a place with no path (``facts.place_line``) and that
+    ``index`` neither holds (as it is, rebuilt, or in ``skip``: the lines held as they are,
+    rebuilt by a grouped entry, or, white space collapsed, standing as an entry or in a brace
+    group) nor has anywhere, white space collapsed (at most MAX_REPORTED)."""
+    held, *others = skip
+    missing: list[Fact] = []
+    for first, chunk in _numbered_chunks(source):
+        lines = chunk.split("\n")
+        for at in place_lines(chunk):
+            line = lines[at]
+            stripped = line.strip(" \t")
+            if stripped in held or any(stripped in part for part in others[:1]):
+                continue
+            flat = normalize(line)
+            if any(flat in part for part in others[1:]) or flat in index.flat:
+                continue
+            missing.append(Fact("place", flat, first + at + 1))
+            if len(missing) >= MAX_REPORTED:
+                return missing
+    return missing
+
+
+def _numbered_chunks(source: str) -> Iterator[tuple[int, str]]:
+    """``(index of its first line, chunk)`` for each chunk of ``source`` (``scan._chunks``)."""
+    first = 0
+    for chunk in _chunks(source):
+        yield first, chunk
+        first += chunk.count("\n") + (0 if chunk.endswith("\n") else 1)
 
 
 def _unkept(facts: _Facts, index: _Index) -> list[tuple[int, str, str]]:

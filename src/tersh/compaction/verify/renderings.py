@@ -21,13 +21,21 @@ a source line a proposal restates so keeps its facts.
 - **Grouped listing** (find, fd, locate, ``git ls-files``): an indented entry under a line ending
   with ``/`` stands for that header + entry (``_listing_held_lines``).
 
+- **Brace groups** (the generic compactor's folds, ``folds``): a line holding ``{a,b,c}``
+  stands for the line written once with each of ``a``, ``b``, ``c`` in the braces' place
+  (``[warn] src/{a,b}.js`` for ``[warn] src/a.js`` and ``[warn] src/b.js``; ``L: {9,12} | P: 1 |
+  msg`` for the entries at lines 9 and 12); each group of a line is read on its own, the other
+  braces of the line kept as written (``brace_expansions``). A source line stands so only
+  as a whole, white space collapsed (``_brace_held_lines``).
+
 A rebuilt line counts only when it equals a source line (spaces and tabs around it aside, or,
 for entries, once white space is collapsed); whitespace differences never matter otherwise.
 
 Rules write these forms only through the renderer below (``group_header``, ``finding_entry``,
 ``finding_continuation``, ``search_entry``, ``SEARCH_SEPARATOR``, ``listing_group``,
-``listing_entries``): ``kit.diag.render_grouped``, the generic compactor, ``rules.search`` and
-``rules.listing`` decide what goes in a group, never how it is written.
+``listing_entries``, ``brace_group``): ``kit.diag.render_grouped``, the generic compactor and
+its folds, ``rules.search`` and ``rules.listing`` decide what goes in a group, never how it is
+written.
 """
 
 from __future__ import annotations
@@ -98,7 +106,51 @@ def listing_entries(names: list[str]) -> str:
     return ENTRY_INDENT + _LISTING_BREAK.join(names)
 
 
+#: What separates the alternatives of a brace group (none of them holds it, nor a brace).
+BRACE_SEPARATOR = ","
+_BRACE_BREAKERS = frozenset("{},\n")
+
+
+def brace_group(prefix: str, alternatives: list[str], suffix: str) -> str | None:
+    """The line ``prefix{a,b,...}suffix`` that stands for ``prefix + a + suffix`` for each of
+    ``alternatives`` (read back by ``brace_expansions``); None when an alternative holds a brace,
+    a comma or a line break, or the prefix or suffix a brace (the line would read otherwise)."""
+    if any(_BRACE_BREAKERS.intersection(alternative) for alternative in alternatives):
+        return None
+    if "{" in prefix or "}" in prefix or "{" in suffix or "}" in suffix:
+        return None
+    return f"{prefix}{{{BRACE_SEPARATOR.join(alternatives)}}}{suffix}"
+
+
 # ---------------------------------------------------------------- the readers
+
+# A brace group: "{a,b}" (no brace inside; at least one separator).
+_BRACE_GROUP = lazy(r"\{([^{}\n]*,[^{}\n]*)\}")
+#: What every line with a brace group holds (a cheap test of a whole chunk).
+BRACE_MARK = "{"
+
+
+def brace_expansions(line: str) -> list[str]:
+    """The lines each brace group of ``line`` stands for, in order: for the group ``{a,b}``, the
+    line with ``a`` in its place, then with ``b``, the line's other braces as written."""
+    found: list[str] = []
+    for group in _BRACE_GROUP.finditer(line):
+        head, tail = line[: group.start()], line[group.end() :]
+        found.extend(head + alternative + tail for alternative in group[1].split(BRACE_SEPARATOR))
+    return found
+
+
+def _brace_held_lines(proposal: str) -> set[str]:
+    """The lines the brace groups of the proposal stand for, white space collapsed."""
+    found: set[str] = set()
+    if BRACE_MARK not in proposal:
+        return found
+    for line in _chunk_lines(proposal):
+        if BRACE_MARK in line:
+            for expanded in brace_expansions(line):
+                found.add(" ".join(expanded.split()))
+    return found
+
 
 _GROUP_HEADER = lazy(r"^(?P<path>\S+?)(?::)?(?: \(.*\))?\s*$")
 # A grouped entry may list several locations that share one message: "  7:1 8:1 12:3  msg".
@@ -173,37 +225,50 @@ _Rebuilt = tuple[set[str], set[str]]
 
 def _read_groups(
     chunk: str,
-    header: str | None,
+    headers: tuple[str, ...],
     lines: set[str],
     locations: set[str],
     rebuilt: _Rebuilt,
     wanted: frozenset[str] = frozenset(),
-) -> str | None:
-    """Read the grouped entries of ``chunk`` under ``header``; the header in force after.
+) -> tuple[str, ...]:
+    """Read the grouped entries of ``chunk`` under ``headers``; the headers in force after.
 
-    A line that is not indented (an empty one too) decides the header of the entries after it;
-    an indented line is an entry when ``line[:col]`` starts it, else it changes nothing.
-    ``rebuilt`` gets the ``path:line[:col]: message`` line of each simple entry (see
-    ``_read_entry``).
+    A line that is not indented (an empty one too) decides the headers of the entries after it
+    (one path, or a path's brace group: ``_group_headers``); an indented line is an entry of each
+    when ``line[:col]`` starts it, else it changes nothing. ``rebuilt`` gets the
+    ``path:line[:col]: message`` line of each simple entry (see ``_read_entry``).
     """
     rows = chunk.split("\n")
     if chunk.endswith("\n"):
         rows.pop()
     pending: str | None = None  # the last line that is not indented, not yet read as a header
     entry = _ENTRY_HEAD.match
-    forms = _rebuilt_forms(header).intersection(wanted)
+    forms = [_rebuilt_forms(header).intersection(wanted) for header in headers]
     for raw in rows:
         if not raw[:1].isspace():
             pending = raw
         elif entry(raw) is not None:
             if pending is not None:
-                header, pending = _group_header(pending), None
-                forms = _rebuilt_forms(header).intersection(wanted)
-            if header is not None:
-                _read_entry(raw, header, lines, locations, rebuilt, forms)
+                headers, pending = _group_headers(pending), None
+                forms = [_rebuilt_forms(header).intersection(wanted) for header in headers]
+            for header, header_forms in zip(headers, forms, strict=True):
+                _read_entry(raw, header, lines, locations, rebuilt, header_forms)
     if pending is not None:
-        header = _group_header(pending)
-    return header
+        headers = _group_headers(pending)
+    return headers
+
+
+def _group_headers(raw: str) -> tuple[str, ...]:
+    """The paths a line that is not indented heads a group with: the one ``_group_header``
+    reads, or, for a line with one brace group (``src/{a,b}.py (3)``), the one of each line the
+    group stands for when each is a header (``brace_expansions``); else none."""
+    if BRACE_MARK in raw:
+        expanded = brace_expansions(raw)
+        if expanded:
+            found = [header for header in map(_group_header, expanded) if header is not None]
+            return tuple(found) if len(found) == len(expanded) else ()
+    header = _group_header(raw)
+    return () if header is None else (header,)
 
 
 def _read_entry(
