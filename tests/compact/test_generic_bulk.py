@@ -335,3 +335,28 @@ def test_fact_flags_are_the_per_line_fact_lines(lines: list[str]) -> None:
 
     text = "\n".join(lines)
     assert list(generic._fact_flags(text)) == [1 if fact_lines(line) else 0 for line in lines]
+
+
+# Pieces of a frame's lines, blanks of every kind (some no line break of ``str.split("\n")``).
+_FRAME_BITS = [" ", "  ", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x85", "\u2028", "\u00a0", ">", "12", "3",
+               "\u0663", "|", "\u2502", "+", "-", "~", "...", ".", "x", "^"]  # fmt: skip
+_FRAME_BITS_LINE = st.lists(st.sampled_from(_FRAME_BITS), max_size=8).map("".join)
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE, _FRAME_BITS_LINE), min_size=1, max_size=80))
+@settings(max_examples=500, deadline=None)
+def test_frame_patterns_over_a_text_find_the_lines_they_match(lines: list[str]) -> None:
+    """Each frame pattern searched over the lines joined finds the lines it matches one by one."""
+    from tersh.compaction.verify import facts
+
+    text = "\n" + "\n".join(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for one, over_text in (
+        (facts._FRAME_GUTTER, generic._GUTTER_LINES),
+        (facts._FRAME_SOURCE, generic._SOURCE_LINES),
+        (facts._FRAME_ELISION, generic._ELISION_LINES),
+    ):
+        found = [starts.index(match.start()) for match in over_text.finditer(text)]
+        assert found == [index for index, line in enumerate(lines) if one.match(line)]
