@@ -1003,10 +1003,14 @@ def _naming_lines(lines: list[str]) -> bytearray:
     for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
         for index in scan.located_lines(text):
             named[first + index] = 1
-        for index in scan.path_lines(text):
-            named[first + index] = 1
         for index in scan.commit_lines(text):
             named[first + index] = 1
+    # a path only on a line with a "/" or a "." (as ``iter_paths`` reads them): those lines only
+    dotted = _where(_or_flags(*(bytes(map(contains, lines, repeat(mark))) for mark in "/.")))
+    held = list(map(lines.__getitem__, dotted))
+    for first, text in zip(range(0, len(held), NAMING_WINDOW), _slices(held, NAMING_WINDOW), strict=True):
+        for index in scan.path_lines(text):
+            named[dotted[first + index]] = 1
     return named
 
 
