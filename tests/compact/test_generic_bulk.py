@@ -79,12 +79,19 @@ def test_bulk_codes_are_the_per_line_codes_around_excerpts_links_and_places(line
     assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
 
 
-@given(st.lists(_LINE, min_size=1, max_size=60))
+_BLANK_PIECES = [" ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "a", "12", "\u2003"]
+_BLANKS_LINE = st.lists(st.sampled_from(_BLANK_PIECES), max_size=8).map("".join)  # blanks of every kind
+
+
+@given(st.lists(st.one_of(_LINE, _BLANKS_LINE), min_size=1, max_size=60))
 @settings(max_examples=300, deadline=None)
 def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
     text = "\n".join(lines)
     forms = generic._mask_forms(text, len(lines))
     assert generic._mask_forms(text, len(lines), lines) == forms  # the lines given, not split again
+    masks = generic._Masks(lines, forms)
+    for index, line in enumerate(lines):
+        assert masks.mask(index) == blanks.squeeze(generic._MASK.sub("#", line))
     for line, form in zip(lines, forms, strict=True):
         assert form & 3 == (
             2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0

@@ -667,8 +667,12 @@ class _Masks:
         if found is None:
             if len(self.cache) >= SKELETON_WINDOW:
                 self.cache.clear()
-            masked = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
-            found = self.cache[index] = squeeze(masked)  # padding is no part of a shape
+            form = self.forms[index]
+            masked = _MASK_FORMS[form & 3].sub("#", self.lines[index])
+            # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
+            found = self.cache[index] = (
+                b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
+            )
         return found
 
     def same(self, one: int, other: int) -> bool:
