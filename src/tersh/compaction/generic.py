@@ -720,11 +720,12 @@ class _Masks:
             if other - low >= len(strong):
                 low, strong, blanks = self._window(other)
             at = other - low
-            if codes[other]:  # a stretch of chatter: only a line of the head's blanks may be alike
+            if codes[other] and blanks[at] != head_blanks:  # chatter: only a line of the head's
+                # blanks may be alike; the stretch of chatter is searched for the next one
                 stop = _PLAIN_OR_PROTECTED.search(codes, other, low + len(strong))
                 end = low + len(strong) if stop is None else stop.start()
                 try:
-                    alike_at = blanks.index(head_blanks, at, end - low)
+                    alike_at = blanks.index(head_blanks, at + 1, end - low)
                 except ValueError:  # none: every line of the stretch waits
                     pending += range(other, end)
                     other = end
