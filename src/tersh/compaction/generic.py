@@ -464,7 +464,7 @@ def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
     return bytes(answers)
 
 
-def _gutter_walks(gutter: bytes, passed: bytes) -> bytes:
+def _gutter_walks(gutter: bytes | bytearray, passed: bytes | bytearray) -> bytes:
     """1 for each line from which a walk up or down over ``passed`` lines (1) first meets a
     gutter (``gutter`` 1, never passed) within FRAME_REACH lines, else 0: the walks of all the
     lines a step at a time, the flags as one integer each (a line's byte takes its neighbour's)."""
