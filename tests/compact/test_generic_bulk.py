@@ -367,3 +367,23 @@ def test_frame_patterns_over_a_text_find_the_lines_they_match(lines: list[str]) 
     ):
         found = [starts.index(match.start()) for match in over_text.finditer(text)]
         assert found == [index for index, line in enumerate(lines) if one.match(line)]
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_findings_and_their_runs_are_read_in_bulk_as_line_by_line(lines: list[str]) -> None:
+    """``_finding_lines`` is ``_finding`` of each protected line; ``_bulk_findings_run`` is
+    ``_findings_run`` from each finding."""
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    findings = generic._finding_lines(lines, codes)
+    expected = [
+        int(code == generic._PROTECTED and generic._finding(line))
+        for code, line in zip(codes, lines, strict=True)
+    ]
+    assert list(findings) == expected
+    in_run = generic._or_flags(findings, codes.translate(generic._FRAME_TO_ONE))
+    for index in range(len(lines)):
+        if findings[index]:
+            run = generic._findings_run(lines, codes, index)
+            assert generic._bulk_findings_run(findings, in_run, index) == run
