@@ -79,12 +79,19 @@ def test_bulk_codes_are_the_per_line_codes_around_excerpts_links_and_places(line
     assert generic._codes(text, lines, generic._fact_flags(text)) == generic._line_codes(lines)
 
 
-@given(st.lists(_LINE, min_size=1, max_size=60))
+_BLANK_PIECES = [" ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "a", "12", "\u2003"]
+_BLANKS_LINE = st.lists(st.sampled_from(_BLANK_PIECES), max_size=8).map("".join)  # blanks of every kind
+
+
+@given(st.lists(st.one_of(_LINE, _BLANKS_LINE), min_size=1, max_size=60))
 @settings(max_examples=300, deadline=None)
 def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
     text = "\n".join(lines)
     forms = generic._mask_forms(text, len(lines))
     assert generic._mask_forms(text, len(lines), lines) == forms  # the lines given, not split again
+    masks = generic._Masks(lines, forms)
+    for index, line in enumerate(lines):
+        assert masks.mask(index) == blanks.squeeze(generic._MASK.sub("#", line))
     for line, form in zip(lines, forms, strict=True):
         assert form & 3 == (
             2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0
@@ -335,3 +342,48 @@ def test_fact_flags_are_the_per_line_fact_lines(lines: list[str]) -> None:
 
     text = "\n".join(lines)
     assert list(generic._fact_flags(text)) == [1 if fact_lines(line) else 0 for line in lines]
+
+
+# Pieces of a frame's lines, blanks of every kind (some no line break of ``str.split("\n")``).
+_FRAME_BITS = [" ", "  ", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x85", "\u2028", "\u00a0", ">", "12", "3",
+               "\u0663", "|", "\u2502", "+", "-", "~", "...", ".", "x", "^"]  # fmt: skip
+_FRAME_BITS_LINE = st.lists(st.sampled_from(_FRAME_BITS), max_size=8).map("".join)
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE, _FRAME_BITS_LINE), min_size=1, max_size=80))
+@settings(max_examples=500, deadline=None)
+def test_frame_patterns_over_a_text_find_the_lines_they_match(lines: list[str]) -> None:
+    """Each frame pattern searched over the lines joined finds the lines it matches one by one."""
+    from tersh.compaction.verify import facts
+
+    text = "\n" + "\n".join(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for one, over_text in (
+        (facts._FRAME_GUTTER, generic._GUTTER_LINES),
+        (facts._FRAME_SOURCE, generic._SOURCE_LINES),
+        (facts._FRAME_ELISION, generic._ELISION_LINES),
+    ):
+        found = [starts.index(match.start()) for match in over_text.finditer(text)]
+        assert found == [index for index, line in enumerate(lines) if one.match(line)]
+
+
+@given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_findings_and_their_runs_are_read_in_bulk_as_line_by_line(lines: list[str]) -> None:
+    """``_finding_lines`` is ``_finding`` of each protected line; ``_bulk_findings_run`` is
+    ``_findings_run`` from each finding."""
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    findings = generic._finding_lines(lines, codes)
+    expected = [
+        int(code == generic._PROTECTED and generic._finding(line))
+        for code, line in zip(codes, lines, strict=True)
+    ]
+    assert list(findings) == expected
+    in_run = generic._or_flags(findings, codes.translate(generic._FRAME_TO_ONE))
+    for index in range(len(lines)):
+        if findings[index]:
+            run = generic._findings_run(lines, codes, index)
+            assert generic._bulk_findings_run(findings, in_run, index) == run

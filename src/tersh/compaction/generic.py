@@ -35,17 +35,15 @@ bulk answer equal to the per-line definition it stands for.
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import add, contains, eq, floordiv, is_not, itemgetter, sub
+from bisect import bisect_left
+from itertools import accumulate, compress, repeat
+from operator import add, contains, eq, floordiv, is_not, itemgetter, methodcaller, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import excerpts, folds, repeats, stylish
 from tersh.compaction.blanks import squeeze, squeeze_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
-    _FRAME_ELISION,
-    _FRAME_GUTTER,
-    _FRAME_SOURCE,
     _TSC_MARKERS,
     _TSC_SOURCE,
     FRAME_REACH,
@@ -396,9 +394,7 @@ def _bulk_frame_lines(lines: list[str], codes: bytearray, text: str | None = Non
     markers = _flags(map(_FRAME_MARKERS.match, held))
     found = set(compress(candidates, markers))
     others = markers.translate(_ZERO_TO_ONE)
-    rest, held = list(compress(candidates, others)), list(compress(held, others))
-    shaped = _or_flags(_flags(map(_FRAME_SOURCE.match, held)), _flags(map(_TSC_SOURCE.match, held)))
-    rest = list(compress(rest, shaped))
+    rest = list(compress(candidates, others))  # a line not of a source's shape is quoted by none
     sources = list(compress(rest, _quoted_lines(lines, rest)))
     for index, names in zip(sources, _naming_lines(list(map(lines.__getitem__, sources))), strict=True):
         if not names:
@@ -408,6 +404,18 @@ def _bulk_frame_lines(lines: list[str], codes: bytearray, text: str | None = Non
 
 
 _FIRST_CHAR = itemgetter(slice(None, 1))
+# _FRAME_GUTTER, _FRAME_SOURCE and _FRAME_ELISION on the lines of a text, each after the line
+# break before it (a blank is no line break; the end of a line is a break or the end of the
+# text), their leading blanks read once and no run of blanks or digits read again (what follows
+# each run is not of it); tests hold each equal to its pattern on every line.
+_BLANK = r"[^\S\n]"
+_GUTTER_LINES = lazy(rf"\n{_BLANK}*+(?:[|\u2502]|\d++{_BLANK}++\d++{_BLANK}*+[|\u2502])")
+_SOURCE_LINES = lazy(
+    rf"\n{_BLANK}*+(?:(?:>{_BLANK}*+)?(?:\d++{_BLANK}++)?\d++{_BLANK}*+[|\u2502]|\d++{_BLANK}*+[+~-]"
+    rf"|(?<={_BLANK})-)(?!\S)"
+)
+_ELISION_LINES = lazy(rf"\n{_BLANK}*+\.\.\.{_BLANK}*+(?=\n|\Z)")
+_START = methodcaller("start")
 #: ``_quoted_lines`` reads the lines this many at a time (at least FRAME_REACH).
 FRAME_WINDOW = 4096
 
@@ -432,20 +440,24 @@ def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
         if low < 0 or low >= total:
             continue
         part = lines[low:high]  # a window at a time: bounded copies
-        for flags, pattern in ((gutter, _FRAME_GUTTER), (source, _FRAME_SOURCE), (elision, _FRAME_ELISION)):
-            flags[low:high] = _flags(map(pattern.match, part))
+        joined = "\n" + "\n".join(part)  # each line after a line break
+        starts = list(accumulate(map(add, map(len, part), repeat(1)), initial=0))  # of its breaks
+        for flags, pattern in ((gutter, _GUTTER_LINES), (source, _SOURCE_LINES), (elision, _ELISION_LINES)):
+            for at in map(bisect_left, repeat(starts), map(_START, pattern.finditer(joined))):
+                flags[low + at] = 1
     passed = _and_flags(_or_flags(source, elision), gutter.translate(_ZERO_TO_ONE))
-    answers = bytearray(len(indexes))
-    for at, index in enumerate(indexes):
-        if source[index]:
-            above = passed.rfind(0, max(0, index - FRAME_REACH), index)
-            if above >= 0 and gutter[above]:
-                answers[at] = 1
-                continue
-            below = passed.find(0, index + 1, min(total, index + 1 + FRAME_REACH))
-            if below >= 0 and gutter[below]:
-                answers[at] = 1
-                continue
+    near = bytearray(total)  # the source lines of each window holding one of ``indexes`` that meet a gutter
+    for window in sorted(set(map(floordiv, indexes, repeat(FRAME_WINDOW)))):
+        low, high = window * FRAME_WINDOW, min(total, (window + 1) * FRAME_WINDOW)
+        first, last = max(0, low - FRAME_REACH), min(total, high + FRAME_REACH)
+        walked = _gutter_walks(gutter[first:last], passed[first:last])
+        near[low:high] = _and_flags(walked[low - first : high - first], source[low:high])
+    answers = bytearray(map(near.__getitem__, indexes))
+    unanswered = list(compress(range(len(indexes)), answers.translate(_ZERO_TO_ONE)))
+    held = list(map(lines.__getitem__, map(indexes.__getitem__, unanswered)))
+    numbered = _flags(map(_TSC_SOURCE.match, held))  # a tsc source line: its markers right under it
+    for at in compress(unanswered, numbered):
+        index = indexes[at]
         number = _TSC_SOURCE.match(lines[index])
         if number is None or index + 1 >= total:
             continue
@@ -453,6 +465,20 @@ def _quoted_lines(lines: list[str], indexes: list[int]) -> bytes:
         if markers is not None and len(markers[1]) > len(number[1]):
             answers[at] = 1
     return bytes(answers)
+
+
+def _gutter_walks(gutter: bytes | bytearray, passed: bytes | bytearray) -> bytes:
+    """1 for each line from which a walk up or down over ``passed`` lines (1) first meets a
+    gutter (``gutter`` 1, never passed) within FRAME_REACH lines, else 0: the walks of all the
+    lines a step at a time, the flags as one integer each (a line's byte takes its neighbour's)."""
+    size = len(gutter)
+    gutters, passes = int.from_bytes(gutter, "little"), int.from_bytes(passed, "little")
+    whole = (1 << (8 * size)) - 1
+    above = below = 0  # the lines whose walk meets a gutter within the steps made
+    for _ in range(FRAME_REACH):
+        above = ((gutters | (passes & above)) << 8) & whole
+        below = (gutters | (passes & below)) >> 8
+    return (above | below).to_bytes(size, "little")
 
 
 _FLAG_TO_CODE = bytes([0, _PROTECTED, *range(2, 256)])
@@ -554,7 +580,12 @@ def _grouped(findings: list[str]) -> list[str]:
 
 def _finding(line: str) -> bool:
     match = _FINDING.match(line) if ":" in line else None
-    if match is None or match["message"][:1].isdigit():
+    return match is not None and _finding_matched(line, match)
+
+
+def _finding_matched(line: str, match: re.Match[str]) -> bool:
+    """Whether ``line``, which ``_FINDING`` matched (``match``), is a finding."""
+    if match["message"][:1].isdigit():
         return False
     locations = list(iter_locations(line))  # one location, the one at the start of the line
     return len(locations) == 1 and locations[0][0] == match["path"]
@@ -639,8 +670,12 @@ class _Masks:
         if found is None:
             if len(self.cache) >= SKELETON_WINDOW:
                 self.cache.clear()
-            masked = _MASK_FORMS[self.forms[index] & 3].sub("#", self.lines[index])
-            found = self.cache[index] = squeeze(masked)  # padding is no part of a shape
+            form = self.forms[index]
+            masked = _MASK_FORMS[form & 3].sub("#", self.lines[index])
+            # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
+            found = self.cache[index] = (
+                b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
+            )
         return found
 
     def same(self, one: int, other: int) -> bool:
@@ -688,6 +723,18 @@ class _Masks:
             if other - low >= len(strong):
                 low, strong, blanks = self._window(other)
             at = other - low
+            if codes[other] and blanks[at] != head_blanks:  # chatter: only a line of the head's
+                # blanks may be alike; the stretch of chatter is searched for the next one
+                stop = _PLAIN_OR_PROTECTED.search(codes, other, low + len(strong))
+                end = low + len(strong) if stop is None else stop.start()
+                try:
+                    alike_at = blanks.index(head_blanks, at + 1, end - low)
+                except ValueError:  # none: every line of the stretch waits
+                    pending += range(other, end)
+                    other = end
+                    continue
+                pending += range(other, low + alike_at)
+                other, at = low + alike_at, alike_at
             weak = head_weak or forms[other] >= 2  # a "/" or a wide character: blanks only
             alike = blanks[at] == head_blanks if weak else strong[at] == head_strong
             if alike:
@@ -706,6 +753,8 @@ class _Masks:
         return members, between
 
 
+# A plain or a protected line's code (a stretch of chatter and frame lines ends there).
+_PLAIN_OR_PROTECTED = lazy_bytes(b"[\\x00\\x%02x]" % _PROTECTED)
 # A byte of the codes that is not the given one (a run of one code ends there).
 _OTHER_CODE = [lazy_bytes(f"[^\\x{code:02x}]".encode()) for code in range(_PROTECTED + 1)]
 
@@ -767,6 +816,9 @@ def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
 
 
 _PROTECTED_TO_ONE = bytes(1 if code == _PROTECTED else 0 for code in range(256))
+_FRAME_TO_ONE = bytes(1 if code == _FRAME_CODE else 0 for code in range(256))
+#: The blanks ``blanks.squeeze`` squeezes: a line of only these has an empty mask.
+_BLANKS = " \t\r\x0b\x0c"
 _WEAK_TO_ONE = bytes(1 if form >= 2 else 0 for form in range(256))
 
 
@@ -777,7 +829,9 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     forms = _mask_forms(text, len(lines), lines)
     masks = _Masks(lines, forms)
     lone = _lone_lines(lines, codes, forms)
-    findings = bytearray(len(lines))  # _finding of a line: 0 not read yet, 1 no, 2 yes
+    findings = _finding_lines(lines, codes)
+    in_run = _or_flags(findings, codes.translate(_FRAME_TO_ONE))  # what a findings run passes over
+    short_until = 0  # the end of the last run of findings too short to be grouped
     out: list[str] = []
     chatter: dict[str, list[str]] = {}
     places: dict[str, int] = {}
@@ -788,18 +842,26 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         line = lines[index]
         code = codes[index]
         if code == _PROTECTED:
-            found, end = _findings_run(lines, codes, index, findings)
-            if len(found) > FEW_FINDINGS:
-                framed = [lines[inner] for inner in range(index, end) if codes[inner] == _FRAME_CODE]
-                if framed:  # the frames between the findings are counted as frames
-                    places.setdefault(_FRAME, len(out))
-                    chatter.setdefault(_FRAME, []).extend(framed)
-                    omitted += len(framed)
-                out.extend(_grouped([lines[inner] for inner in found]))
-                index = end
-                continue
-            out.append(line)
-            index += 1
+            if index >= short_until and findings[index]:
+                found, end = _bulk_findings_run(findings, in_run, index)
+                if len(found) > FEW_FINDINGS:
+                    framed = [lines[inner] for inner in range(index, end) if codes[inner] == _FRAME_CODE]
+                    if framed:  # the frames between the findings are counted as frames
+                        places.setdefault(_FRAME, len(out))
+                        chatter.setdefault(_FRAME, []).extend(framed)
+                        omitted += len(framed)
+                    out.extend(_grouped([lines[inner] for inner in found]))
+                    index = end
+                    continue
+                short_until = end  # the findings after this one in the run make shorter runs
+            # the protected lines up to the next finding past the short run stay as they are
+            other = _OTHER_CODE[_PROTECTED].search(codes, index)
+            end = total if other is None else other.start()
+            if end > short_until:
+                next_finding = findings.find(1, max(index + 1, short_until), end)
+                end = end if next_finding < 0 else next_finding
+            out.extend(lines[index:end])
+            index = end
             continue
         if code:
             kind = _CODE_KINDS[code]
@@ -815,6 +877,13 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         if lone[index]:  # no run starts at these lines: as they are
             other = _NOT_LONE.search(lone, index)
             end = total if other is None else other.start()
+            out.extend(lines[index:end])
+            index = end
+            continue
+        if not line.strip(_BLANKS):  # its mask is empty: no run, the blank lines right after it stay
+            end = index + 1
+            while end < total and codes[end] != _PROTECTED and not lines[end].strip(_BLANKS):
+                end += 1
             out.extend(lines[index:end])
             index = end
             continue
@@ -865,15 +934,16 @@ def _consecutive(members: list[int]) -> int:
     return low
 
 
-def _findings_run(lines: list[str], codes: bytearray, index: int, known: bytearray) -> tuple[list[int], int]:
+def _findings_run(lines: list[str], codes: bytearray, index: int) -> tuple[list[int], int]:
     """The findings that follow line ``index`` (a finding or not) with only code-frame lines
-    between them, and the index past the last of them (its frame lines included)."""
+    between them, and the index past the last of them (its frame lines included), one line at
+    a time (``_bulk_findings_run`` is the same in bulk; tests hold the two equal)."""
     found: list[int] = []
     end = index
     total = len(lines)
     while end < total:
         code = codes[end]
-        if code == _PROTECTED and _finding_at(lines, end, known):
+        if code == _PROTECTED and _finding(lines[end]):
             found.append(end)
         elif code != _FRAME_CODE or not found:
             break
@@ -881,12 +951,27 @@ def _findings_run(lines: list[str], codes: bytearray, index: int, known: bytearr
     return found, end
 
 
-def _finding_at(lines: list[str], index: int, known: bytearray) -> bool:
-    """``_finding(lines[index])``, each line read once."""
-    found = known[index]
-    if not found:
-        found = known[index] = 2 if _finding(lines[index]) else 1
-    return found == 2
+def _bulk_findings_run(findings: bytes, in_run: bytes, index: int) -> tuple[list[int], int]:
+    """``_findings_run`` from a finding (``findings[index]``), read in the flags: ``findings``
+    (``_finding_lines``) and ``in_run``, 1 for a finding or a code-frame line."""
+    end = in_run.find(0, index)
+    end = len(in_run) if end < 0 else end
+    return list(compress(range(index, end), findings[index:end])), end
+
+
+def _finding_lines(lines: list[str], codes: bytearray) -> bytes:
+    """1 for each protected line (``codes``) that is a finding (``_finding``), else 0: the
+    pattern is matched by ``map`` over the protected lines with a colon, and only the lines it
+    matches are read for their locations."""
+    flags = bytearray(len(lines))
+    protected = _where(codes.translate(_PROTECTED_TO_ONE))
+    held = list(map(lines.__getitem__, protected))
+    colons = bytes(map(contains, held, repeat(":")))
+    held = list(compress(held, colons))
+    for index, line, match in zip(compress(protected, colons), held, map(_FINDING.match, held), strict=True):
+        if match is not None and _finding_matched(line, match):
+            flags[index] = 1
+    return bytes(flags)
 
 
 def _frame_lines(
@@ -926,10 +1011,14 @@ def _naming_lines(lines: list[str]) -> bytearray:
     for first, text in zip(range(0, len(lines), NAMING_WINDOW), slices, strict=True):
         for index in scan.located_lines(text):
             named[first + index] = 1
-        for index in scan.path_lines(text):
-            named[first + index] = 1
         for index in scan.commit_lines(text):
             named[first + index] = 1
+    # a path only on a line with a "/" or a "." (as ``iter_paths`` reads them): those lines only
+    dotted = _where(_or_flags(*(bytes(map(contains, lines, repeat(mark))) for mark in "/.")))
+    held = list(map(lines.__getitem__, dotted))
+    for first, text in zip(range(0, len(held), NAMING_WINDOW), _slices(held, NAMING_WINDOW), strict=True):
+        for index in scan.path_lines(text):
+            named[dotted[first + index]] = 1
     return named
 
 
