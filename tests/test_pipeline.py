@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 import tersh
 from tersh.execution import pipeline
 from tersh.settings import Settings
@@ -242,5 +244,20 @@ def test_text_the_clean_up_would_leave_alone_is_what_skips_it() -> None:
         data = data.translate(None, pipeline._NEEDS_CLEANING)
         text = data.decode("utf-8", "replace")
         assert clean.clean(text) == text
+
+    check()
+
+
+def test_the_check_for_bytes_to_clean_reads_every_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_needs_cleaning`` answers for the whole output, read a slice at a time."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    monkeypatch.setattr(pipeline, "CLEAN_CHECK_SLICE", 7)
+
+    @given(st.binary(max_size=60))
+    def check(data: bytes) -> None:
+        kept = data.translate(None, pipeline._NEEDS_CLEANING)
+        assert pipeline._needs_cleaning(data) == (len(kept) != len(data))
 
     check()

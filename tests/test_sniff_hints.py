@@ -171,6 +171,7 @@ def test_constants_copied_to_keep_imports_lazy_match_their_sources() -> None:
     from tersh.compaction.rules import git_status
 
     assert registry.GENERIC_MIN_LINES == generic.MIN_RUN  # fewer lines: generic is not asked
+    assert registry.GENERIC_LONG_LINE == generic.LONG_LINE  # a line this long: generic is not asked
     assert git_status.SNIFF_CHARS == omit.SNIFF_CHARS
 
 
@@ -182,6 +183,18 @@ def test_the_generic_compactor_leaves_texts_shorter_than_its_minimum_alone(lines
     text = "\n".join(lines)
     if text.count("\n") < registry.GENERIC_MIN_LINES - 1:
         assert generic.compact(text, Invocation("./tool", "tool", (), 0)) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_LINES[:2000]), st.integers(3900, 9000).map("x".__mul__)),
+                min_size=1, max_size=12))
+def test_the_generic_compactor_is_skipped_only_for_texts_it_declines(lines: list[str]) -> None:
+    from tersh.compaction.kit.base import Invocation
+
+    text = "\n".join(lines)
+    if not registry._generic_may_propose(text):
+        assert generic.compact(text, Invocation("./tool", "tool", (), 0)) is None
+        assert text.count("\n") < registry.GENERIC_MIN_LINES - 1 or max(map(len, lines)) >= generic.LONG_LINE
 
 
 def test_line_forms_are_the_sniffers_own_patterns() -> None:

@@ -43,9 +43,9 @@ def tersh_command() -> str:
             candidate = os.path.join(os.path.dirname(candidate), "tersh")
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return quote(candidate)
-    import shutil
+    from tersh.command.onpath import which  # not shutil: see onpath
 
-    found = shutil.which("tersh")
+    found = which("tersh")
     if found:
         return quote(os.path.abspath(found))
     return f"{quote(sys.executable)} -m tersh"

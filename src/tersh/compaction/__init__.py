@@ -63,6 +63,8 @@ def _safe_sniff(rule: Rule, text: str) -> float:
 #: ``generic.MIN_RUN``: the generic compactor leaves a text of fewer lines as it is, so it is not
 #: imported for one (tests/test_sniff_hints.py holds the two equal).
 GENERIC_MIN_LINES = 4
+#: ``generic.LONG_LINE``: the generic compactor leaves a text holding a line this long as it is.
+GENERIC_LONG_LINE = 4096
 
 #: How much of a text the sniffers see.
 SNIFF_HEAD_CHARS = 20000
@@ -170,13 +172,23 @@ def compact_text(text: str, inv: Invocation, min_saving: float = MIN_SAVED_SHARE
         affordable = None
     outcome = _by_rule(text, inv, min_saving, affordable)
     unaffordable = outcome.refused == UNAFFORDABLE
-    if not outcome.applied and not unaffordable and text.count("\n") >= GENERIC_MIN_LINES - 1:
+    if not outcome.applied and not unaffordable and _generic_may_propose(text):
         from tersh.compaction import generic as generic_rule
 
         generic = apply(generic_rule, text, inv, min_saving, affordable)
         if generic.applied:
             outcome = generic
     return _tables_respaced(text, outcome, inv)
+
+
+def _generic_may_propose(text: str) -> bool:
+    """False when the generic compactor would decline ``text`` whatever it holds: fewer lines
+    than it needs, or (by their mean length: no split) a line of GENERIC_LONG_LINE characters."""
+    breaks = text.count("\n")
+    if breaks < GENERIC_MIN_LINES - 1:
+        return False
+    lines = breaks + 1
+    return len(text) - breaks <= (GENERIC_LONG_LINE - 1) * lines
 
 
 def _tables_respaced(source: str, outcome: Outcome, inv: Invocation) -> Outcome:

@@ -40,7 +40,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, contains, eq, floordiv, is_not, itemgetter, methodcaller, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
-from tersh.compaction import excerpts, folds, repeats, stylish
+from tersh.compaction import excerpts, folds, grepscreen, repeats, stylish
 from tersh.compaction.blanks import squeeze, squeeze_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
@@ -766,9 +766,13 @@ def compact(text: str, inv: Invocation) -> str | None:
         return None
     # Each way out is asked before the costlier test is made: a flood's fact scan before its
     # split, a short text's split (for its longest line) before its fact scan.
-    flags = _fact_flags(text) if total > FLOOD_LINES else None
-    if flags is not None and 1 not in flags:
-        return None  # a flood with no fact: the preview's filler allowance shows it for less
+    flags = None
+    if total > FLOOD_LINES:
+        if not _may_hold_facts(text):
+            return None  # grep finds no line that may carry a fact: the scan would flag none
+        flags = _fact_flags(text)
+        if 1 not in flags:
+            return None  # a flood with no fact: the preview's filler allowance shows it for less
     lines = text.split("\n")
     if max(map(len, lines)) >= LONG_LINE:
         return None  # masking lines this long backtracks for minutes (16 MB of 10 KB lines)
@@ -779,6 +783,12 @@ def compact(text: str, inv: Invocation) -> str | None:
     if flags is None:
         flags = _fact_flags(text)
     return folds.folded(text, _compacted(text, lines, _codes(text, lines, flags)))
+
+
+def _may_hold_facts(text: str) -> bool:
+    """False when ``text`` is large and grep finds no line in it that may be a fact line
+    (``grepscreen``): ``_fact_flags(text)`` would flag none. True: the scan decides."""
+    return len(text) < grepscreen.MIN_CHARS or grepscreen.may_hold_fact_lines(text)
 
 
 def _regrouped(text: str, grouped: list[str], inv: Invocation) -> str | None:

@@ -186,6 +186,13 @@ class _Text:
     def __init__(self, body: str) -> None:
         self.body = body
         self.total = body.count("\n") + 1
+        self._raw: bytes | None = None
+
+    def raw(self) -> bytes:
+        """The body's UTF-8 bytes (what grep reads), encoded once for this text."""
+        if self._raw is None:
+            self._raw = self.body.encode("utf-8", "surrogatepass")
+        return self._raw
 
     def chunks(self) -> Iterator[tuple[int, str]]:
         """(number of the first line, whole lines each ending with ``\\n``)."""
@@ -483,7 +490,7 @@ def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
     if isinstance(source, _File):
         yield from _grep_file(grep, source, os.fsencode(source.path))
         return
-    data = source.body.encode("utf-8", "surrogatepass")
+    data = source.raw()
     memfd_create = getattr(os, "memfd_create", None)
     if memfd_create is not None:  # a file in memory, no folder: grep reads it as its stdin
         try:
@@ -855,8 +862,9 @@ class _Context:
         first = 0
         for piece, giant in _raw_pieces(blocks):
             if giant is None:
-                yield from self._body(piece, first)
-                first += piece.count(b"\n")
+                count = piece.count(b"\n")
+                yield from self._body(piece, first, count)
+                first += count
             else:
                 yield from self._giant(piece, first, giant)
                 first += 1
@@ -880,9 +888,9 @@ class _Context:
             self.after -= 1
         self.previous = (number, prefix)
 
-    def _body(self, body: bytes, first: int) -> Iterator[tuple[int, str]]:
+    def _body(self, body: bytes, first: int, count: int) -> Iterator[tuple[int, str]]:
+        """The lines printed for ``body``, ``count`` whole lines from line ``first`` on."""
         starts = _context_starts(body)
-        count = body.count(b"\n")
         if not starts and self.after == 0:
             last = body.rfind(b"\n", 0, len(body) - 1) + 1
             self.previous = (first + count - 1, body[last:-1])
@@ -927,7 +935,7 @@ RAW_BLOCK = 1 << 20
 def _source_blocks(source: _Source) -> Iterator[bytes]:
     """The raw bytes of a source (what grep reads), a block at a time."""
     if isinstance(source, _Text):
-        yield source.body.encode("utf-8", "surrogatepass")
+        yield source.raw()
         return
     with open(source.path, "rb") as handle:
         while block := handle.read(RAW_BLOCK):

@@ -167,8 +167,8 @@ PLAIN_MAX_BYTES = 8192
 #: ...and at most this many lines: fewer than the generic compactor needs to propose anything
 #: (``generic.MIN_RUN``; tests/test_sniff_hints.py holds the two in that order).
 PLAIN_MAX_LINES = 3
-#: Output at most this long is checked for the bytes the clean-up acts on (none: no clean-up).
-PRINTABLE_CHECK_BYTES = 1 << 16
+#: Output is checked for the bytes the clean-up acts on (none: no clean-up) this many at a time.
+CLEAN_CHECK_SLICE = 1 << 20
 #: Bytes the clean-up acts on: C0 controls but tab and newline (escape and carriage return among
 #: them), DEL. No byte of a UTF-8 character past ASCII is one, nor of the replacement character.
 _NEEDS_CLEANING = bytes([*range(9), *range(11, 32), 127])
@@ -241,6 +241,16 @@ def _bound_text(text: str, max_lines: int, max_bytes: int, *, filler_bytes: int,
                               whole_text=whole_text)
 
 
+def _needs_cleaning(data: bytes) -> bool:
+    """Whether ``data`` holds a byte of ``_NEEDS_CLEANING`` (else its decoded text is its clean
+    text), looked for a slice at a time (no copy of the whole output)."""
+    for start in range(0, len(data), CLEAN_CHECK_SLICE):
+        piece = data[start : start + CLEAN_CHECK_SLICE]
+        if len(piece.translate(None, _NEEDS_CLEANING)) != len(piece):
+            return True
+    return False
+
+
 def _cleaned(text: str) -> str:
     """``compaction.clean.clean(text)``."""
     from tersh.compaction import clean as cleaning
@@ -256,9 +266,8 @@ def _compacted(cap: capture_store.Capture, conf: Settings, base: dict[str, Any],
     notes = _encoding_notes(data)
     raw = data.decode("utf-8", "replace")  # as preview.decode, without importing the preview
     # Text without escapes, carriage returns and controls holds nothing the clean-up changes:
-    # it is not imported for such short output.
-    untouched = len(data) <= PRINTABLE_CHECK_BYTES and len(data.translate(None, _NEEDS_CLEANING)) == len(data)
-    cleaned = raw if bypass or untouched else _cleaned(raw)
+    # it is not asked (nor imported, for short output) to find that out at several times the cost.
+    cleaned = raw if bypass or not _needs_cleaning(data) else _cleaned(raw)
     text = cleaned[:-1] if cleaned.endswith("\n") else cleaned
     details: dict[str, Any] = base.pop("details")
     pricing = _Pricing(cap, conf, base, notes, cleaned)

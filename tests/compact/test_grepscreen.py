@@ -1,0 +1,62 @@
+"""grep's screen of a flood (``grepscreen``) never hides a fact line from the generic compactor.
+
+``may_hold_fact_lines`` False stands for "the bulk scan finds no fact line": texts made of
+lines of recorded outputs (fact lines among them) and of any text are held to that, and the
+generic compactor's answer with the screen to its answer without it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tersh.compaction import generic, grepscreen, preview
+from tersh.compaction.kit.base import Invocation
+from tersh.compaction.verify.scan import fact_lines
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RECORDED = sorted(
+    {line for path in sorted((FIXTURES / "generic").glob("*/combined"))
+     for line in path.read_text(encoding="utf-8", errors="replace").splitlines()}
+)
+FACT_FREE = [line for line in RECORDED if not fact_lines(line + "\n")]
+#: A log no line of which grep picks (as bench_shapes writes one).
+LOG = [f"2026-12-01 10:11:{n % 60:02d} worker-{n % 16:02d} handled request {n:08d} status=ok"
+       for n in range(generic.FLOOD_LINES + 200)]
+ANY_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=60)
+INV = Invocation("cat out.txt", "cat", ("out.txt",), 1)
+
+pytestmark = pytest.mark.skipif(preview._grep() is None, reason="no grep on PATH")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(*map(st.sampled_from, (RECORDED, FACT_FREE, LOG)), ANY_LINE), max_size=30))
+def test_a_text_grep_clears_holds_no_fact_line(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    if not grepscreen.may_hold_fact_lines(text):
+        assert fact_lines(text + "\n") == []
+        assert 1 not in generic._fact_flags(text)
+
+
+def test_the_screen_clears_a_fact_free_flood_and_not_one_with_a_fact() -> None:
+    flood = "\n".join(LOG * 4)
+    assert not grepscreen.may_hold_fact_lines(flood)
+    assert grepscreen.may_hold_fact_lines(flood + "\nsrc/app.py:12:4: E501 line too long")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(RECORDED), min_size=0, max_size=3), st.integers(0, 1000))
+def test_the_generic_compactor_answers_the_same_with_and_without_the_screen(
+        facts: list[str], seed: int) -> None:
+    lines = LOG[seed:] + LOG * 3
+    for number, line in enumerate(facts):
+        lines.insert((seed * (number + 7)) % len(lines), line)
+    text = "\n".join(lines)
+    assert len(text) >= grepscreen.MIN_CHARS and text.count("\n") >= generic.FLOOD_LINES
+    screened = generic.compact(text, INV)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grepscreen, "may_hold_fact_lines", lambda _text: True)
+        assert generic.compact(text, INV) == screened
