@@ -26,6 +26,9 @@ braces would read as a group).
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import is_not
+
 from tersh._startup.lazyre import lazy
 from tersh._startup.lean import lru_cache
 from tersh.compaction import wrapped
@@ -199,10 +202,10 @@ def _fold_places(lines: list[str]) -> list[str] | None:
     """Each stretch of lines under one head word, with the lines that differ only in one number
     (at least MIN_PLACES) folded onto one: ``L:  {10,11} | P:   1 | msg``; None when no more
     than FEW_PLACES lines have a head word and a number."""
-    heads = [_head(line) for line in lines]
-    candidates = zip(lines, heads, strict=True)
-    if sum(head is not None and _NUMBER.search(line) is not None for line, head in candidates) <= FEW_PLACES:
+    numbered = list(compress(lines, map(_NUMBER.search, lines)))  # (no Python call a line)
+    if len(numbered) <= FEW_PLACES or sum(map(is_not, map(_head, numbered), repeat(None))) <= FEW_PLACES:
         return None
+    heads = [_head(line) for line in lines]
     out: list[str] = []
     changed = False
     index, total = 0, len(lines)

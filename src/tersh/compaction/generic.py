@@ -40,7 +40,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, contains, eq, floordiv, is_not, itemgetter, methodcaller, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
-from tersh.compaction import excerpts, folds, grepscreen, repeats, stylish
+from tersh.compaction import excerpts, grepscreen, repeats, stylish
 from tersh.compaction.blanks import squeeze, squeeze_bytes
 from tersh.compaction.kit.base import Invocation, min_share
 from tersh.compaction.verify.facts import (
@@ -52,6 +52,7 @@ from tersh.compaction.verify.facts import (
     iter_locations,
     iter_paths,
     may_be_quoted_source,
+    place_lines,
     quoted_source,
 )
 
@@ -782,7 +783,12 @@ def compact(text: str, inv: Invocation) -> str | None:
             return _regrouped(text, grouped, inv)
     if flags is None:
         flags = _fact_flags(text)
-    return folds.folded(text, _compacted(text, lines, _codes(text, lines, flags)))
+    compacted = _compacted(text, lines, _codes(text, lines, flags))
+    if 1 not in flags and not place_lines(text):
+        return compacted  # folds fold findings: a text with no fact line nor place line has none
+    from tersh.compaction import folds  # loaded with the first text that has fact lines
+
+    return folds.folded(text, compacted)
 
 
 def _may_hold_facts(text: str) -> bool:
