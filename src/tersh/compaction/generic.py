@@ -74,6 +74,9 @@ MIN_RUN = 4
 FEW_FINDINGS = 40
 #: Past this many lines, an output with no diagnostic or location is left to the preview.
 FLOOD_LINES = 8000
+#: The folds (``folds``) are tried when at least one line in this many carries a fact or names a
+#: place (they fold the findings of an output made of them; a log with a few costs them time).
+FOLD_SHARE = 4
 #: At most this many distinct values are listed for one collapsed run (the verifier refuses
 #: the text when a fact is then missing, so the output stays whole).
 MAX_VALUES = 200
@@ -784,8 +787,8 @@ def compact(text: str, inv: Invocation) -> str | None:
     if flags is None:
         flags = _fact_flags(text)
     compacted = _compacted(text, lines, _codes(text, lines, flags))
-    if 1 not in flags and not place_lines(text):
-        return compacted  # folds fold findings: a text with no fact line nor place line has none
+    if (flags.count(1) + len(place_lines(text))) * FOLD_SHARE < len(flags):
+        return compacted  # folds fold an output made of findings: too few lines are findings
     from tersh.compaction import folds  # loaded with the first text that has fact lines
 
     return folds.folded(text, compacted)
