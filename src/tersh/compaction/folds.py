@@ -37,7 +37,7 @@ from tersh.compaction.verify.facts import _word_path, place_line
 
 TYPE_CHECKING = False  # no typing import at run time
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator, Sequence
 
 #: At least this many lines that differ only in the file they name are folded.
 MIN_PATHS = 3
@@ -168,20 +168,27 @@ def _regroup(
     by ``render`` of their indexes when that is shorter (no line moves: a log's order stays)."""
     out: list[str] = []
     changed = False
-    index, total = 0, len(lines)
-    while index < total:
-        key = keys[index]
-        end = index + 1
-        while key is not None and end < total and keys[end] == key:
-            end += 1
+    for index, end in _runs(keys):
         line = render(list(range(index, end))) if end - index >= least else None
         if line is None or len(line) >= sum(len(lines[member]) + 1 for member in range(index, end)):
             out.extend(lines[index:end])
         else:
             out.append(line)
             changed = True
-        index = end
     return out if changed else None
+
+
+def _runs(keys: Sequence[object | None]) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each run of lines in a row with one key (a line with no key, None,
+    is a run of its own), in order."""
+    index, total = 0, len(keys)
+    while index < total:
+        key = keys[index]
+        end = index + 1
+        while key is not None and end < total and keys[end] == key:
+            end += 1
+        yield index, end
+        index = end
 
 
 def _head(line: str) -> str | None:
@@ -208,20 +215,13 @@ def _fold_places(lines: list[str]) -> list[str] | None:
     heads = [_head(line) for line in lines]
     out: list[str] = []
     changed = False
-    index, total = 0, len(lines)
-    while index < total:
-        head = heads[index]
-        end = index + 1
-        while head is not None and end < total and heads[end] == head:
-            end += 1
+    for index, end in _runs(heads):
         if end - index < MIN_PLACES:
             out.extend(lines[index:end])
-            index = end
             continue
         written, gone = _places(lines, index, end)
         changed = changed or bool(written)
         out.extend(written.get(at, lines[at]) for at in range(index, end) if at not in gone)
-        index = end
     return out if changed else None
 
 
