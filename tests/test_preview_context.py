@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -171,10 +172,58 @@ _SUMMARY_PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=1000, deadline=None)
-@given(line=st.lists(_SUMMARY_PIECES, max_size=6).map("".join) | st.text(max_size=40))
-def test_a_summary_is_found_as_the_pattern_finds_it(line: str) -> None:
-    assert preview._is_summary(line) == preview_read.summary_on(line)  # the literal search misses none
+# The patterns as first written (one search each, no literal search before them): what the
+# faster forms in preview_read must find, line for line.
+_PLAIN_SUMMARY = re.compile(
+    r"(?<![:.])\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
+    r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
+    r"|^=+ .*\bin \d[\d.]*s\b",
+    re.IGNORECASE,
+)
+_PLAIN_ENTRY_PLACES = re.compile(r"[ \t]+\d+(?::\d+)?(?: \d+(?::\d+)?)*(?= )")
+_PLAIN_CODE = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
+
+
+def _plain_summary_on(line: str) -> bool:
+    places = _PLAIN_ENTRY_PLACES.match(line)
+    return _PLAIN_SUMMARY.search(line, places.end() if places is not None else 0) is not None
+
+
+_GROUPED_PLACES = st.sampled_from(["  19 52 59", "  7:1 8:3", "\t4", "  12:5"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    places=st.just("") | _GROUPED_PLACES,
+    line=st.lists(_SUMMARY_PIECES, max_size=6).map("".join) | st.text(max_size=40),
+)
+def test_a_summary_is_found_as_the_plain_pattern_finds_it(places: str, line: str) -> None:
+    line = places + line
+    assert preview_read.summary_on(line) == _plain_summary_on(line)
+
+
+_CODE_PIECES = st.sampled_from(
+    [
+        *("E501", "TS2322", "SC2086", "c0301", "ABCD12345", "ABCDE123", "E12", "E123456"),
+        *("clippy::needless_return", "clippy::A123", "no-var", "[attr-defined]", "(reportReturnType)"),
+        *("(too-many-lines)", "  complexity", "-", "_", "x", "Y", "1", " ", "  ", "\t", ":", "[", "]"),
+        *("(", ")", "é", "\u00a0", "\u2003", "\x1c"),
+    ]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(line=st.lists(_CODE_PIECES, max_size=12).map("".join) | st.text(max_size=60))
+def test_codes_and_end_codes_are_found_as_the_plain_patterns_find_them(line: str) -> None:
+    assert [found.span() for found in preview_read._code_pattern(line).finditer(line)] == [
+        found.span() for found in _PLAIN_CODE.finditer(line)
+    ]
+    long_line = "x" * 130 + line  # the end code is searched for within the last characters only
+    for text in (line, long_line):
+        start = max(0, len(text) - preview_read._END_CODE_REACH)
+        plain = preview_read._END_CODE.search(text, start)
+        found = preview_read._end_code(text)
+        assert (found and found.span()) == (plain and plain.span())
 
 
 def _tail_before(source: preview._File) -> list[tuple[int, str]]:

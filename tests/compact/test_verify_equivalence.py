@@ -124,6 +124,20 @@ def test_severity_pre_test_misses_no_line(text: str) -> None:
         assert chunk.rfind("\n", 0, match.start()) + 1 in starts
 
 
+def _plain_is_diagnostic(line: str) -> bool:
+    severe = any(not facts._in_option(line, match.start()) for match in facts._SEVERITY.finditer(line))
+    return severe and facts._not_passing(line)
+
+
+@given(line=GENERATED.map(lambda t: t.replace("\n", " ").replace("\r", " ")))
+def test_a_diagnostic_is_what_the_severity_pattern_finds(line: str) -> None:
+    assert facts.is_diagnostic(line) == _plain_is_diagnostic(line)
+
+
+def test_diagnostics_on_real_lines() -> None:
+    assert [facts.is_diagnostic(x) for x in LINES] == [_plain_is_diagnostic(x) for x in LINES]
+
+
 def test_passing_pre_test_misses_no_line() -> None:
     assert all(facts._may_pass(x) for x in LINES if facts._PASSING.search(x))
 

@@ -14,6 +14,8 @@ from tersh.compaction.verify.facts import (
     _LOCATION_PYTHON,
     _PATH_CANDIDATE,
     SEVERITY_WORDS,
+    _colon_location_path,
+    _word_path,
     is_diagnostic,
     iter_commits,
     iter_locations,
@@ -23,6 +25,7 @@ from tersh.result import utf8_len as _utf8_len
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    from re import Match, Pattern
     from typing import NamedTuple
 else:
     from tersh._startup.lean import NamedTuple
@@ -49,7 +52,10 @@ _LOCATION_MARKS = lazy(r"[./][\w.@+~/-]*:\d|\.\w+\(\d|File \"")
 # What the index lists. Codes: rule ids (E501, TS2322, SC2086, C0301, rustc's E0308), and at
 # the end of a line mypy's [error-code], pylint's (symbolic-name), clippy's lint, or the rule id
 # eslint writes after two spaces (``no-var``, ``complexity``), or pyright's (reportRuleName).
-_CODE = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
+# The rule id's first capital comes first in the pattern (the lookbehind after it), so a search
+# skips to capitals; a line naming a clippy lint is read with the lint's form too.
+_CODE = lazy(r"[A-Z](?<![\w-][A-Z])[A-Z]{0,3}\d{3,5}(?![\w-])")
+_CODE_OR_LINT = lazy(r"(?<![\w-])[A-Z]{1,4}\d{3,5}(?![\w-])|clippy::\w+")
 _END_CODE = lazy(  # each form as the tool writes it: brackets and parentheses kept
     r"(?:(\[[a-z][a-z0-9]*(?:-[a-z0-9]+)*\])|(\([a-z]+(?:-[a-z]+)+\))|\s\s((?:@[\w-]+/)?[a-z]+(?:-[a-z]+)*"
     r"(?:/[a-z]+(?:-[a-z]+)*)?)|(\(report[A-Z][A-Za-z]*\)))\s*$"
@@ -65,12 +71,17 @@ _FAILING_TEST = lazy(
     r"(?:^|\s)(?:FAILED|FAIL|ERROR|[✗✕×✖]|not ok(?: \d+)?(?: -)?|--- FAIL:)\s+(\S+)"
     r"|^\s*(\S+) \.\.\. (?:FAIL|ERROR)\b|^\s*(\S+) FAILED\b"
 )
-_SUMMARY = lazy(
-    r"(?<![:.])\b\d[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
-    r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b|^(?:Found|Ran) \d"
-    r"|^=+ .*\bin \d[\d.]*s\b",
+# A summary: a count of what a run found ("3 passed", "12 files would be reformatted"), a line
+# that opens with "Found 3" or "Ran 12", or a "=== ... in 1.2s ===" banner. The count's first
+# digit comes first in its pattern (the lookbehind after it: no word, ":" or "." before the
+# count), so a search skips to digits; tests/test_preview_context.py holds the two patterns
+# equal to the one they were written from.
+_SUMMARY_COUNT = lazy(
+    r"\d(?<![\w:.]\d)[\d,]* (?:passed|failed|errors?|warnings?|problems?|tests?|skipped|issues?|files?"
+    r" (?:would be )?(?:reformatted|changed|left unchanged|checked))\b",
     IGNORECASE,
 )
+_SUMMARY_OPENING = lazy(r"(?:Found|Ran) \d|=+ .*\bin \d[\d.]*s\b", IGNORECASE)
 
 
 # --- what a line carries --------------------------------------------------------------------
@@ -93,26 +104,31 @@ def carries_fact(line: str) -> bool:
         is_fact_line(line)
         or next(iter_paths(line), None) is not None
         or next(iter_commits(line), None) is not None
-        or _is_summary(line)
+        or summary_on(line)
         or _STRUCTURE.match(line) is not None
     )
 
 
-#: Every _SUMMARY match holds one of these (lower-cased), or opens the line with "found ", "ran "
-#: or "=".
+#: Every _SUMMARY_COUNT match holds one of these (lower-cased); every _SUMMARY_OPENING match
+#: opens the line with "found ", "ran " or "=".
 _SUMMARY_WORDS = (" passed", " failed", " error", " warning", " problem", " test", " skipped", " issue",
                   " file")
 
 
-def _is_summary(line: str) -> bool:
-    """Whether _SUMMARY finds a summary on ``line``, asked only when a literal search finds
-    one of its words (a line whose case folding the search cannot follow is always asked)."""
-    if not line.startswith("="):
-        lowered = line.lower()
-        if (line.isascii() or (len(lowered) == len(line) and not _FOLDED.search(line))) and not (
-                lowered.startswith(("found ", "ran ")) or any(word in lowered for word in _SUMMARY_WORDS)):
-            return False
-    return summary_on(line)
+def _may_summarize(line: str) -> bool:
+    """Whether a summary may be on ``line``: a literal search finds one of _SUMMARY_WORDS or
+    an opening (a line whose case folding the search cannot follow always may)."""
+    if line.startswith("="):
+        return True
+    lowered = line.lower()
+    if not line.isascii() and (len(lowered) != len(line) or _FOLDED.search(line)):
+        return True
+    if lowered.startswith(("found ", "ran ")):
+        return True
+    for word in _SUMMARY_WORDS:  # noqa: SIM110 - a generator costs a third more than the searches
+        if word in lowered:
+            return True
+    return False
 
 
 # A grouped entry's places ("  19 52 59 error: …", "  7:1 8:3 error …"): numbers, but no counts.
@@ -120,9 +136,32 @@ _ENTRY_PLACES = lazy(r"[ \t]+\d+(?::\d+)?(?: \d+(?::\d+)?)*(?= )")
 
 
 def summary_on(line: str) -> bool:
-    """Whether _SUMMARY finds a summary on ``line`` past the places a grouped entry opens with."""
+    """Whether a summary is on ``line`` past the places a grouped entry opens with (an opening
+    only where no places are)."""
+    if not _may_summarize(line):
+        return False
     places = _ENTRY_PLACES.match(line)
-    return _SUMMARY.search(line, places.end() if places is not None else 0) is not None
+    if places is None:
+        return _SUMMARY_OPENING.match(line) is not None or _SUMMARY_COUNT.search(line) is not None
+    return _SUMMARY_COUNT.search(line, places.end()) is not None
+
+
+def _code_pattern(line: str) -> Pattern[str]:
+    """The pattern of the rule codes on ``line``."""
+    return _CODE_OR_LINT if "clippy::" in line else _CODE
+
+
+def _end_code(line: str) -> Match[str] | None:
+    """The end code of ``line`` (_END_CODE within its last _END_CODE_REACH characters): only
+    searched for when the line's last non-blank character can end one (``]``, ``)``, or a
+    letter with two blanks before it somewhere in reach)."""
+    start = max(0, len(line) - _END_CODE_REACH)
+    tail = line[start:].rstrip()
+    last = tail[-1:]
+    if last == "]" or last == ")" or ("a" <= last <= "z" and (
+            "  " in tail or "\t" in tail or not (tail.isascii() and tail.isprintable()))):
+        return _END_CODE.search(line, start)
+    return None
 
 
 def _candidate_starts(chunk: str) -> list[int] | None:
@@ -190,28 +229,34 @@ def _path_start(start: int, path: str) -> int:
     return start + 2 if path.startswith("./") else start
 
 
+#: The reading of a line that carries no fact and opens with no code.
+_NO_FACT = LineRead(False, (), (), (), None, False, None)
+
+
 def read_line(line: str) -> LineRead | None:
     """Where the facts of ``line`` are (None for a line with a URL: its reading depends on the
     text the URLs leave, read as it comes)."""
     if "://" in line:
         return None
-    from tersh.compaction.verify.facts import _colon_location_path, _word_path
-
     locations: list[tuple[Span, Span, Span]] = []
-    forms = (('File "', _LOCATION_PYTHON), ("(", _LOCATION_PAREN), (":", _LOCATION_COLON))
-    for mark, form in forms:
-        if mark not in line:
-            continue
-        for found in form.finditer(line):
-            path = found["path"]
-            if form is _LOCATION_COLON and _colon_location_path(path) is None:
-                continue
+    if 'File "' in line:
+        for found in _LOCATION_PYTHON.finditer(line):
             start, end = found.span("path")
-            col = found.span("col") if "col" in form.groupindex else (-1, -1)
-            locations.append(((_path_start(start, path), end), found.span("line"), col))
+            locations.append(((_path_start(start, found["path"]), end), found.span("line"), (-1, -1)))
+    if "(" in line:
+        for found in _LOCATION_PAREN.finditer(line):
+            start, end = found.span("path")
+            col = found.span("col")
+            locations.append(((_path_start(start, found["path"]), end), found.span("line"), col))
+    if ":" in line:
+        for found in _LOCATION_COLON.finditer(line):
+            path = found["path"]
+            if _colon_location_path(path) is not None:
+                start, end = found.span("path")
+                locations.append(((_path_start(start, path), end), found.span("line"), found.span("col")))
     if not locations and not is_diagnostic(line):
         head = _CODE_HEAD.match(line)
-        return LineRead(False, (), (), (), None, False, slice(*head.span(1)) if head else None)
+        return _NO_FACT if head is None else LineRead(False, (), (), (), None, False, slice(*head.span(1)))
     paths: list[slice] = []
     if "/" in line or "." in line:
         for found in _PATH_CANDIDATE.finditer(line):
@@ -219,8 +264,8 @@ def read_line(line: str) -> LineRead | None:
             if _word_path(word) is not None:
                 path = word.rstrip(".")
                 paths.append(slice(_path_start(found.start(), path), found.start() + len(path)))
-    codes = [slice(*found.span()) for found in _CODE.finditer(line)]
-    ending = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
+    codes = [slice(*found.span()) for found in _code_pattern(line).finditer(line)]
+    ending = _end_code(line)
     if ending:
         codes.append(slice(*next(ending.span(group) for group in (1, 2, 3, 4) if ending.group(group))))
     failing = _FAILING_TEST.search(line) if _may_fail(line) else None
@@ -289,8 +334,8 @@ class Digest:
         places = [(path, f"{path}:{row}:{col}" if col else f"{path}:{row}") for path, row, col in locations]
         if "/" in line or "." in line:
             places += [(path, path) for path in iter_paths(line)]
-        codes = _CODE.findall(line)
-        end = _END_CODE.search(line, max(0, len(line) - _END_CODE_REACH))
+        codes = _code_pattern(line).findall(line)
+        end = _end_code(line)
         if end:
             codes.append(next(group for group in end.groups() if group))
         failing = _FAILING_TEST.search(line) if _may_fail(line) else None

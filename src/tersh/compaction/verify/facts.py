@@ -148,9 +148,19 @@ def is_diagnostic(line: str) -> bool:
     A severity word inside a command-line option (``gcc -Werror -Wfatal-errors -c x.c``) reports
     nothing.
     """
+    if line.isascii() and not _holds_severity_head(line.lower()):
+        return False  # (what _severity_starts would find: nothing)
     if not any(not _in_option(line, start) for start in _severity_starts(line)):
         return False
     return _not_passing(line)
+
+
+def _holds_severity_head(lowered: str) -> bool:
+    """Whether the lower-cased form of an ASCII line holds one of _SEVERITY_HEADS."""
+    for head in _SEVERITY_HEADS:  # noqa: SIM110 - a generator costs a third more than the searches
+        if head in lowered:
+            return True
+    return False
 
 
 def _not_passing(line: str) -> bool:
