@@ -6,7 +6,10 @@ Usage: python bench/bench_digest.py [--mb 50] [--rounds 3] [--shapes tsc,git-log
 Each shape is a file of about ``--mb`` MB: a real output of a tool repeated, each copy naming
 other files (a folder renamed per copy, commit ids changed per copy), as users meet it when a
 type checker, linter, build, git log or verbose test run prints far more than the bounds; a
-service log with an error every thousand lines; and fact-free log lines. Each file goes through
+service log with an error every thousand lines; and fact-free log lines. A folder renamed with
+a number leaves each line's shape as it was (digits are read alike), so the copies repeat the
+first copy's shapes; in the ``-distinct`` shapes the folder is renamed with letters, so every
+line that names a file is a new shape, as in a real run over thousands of files. Each file goes through
 the whole `tersh run -- cat FILE` process (the installed console script after `tersh enable`,
 with a private TERSH_HOME; `cat` maps to no rule and the output is over compact.max_input_bytes,
 so it reaches the streaming preview: the call's record, with no rule and no category, is checked
@@ -45,6 +48,8 @@ SHAPES: dict[str, str | None] = {
     "cargo-build": "build__cargo-build-semver-errors",
     "git-log": "git__log-default-huge",
     "pytest-v": "test__pytest-click-v-pass",
+    "tsc-distinct": "build__tsc-ufo-injected-errors",
+    "ruff-distinct": "lint__ruff-boltons-default-full",
     "mixed-log": None,
     "fact-free": None,
 }
@@ -57,20 +62,32 @@ def _case_text(name: str) -> str:
     return next(case for case in corpus.cases() if case.name == name).combined
 
 
-def _vary(sample: str, index: int) -> str:
-    """One copy of ``sample`` under its own folders, with its own commit ids."""
-    copy = _FOLDERS.sub(rf"\g<1>{index}/", sample)
+def _letters(index: int) -> str:
+    """``index`` written in the letters a to z (0: "a", 26: "ba")."""
+    word = ""
+    while True:
+        index, digit = divmod(index, 26)
+        word = chr(ord("a") + digit) + word
+        if not index:
+            return word
+
+
+def _vary(sample: str, index: int, distinct: bool = False) -> str:
+    """One copy of ``sample`` under its own folders (named with letters when ``distinct``), with
+    its own commit ids."""
+    tag = f"_{_letters(index)}" if distinct else str(index)
+    copy = _FOLDERS.sub(rf"\g<1>{tag}/", sample)
     if "commit " in copy:
         salt = str(index).encode()
         copy = _COMMIT_ID.sub(lambda m: hashlib.sha1(salt + m[0].encode()).hexdigest(), copy)
     return copy
 
 
-def _repeated(name: str) -> Callable[[int], str]:
+def _repeated(name: str, distinct: bool) -> Callable[[int], str]:
     sample = _case_text(name)
     if not sample.endswith("\n"):
         sample += "\n"
-    return lambda index: _vary(sample, index)
+    return lambda index: _vary(sample, index, distinct)
 
 
 def _mixed_log(index: int) -> str:
@@ -99,7 +116,8 @@ def _fact_free(index: int) -> str:
 def make_file(path: Path, shape: str, size: int) -> int:
     """Write about ``size`` bytes of ``shape`` to ``path``; the bytes written."""
     case = SHAPES[shape]
-    piece = _repeated(case) if case else _mixed_log if shape == "mixed-log" else _fact_free
+    distinct = shape.endswith("-distinct")
+    piece = _repeated(case, distinct) if case else _mixed_log if shape == "mixed-log" else _fact_free
     written = index = 0
     with open(path, "wb") as handle:
         while written < size:

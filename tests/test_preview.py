@@ -212,3 +212,45 @@ def _cut_by_encoding(line: str, max_bytes: int) -> tuple[str, bool]:
        max_bytes=st.integers(0, 500))
 def test_cut_line_is_the_cut_of_the_encoded_line(line: str, max_bytes: int) -> None:
     assert cut_line(line, max_bytes) == _cut_by_encoding(line, max_bytes)
+
+
+def _letters(number: int) -> str:
+    word = ""
+    while True:
+        number, digit = divmod(number, 26)
+        word = chr(ord("a") + digit) + word
+        if not number:
+            return word
+
+
+def test_a_flood_of_fact_lines_each_of_its_own_shape_streams_in_bounded_memory(tmp_path: Path) -> None:
+    """A type checker's run over many files (every line a fact line naming another file, so no
+    two lines share a shape) reaches the streaming preview; its process stays under 64 MB."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.clihelp import enable
+
+    enable()
+    path = tmp_path / "tsc.log"
+    rows = (
+        f"src/{_letters(i)}/{_letters(i * 7)}.ts({i % 500 + 1},{i % 40 + 1}): error TS{2300 + i % 90}: "
+        f"Type '{_letters(i * 3)}' is not assignable to type '{_letters(i * 5)}'.\n"
+        for i in range(120_000)
+    )
+    path.write_text("".join(rows) + "Found 120000 errors in 120000 files.\n")
+    parent = (  # a parent of one child: the child's peak RSS is RUSAGE_CHILDREN's
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps({'code': done.returncode, 'peak_kb': peak, 'head': done.stdout[:4000].decode()}))\n"
+    )
+    argv = [sys.executable, "-c", "import json\n" + parent, sys.executable, "-m", "tersh", "run", "--", "cat",
+            str(path)]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True)
+    report = json.loads(done.stdout)
+    assert report["code"] == 0
+    assert report["head"].startswith("[tersh] index of the 120,001 fact lines")
+    assert "TS2300 ×" in report["head"] and "src/a/a.ts:1:1" in report["head"]
+    assert report["peak_kb"] < 64 * 1024, f"peak RSS {report['peak_kb'] / 1024:.1f} MB"

@@ -386,8 +386,10 @@ def _python_candidates(source: _Source) -> Iterator[tuple[str, int, str]]:
 GREP_MIN_BYTES = 256 << 10
 #: From this size on, a file is scanned in bulk, each shape of line read once (see preview_bulk).
 BULK_MIN_BYTES = GREP_MIN_BYTES
-#: The bulk scan reads a file this many bytes at a time (whole lines).
-BULK_CHUNK = 2 << 20
+#: The bulk scan reads a file this many bytes at a time (whole lines): a chunk is held as bytes,
+#: its digit-zeroed keys, its text (four bytes a character when one is outside the BMP) and its
+#: lines at once, so 2 MB chunks cost tens of MB at the peak.
+BULK_CHUNK = 1 << 20
 
 
 #: How much of a file's start tells whether it is read in bulk (see preview_bulk.DENSE_SHARE)...

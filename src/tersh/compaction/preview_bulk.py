@@ -33,8 +33,10 @@ if TYPE_CHECKING:
 
 #: Every ASCII digit as "0" (bytes: the lines' UTF-8 forms; no other byte of it is a digit).
 _ZERO = bytes.maketrans(b"123456789", b"000000000")
-#: At most this many shapes are remembered (then the memory starts again).
-SHAPES_KEPT = 1 << 16
+#: At most this many shapes are remembered (then the memory starts again). A shape costs about a
+#: kilobyte with its key and reading: 65,536 of them took a flood of lines each of its own shape to
+#: 118 MB of RSS; the text never depends on it (a forgotten shape is read again).
+SHAPES_KEPT = 1 << 14
 _NO_FACT = LineRead(False, (), (), (), None, False, None)
 
 
