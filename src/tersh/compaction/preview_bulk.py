@@ -292,12 +292,17 @@ class _Shapes:
 _CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
 
 
-def _plain_text(body: bytes, zeroed: bytes) -> str | None:
+#: Digits as "0" and the bytes cleaning acts on as NUL (one of them): a chunk to be cleaned is
+#: left as it is by cleaning when this leaves no NUL in it (``translate`` with no byte to delete
+#: runs its fast loop).
+_ZERO_CONTROLS_AS_NUL = bytes(0 if code in _CONTROLS else _ZERO[code] for code in range(256))
+
+
+def _plain_text(body: bytes, unclean: bool) -> str | None:
     """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
-    it is (``zeroed``: ``body`` with its digits as ``0`` and, when it is cleaned, its control
-    bytes but tab and newline left out: none is when it is as long; no byte of a multi-byte
+    it is (``unclean``: it is cleaned and holds a byte cleaning acts on; no byte of a multi-byte
     character is one)."""
-    if len(zeroed) != len(body):
+    if unclean:
         return None
     try:
         return body.decode("utf-8")
@@ -439,8 +444,8 @@ class BulkScan:
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
         first = 0  # the number of the chunk's first line
         for body in bodies:
-            zeroed = body.translate(_ZERO, _CONTROLS) if cleaned else body.translate(_ZERO)
-            text = _plain_text(body, zeroed)
+            zeroed = body.translate(_ZERO_CONTROLS_AS_NUL if cleaned else _ZERO)
+            text = _plain_text(body, cleaned and b"\0" in zeroed)
             if text is not None:  # its bytes are its text's UTF-8 form
                 first += self._chunk(first, text, body, zeroed)
             else:
