@@ -237,9 +237,37 @@ _WORDY_KEY = st.lists(
                      max_size=40))
 def test_the_candidate_shapes_are_those_holding_a_mark_or_a_severity_word(keys: list[bytes]) -> None:
     expected = [index for index, key in enumerate(keys)
-                if not key.isascii() or any(mark in key for mark in preview_bulk._SHAPE_MARKS)
+                if not key.isascii() or any(mark in key.lower() for mark in preview_bulk._SHAPE_MARKS)
                 or any(stem in key.lower() for stem in preview_bulk._STEMS)]
     assert preview_bulk._candidates(keys) == expected
+
+
+def _carries(line: str) -> bool:
+    """Whether ``line`` is a fact line or opens with a code (what a candidate may be)."""
+    return preview_read.is_fact_line(line) or preview_read._CODE_HEAD.match(line) is not None
+
+
+def _missed(lines: list[str]) -> list[str]:
+    """The lines of ``lines`` that carry a fact or open with a code but are no candidate."""
+    keys = [line.encode("utf-8", "surrogatepass").translate(preview_bulk._ZERO) for line in lines]
+    candidates = set(preview_bulk._candidates(keys))
+    return [line for index, line in enumerate(lines) if _carries(line) and index not in candidates]
+
+
+# Lines a candidate holds no severity word but "error" of, or three digits and a space of.
+CARRYING = ["AssertionError: 1 != 2", "E   assertionerror", "x.ASSERTERROR y", "E501 [*] too long",
+            "ABCD12345 [-] fix", "W0612 unused", 'File "/srv/a.py", line 12, in f']
+
+
+def test_every_sample_line_that_carries_a_fact_is_a_candidate() -> None:
+    assert all(map(_carries, CARRYING))
+    assert _missed(REAL_LINES + SHAPE_LINES + CARRYING) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=LINES)
+def test_every_line_that_carries_a_fact_or_opens_with_a_code_is_a_candidate(lines: list[str]) -> None:
+    assert _missed(lines) == []
 
 
 @settings(max_examples=200, deadline=None)
@@ -259,10 +287,10 @@ def test_the_bulk_probe_weighs_each_shape_by_its_lines(lines: list[str], copies:
 def test_the_lines_cut_out_of_a_chunk_are_its_split_lines(
     monkeypatch: pytest.MonkeyPatch, lines: list[str], data: st.DataObject
 ) -> None:
-    monkeypatch.setattr(preview_bulk, "SPARSE_SHARE", 1.0)  # cut out whenever the chunk is ASCII
+    monkeypatch.setattr(preview_bulk, "SPARSE_SHARE", 1.0)  # always cut out
     chunk = "".join(line + "\n" for line in lines)
-    zeroed = chunk.encode("utf-8").translate(preview_bulk._ZERO)
-    keys = zeroed.split(b"\n")[:-1]
+    raw = chunk.encode("utf-8")
+    keys = raw.translate(preview_bulk._ZERO).split(b"\n")[:-1]
     indexes = sorted(data.draw(st.sets(st.integers(0, len(lines) - 1), min_size=1)))
-    found = preview_bulk._lines_at(chunk, keys, indexes, len(zeroed) == len(chunk))
+    found = preview_bulk._lines_at(chunk, raw, keys, indexes)
     assert [found[index] for index in indexes] == [lines[index] for index in indexes]

@@ -22,13 +22,14 @@ from collections import Counter
 from itertools import accumulate, chain, compress, groupby, repeat
 from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshift
 
-from tersh._startup.lazyre import lazy
+from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import preview_read
 from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
 from tersh.compaction.verify.facts import SEVERITY_WORDS
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable, Iterable, Iterator
 
 #: Every ASCII digit as "0" (bytes: the lines' UTF-8 forms; no other byte of it is a digit).
@@ -106,45 +107,79 @@ _SELECTED = attrgetter("selected")
 _CODE = attrgetter("code")
 
 
-#: What every location (``path:12``, ``file.c(12``, ``File "``) and every line that opens with a
-#: code (``E501 ``) holds once its digits are ``0``.
-_SHAPE_MARKS = (b":0", b"(0", b'File "', b"0 ")
-_STEMS = tuple(word.encode() for word in SEVERITY_WORDS)
+#: What every location (``path:12``, ``file.c(12``, ``File "``) holds once its digits are ``0``
+#: and its letters lower-cased, and what every line that opens with a code holds: the last three
+#: of its digits, then a space (``E501 ``, ``F401 [*] ``: see ``preview_read._CODE_HEAD``).
+_SHAPE_MARKS = (b":0", b"(0", b'file "', b"000 ")
+#: The marks opening with a byte rare in text, found by the regex engine, which runs to a literal's
+#: first byte (``bytes.find`` stops wherever the byte after the literal's place is one of its).
+_RARE_MARKS = tuple(lazy_bytes(b"\\" + mark) for mark in _SHAPE_MARKS if mark[:1] in b":(")
+_COMMON_MARKS = tuple(mark for mark in _SHAPE_MARKS if mark[:1] not in b":(")
+#: The severity words every diagnostic holds one of, lower-cased; but "assert", which opens only
+#: "asserterror" and "assertionerror" (see ``verify.facts._SEVERITY``): they hold "error".
+_STEMS = tuple(word.encode() for word in SEVERITY_WORDS if word != "assert")
 
 
 def _candidates(keys: list[bytes]) -> list[int]:
     """The indexes of the shapes (``keys``) that may be fact lines or open with a code (a
     superset of them): on an ASCII shape, a severity word in any case (it is ASCII: lower-casing
-    folds nothing else onto it) or one of _SHAPE_MARKS; every other shape. Each word is looked
-    for in all the shapes joined (``word in key`` costs a raised and cleared error a key)."""
-    found = set(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
+    folds nothing else onto it) or one of _SHAPE_MARKS (in any case); every other shape. Each word
+    is looked for in all the shapes joined (``word in key`` costs a raised and cleared error a
+    key), and the lines' starts are summed only once a word is found."""
+    found: set[int] = set()
     joined = b"\n".join(keys)
-    starts = list(accumulate(map((1).__add__, map(len, keys)), initial=0))
-    for mark in _SHAPE_MARKS:
-        _add_holding(joined, mark, starts, found)
+    if not joined.isascii():
+        found.update(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
     lowered = joined.lower()
-    for stem in _STEMS:
-        _add_holding(lowered, stem, starts, found)
+    starts: list[int] = []
+    for pattern in _RARE_MARKS:
+        _add_matching(lowered, pattern, keys, starts, found)
+    for word in (*_COMMON_MARKS, *_STEMS):
+        _add_holding(lowered, word, keys, starts, found)
     return sorted(found)
 
 
-def _add_holding(joined: bytes, word: bytes, starts: list[int], found: set[int]) -> None:
-    """Add to ``found`` the index of every line of ``joined`` (lines starting at ``starts``)
-    that holds ``word`` (no newline in it)."""
+def _line_starts(keys: list[bytes], starts: list[int]) -> list[int]:
+    """Fill ``starts`` (when empty) with where each line of ``keys`` joined starts, and the end."""
+    if not starts:
+        starts.extend(accumulate(map((1).__add__, map(len, keys)), initial=0))
+    return starts
+
+
+def _add_holding(joined: bytes, word: bytes, keys: list[bytes], starts: list[int], found: set[int]) -> None:
+    """Add to ``found`` the index of every line of ``joined`` (``keys`` joined by newlines; their
+    starts in ``starts``, once summed) that holds ``word`` (no newline in it)."""
     find = joined.find
     position = find(word)
+    if position >= 0:
+        _line_starts(keys, starts)
     while position >= 0:
         index = bisect_right(starts, position) - 1
         found.add(index)
         position = find(word, starts[index + 1])  # the next line
 
 
+def _add_matching(joined: bytes, pattern: re.Pattern[bytes], keys: list[bytes], starts: list[int],
+                  found: set[int]) -> None:
+    """What :func:`_add_holding` does, for a literal that ``pattern`` finds."""
+    search = pattern.search
+    match = search(joined)
+    if match is not None:
+        _line_starts(keys, starts)
+    while match is not None:
+        index = bisect_right(starts, match.start()) - 1
+        found.add(index)
+        match = search(joined, starts[index + 1])  # the next line
+
+
 class _Shapes:
     """The shapes met so far (bounded), each read once."""
 
     def __init__(self) -> None:
+        #: The shape of each shape met, but of those that carry no fact met once the flags are no
+        #: longer asked: those all have the one shape of the lines with no flag (see shapes).
         self.known: dict[bytes, Shape] = {}
-        #: The code of each known shape (see Shape.code; unmarked once the flags are no longer asked).
+        #: The code of each shape met (see Shape.code; unmarked once the flags are no longer asked).
         self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
@@ -160,7 +195,9 @@ class _Shapes:
         except KeyError:
             pass
         self._learn_missing(keys)
-        return list(map(self.known.__getitem__, keys))
+        if self.flagged:
+            return list(map(self.known.__getitem__, keys))
+        return list(map(self.known.get, keys, repeat(self._plain(_UNFLAGGED))))
 
     def codes_of(self, keys: list[bytes]) -> list[int]:
         """The code of the shape of each line (see :meth:`shapes` and :attr:`codes`)."""
@@ -178,10 +215,11 @@ class _Shapes:
 
     def _learn_missing(self, keys: list[bytes]) -> None:
         distinct = set(keys)
-        new = distinct.difference(self.known)
-        if len(self.known) + len(new) > SHAPES_KEPT:
+        new = distinct.difference(self.codes)
+        if len(self.codes) + len(new) > SHAPES_KEPT:
             new = self._forget(distinct, new)
-        self._learn(list(new))
+        if new:
+            self._learn(list(new))
 
     def numbers(self, keys: list[bytes]) -> list[int]:
         """Of each line, the number of its shape when it is read for the index (see
@@ -196,18 +234,20 @@ class _Shapes:
             self.known, self.codes, new = {}, {}, distinct
         else:
             kept = distinct - new
-            self.known = {key: known[key] for key in kept}
+            self.known = {key: shape for key in kept if (shape := known.get(key)) is not None}
             self.codes = {key: codes[key] for key in kept}
         self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
         return new
 
     def _learn(self, keys: list[bytes]) -> None:
         candidates = _candidates(keys)
+        codes = self.codes
         if self.flagged:
             every = list(map(bytes.decode, keys, repeat("utf-8"), repeat("surrogatepass")))
             flags = list(_flags(every))
             texts = dict(zip(candidates, map(every.__getitem__, candidates), strict=True))
-        else:
+        else:  # the lines that carry no fact have the one shape with no flag: only codes are kept
+            codes.update(zip(keys, repeat(0)))  # those of the candidates set below
             texts = dict(zip(candidates, map(bytes.decode, map(keys.__getitem__, candidates),
                                              repeat("utf-8"), repeat("surrogatepass")), strict=True))
             flags = [_UNFLAGGED] * len(keys)
@@ -223,22 +263,19 @@ class _Shapes:
                 shape = Shape(self._next(), flags[index], read, read.fact,
                               None if read.fact else read.head)
             self.known[keys[index]] = shape
-            self.codes[keys[index]] = shape.code
+            codes[keys[index]] = shape.code
             if shape.selected:
                 self.by_number[shape.selected] = shape
-        known = self.known
+        if not self.flagged:
+            return
         chosen = set(candidates)
         others = list(compress(keys, map(not_, map(chosen.__contains__, range(len(keys))))))
-        if not self.flagged:  # one shape for all the lines that carry no fact
-            known.update(zip(others, repeat(self._plain(_UNFLAGGED))))
-            self.codes.update(zip(others, repeat(0)))
-            return
         other_flags = list(compress(flags, map(not_, map(chosen.__contains__, range(len(keys))))))
         for flag in set(other_flags):
             self._plain(flag)
         plains = list(map(self.plain.__getitem__, other_flags))
-        known.update(zip(others, plains, strict=True))
-        self.codes.update(zip(others, map(_CODE, plains), strict=True))
+        self.known.update(zip(others, plains, strict=True))
+        codes.update(zip(others, map(_CODE, plains), strict=True))
 
     def _plain(self, flags: tuple[bool, ...]) -> Shape:
         """The one shape of the lines with these flags that carry no fact."""
@@ -257,12 +294,17 @@ class _Shapes:
 _CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
 
 
-def _plain_text(body: bytes, zeroed: bytes) -> str | None:
+#: Digits as "0" and the bytes cleaning acts on as NUL (one of them): a chunk to be cleaned is
+#: left as it is by cleaning when this leaves no NUL in it (``translate`` with no byte to delete
+#: runs its fast loop).
+_ZERO_CONTROLS_AS_NUL = bytes(0 if code in _CONTROLS else _ZERO[code] for code in range(256))
+
+
+def _plain_text(body: bytes, unclean: bool) -> str | None:
     """The text of ``body`` when its UTF-8 form is ``body``: valid UTF-8 that cleaning leaves as
-    it is (``zeroed``: ``body`` with its digits as ``0`` and, when it is cleaned, its control
-    bytes but tab and newline left out: none is when it is as long; no byte of a multi-byte
+    it is (``unclean``: it is cleaned and holds a byte cleaning acts on; no byte of a multi-byte
     character is one)."""
-    if len(zeroed) != len(body):
+    if unclean:
         return None
     try:
         return body.decode("utf-8")
@@ -277,19 +319,22 @@ _Lines = list[str] | dict[int, str]
 SPARSE_SHARE = 1 / 16
 
 
-def _lines_at(chunk: str, keys: list[bytes], indexes: list[int], ascii: bool) -> _Lines:
-    """The lines of ``chunk`` at ``indexes`` (in order; ``keys``: its lines' UTF-8 forms with
-    digits as ``0``): a few lines of an ASCII chunk are cut out of it where their keys say they
-    are (no line of it is split off but those), else every line."""
-    if not ascii or len(indexes) > SPARSE_SHARE * len(keys):
+def _lines_at(chunk: str, raw: bytes, keys: list[bytes], indexes: list[int]) -> _Lines:
+    """The lines of ``chunk`` at ``indexes`` (in order; ``raw``: its UTF-8 form, ``keys``: its
+    lines' UTF-8 forms with digits as ``0``): a few lines are cut out where their keys say they
+    are (out of the chunk when it is ASCII, else out of ``raw`` and decoded: no line of it is
+    split off but those), else every line."""
+    if len(indexes) > SPARSE_SHARE * len(keys):
         lines = chunk.split("\n")
         lines.pop()
         return lines
+    ascii = len(raw) == len(chunk)
     found: dict[int, str] = {}
     start = done = 0  # the start of line ``done``
     for index in indexes:
         start += sum(map(len, keys[done:index])) + index - done
-        found[index] = chunk[start : start + len(keys[index])]
+        end = start + len(keys[index])
+        found[index] = chunk[start:end] if ascii else raw[start:end].decode("utf-8", "surrogatepass")
         done = index
     return found
 
@@ -401,12 +446,14 @@ class BulkScan:
         self.bare: set[str] = set()  # the files of the index not located yet (named only)
         first = 0  # the number of the chunk's first line
         for body in bodies:
-            zeroed = body.translate(_ZERO, _CONTROLS) if cleaned else body.translate(_ZERO)
-            text = _plain_text(body, zeroed)
+            zeroed = body.translate(_ZERO_CONTROLS_AS_NUL if cleaned else _ZERO)
+            text = _plain_text(body, cleaned and b"\0" in zeroed)
             if text is not None:  # its bytes are its text's UTF-8 form
-                first += self._chunk(first, text, zeroed)
+                first += self._chunk(first, text, body, zeroed)
             else:
-                self._chunk(first, decoded(body), None)
+                text = decoded(body)
+                raw = text.encode("utf-8", "surrogatepass")
+                self._chunk(first, text, raw, raw.translate(_ZERO))
                 first += body.count(b"\n")
         #: How many lines the chunks hold (what ``preview._count_lines`` counts).
         self.lines = first
@@ -431,11 +478,9 @@ class BulkScan:
                 self.grouped = True
                 return
 
-    def _chunk(self, first: int, chunk: str, zeroed: bytes | None) -> int:
-        """Read one chunk (``zeroed``: its UTF-8 form with its digits as ``0``, when known): the
-        number of its lines."""
-        if zeroed is None:
-            zeroed = chunk.encode("utf-8", "surrogatepass").translate(_ZERO)
+    def _chunk(self, first: int, chunk: str, raw: bytes, zeroed: bytes) -> int:
+        """Read one chunk (``raw``: its UTF-8 form, ``zeroed``: that with its digits as ``0``):
+        the number of its lines."""
         keys = zeroed.split(b"\n")
         keys.pop()
         known = self.known
@@ -458,7 +503,7 @@ class BulkScan:
             selected = list(compress(range(len(keys)), codes))
             if not selected:
                 return len(keys)
-            lines = _lines_at(chunk, keys, selected, len(zeroed) == len(chunk))
+            lines = _lines_at(chunk, raw, keys, selected)
         if not selected:
             return len(keys)
         by_number = known.by_number
