@@ -817,30 +817,43 @@ def _regrouped(text: str, grouped: list[str], inv: Invocation) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
-def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
+def _lone_lines(
+    lines: list[str], codes: bytearray, forms: bytearray, alike: dict[int, bytes] | None = None
+) -> bytes:
     """1 for each plain line that starts no run: the line after it is protected, or plain with
     another skeleton (so another mask), or there is none; else 0. The skeletons are compared a
-    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line."""
-    total = len(lines)
-    same_strong = bytearray()
-    same_blanks = bytearray()
-    for low in range(0, total, SKELETON_WINDOW):
-        high = min(total, low + SKELETON_WINDOW)
-        part = squeeze_bytes("\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass"))
-        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
-        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
-        if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
-            strong.append(b"\xff")
-            blanks.append(b"\xff")
-        same_strong += bytes(map(eq, strong, strong[1:]))
-        same_blanks += bytes(map(eq, blanks, blanks[1:]))
+    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line
+    (``alike``: ``_alike_after`` with lag 1, when the caller has it)."""
+    same = (alike or _alike_after(lines, forms, (1,)))[1]
     plain = codes.translate(_ZERO_TO_ONE)
     after_plain = plain[1:] + b"\x00"
     after_protected = codes.translate(_PROTECTED_TO_ONE)[1:] + b"\x01"  # after the last: as if protected
-    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
-    alike = _and_flags(same_blanks, _or_flags(same_strong, weak, weak[1:] + b"\x00"))
-    other_shape = _and_flags(after_plain, alike.translate(_ZERO_TO_ONE))
+    other_shape = _and_flags(after_plain, same.translate(_ZERO_TO_ONE))
     return _and_flags(plain, _or_flags(after_protected, other_shape))
+
+
+def _alike_after(lines: list[str], forms: bytearray, lags: tuple[int, ...]) -> dict[int, bytes]:
+    """For each of ``lags``, 1 for each line whose skeletons are those of the line ``lag`` after
+    it (the same blanks, and the same strong skeleton unless one of the two has a "/" or a wide
+    character: see _FIELD_BYTES), else 0 (0 for the last ``lag`` lines). The skeletons are made
+    a window of lines at a time and compared by ``map``, with no call per line."""
+    total, reach = len(lines), max(lags)
+    same_strong = {lag: bytearray() for lag in lags}
+    same_blanks = {lag: bytearray() for lag in lags}
+    for low in range(0, total, SKELETON_WINDOW):
+        high = min(total, low + SKELETON_WINDOW)
+        part = squeeze_bytes("\n".join(lines[low : high + reach]).encode("utf-8", "surrogatepass"))
+        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
+        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
+        size = high - low
+        for lag in lags:  # (the lines with none ``lag`` after them: 0)
+            same_strong[lag] += bytes(map(eq, strong[:size], strong[lag:])).ljust(size, b"\x00")
+            same_blanks[lag] += bytes(map(eq, blanks[:size], blanks[lag:])).ljust(size, b"\x00")
+    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
+    return {
+        lag: _and_flags(same_blanks[lag], _or_flags(same_strong[lag], weak, weak[lag:] + bytes(lag)))
+        for lag in lags
+    }
 
 
 _PROTECTED_TO_ONE = bytes(1 if code == _PROTECTED else 0 for code in range(256))
@@ -858,35 +871,23 @@ _NOT_LONE = lazy_bytes(b"[^\x01]")
 CYCLES = (2, 3)
 
 
-def _cycle_flags(lines: list[str], lone: bytes, forms: bytearray) -> dict[int, bytes]:
-    """For each period of CYCLES, 1 for each lone line whose skeletons are those of the lone
-    line ``period`` after it (as ``_lone_lines`` compares two lines), else 0; read only over the
-    stretches of lone lines long enough to hold MIN_RUN cycles (none: an empty dict)."""
-    shortest = min(CYCLES) * MIN_RUN
-    start = lone.find(b"\x01" * shortest)
-    if start < 0:
+def _cycle_flags(
+    lines: list[str], lone: bytes, forms: bytearray, alike: dict[int, bytes] | None = None
+) -> dict[int, bytes]:
+    """For each period of CYCLES, 1 for each lone line whose skeletons are those of the line
+    ``period`` after it (``_alike_after``; ``alike``: its answer for CYCLES, when the caller has
+    it), the lines from one to the other all lone, else 0; an empty dict when no stretch of lone
+    lines is long enough to hold MIN_RUN cycles of the shortest period."""
+    if lone.find(b"\x01" * (min(CYCLES) * MIN_RUN)) < 0:
         return {}
-    total = len(lines)
-    flags = {period: bytearray(total) for period in CYCLES}
-    weak = forms.translate(_WEAK_TO_ONE)
-    while start >= 0:
-        end = lone.find(0, start)
-        end = total if end < 0 else end
-        for low in range(start, end, SKELETON_WINDOW):
-            high = min(end, low + SKELETON_WINDOW + max(CYCLES))
-            part = squeeze_bytes("\n".join(lines[low:high]).encode("utf-8", "surrogatepass"))
-            strong = part.translate(None, _FIELD_BYTES).split(b"\n")
-            blanks = part.translate(None, _NOT_BLANK).split(b"\n")
-            feeble = weak[low:high]
-            stop = min(end, low + SKELETON_WINDOW)
-            for period in CYCLES:
-                same_strong = bytes(map(eq, strong, strong[period:]))
-                same_blanks = bytes(map(eq, blanks, blanks[period:]))
-                alike = _and_flags(same_blanks, _or_flags(same_strong, feeble[:-period], feeble[period:]))
-                flags[period][low : low + len(alike)] = alike
-                flags[period][stop:high] = bytes(high - stop)  # past this window: its own reading
-        start = lone.find(b"\x01" * shortest, end)
-    return {period: bytes(found) for period, found in flags.items()}
+    alike = alike or _alike_after(lines, forms, CYCLES)
+    flags: dict[int, bytes] = {}
+    together = lone
+    for shift in range(1, max(CYCLES) + 1):
+        together = _and_flags(together, lone[shift:] + bytes(shift))  # lone from here to ``shift`` after
+        if shift in CYCLES:
+            flags[shift] = _and_flags(alike[shift], together)
+    return flags
 
 
 def _cycle_run(cycles: dict[int, bytes], masks: _Masks, index: int, end: int) -> tuple[int, int, int] | None:
@@ -917,7 +918,7 @@ def _lone_stretch(
     of lines in a cycle, whose first and last cycles stay around a note that counts the lines
     between (and lists what they name); how many lines were left out."""
     omitted = 0
-    while cycles and index < end:
+    while cycles and end - index >= min(CYCLES) * MIN_RUN:
         run = _cycle_run(cycles, masks, index, end)
         if run is None:
             break
@@ -939,8 +940,9 @@ def _lone_stretch(
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     forms = _mask_forms(text, len(lines), lines)
     masks = _Masks(lines, forms)
-    lone = _lone_lines(lines, codes, forms)
-    cycles = _cycle_flags(lines, lone, forms)
+    alike = _alike_after(lines, forms, (1, *CYCLES))
+    lone = _lone_lines(lines, codes, forms, alike)
+    cycles = _cycle_flags(lines, lone, forms, alike)
     findings = _finding_lines(lines, codes)
     in_run = _or_flags(findings, codes.translate(_FRAME_TO_ONE))  # what a findings run passes over
     short_until = 0  # the end of the last run of findings too short to be grouped
