@@ -372,6 +372,8 @@ def test_a_cycle_is_made_of_lines_of_one_mask_and_comes_round_min_run_times() ->
     mixed = [line for n in range(12) for line in (f"Start {n}: a", f"Test {n} {'yn'[n % 2]}es done")]
     out = _generic.compact("\n".join(["head", *mixed, "tail"]), invocation("t", 0))
     assert out is None or "shapes in turn" not in out  # "yes" and "nes" are two shapes: no cycle
+    words = [line for n in range(1, 51) for line in (f"out{n}", f"err{n}")]  # stdout and stderr in turn
+    assert _generic.compact("\n".join(words), invocation("sh -c 'echo ...'", 0)) is None
 
 
 def test_bun_passing_tests_are_counted_and_its_failures_kept() -> None:

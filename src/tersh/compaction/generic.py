@@ -893,7 +893,9 @@ def _cycle_flags(
 def _cycle_run(cycles: dict[int, bytes], masks: _Masks, index: int, end: int) -> tuple[int, int, int] | None:
     """The first run of lines in a cycle (``_cycle_flags``) within lines ``index`` to ``end``
     (lone lines): ``(its first line, the line past it, its period)``, each of its lines past the
-    first cycle of the mask of the line ``period`` before it; None when there is none."""
+    first cycle of the mask of the line ``period`` before it, and each line of its first cycle
+    of two words at least (a line of one word is a name: names in turn, ``out1`` ``err1`` or a
+    listing's ``a1.c`` ``a1.h``, are no records of one kind); None when there is none."""
     best: tuple[int, int, int] | None = None
     for period in CYCLES:
         flags, need = cycles[period], period * (MIN_RUN - 1)
@@ -904,7 +906,8 @@ def _cycle_run(cycles: dict[int, bytes], masks: _Masks, index: int, end: int) ->
             first_other = next(
                 (at for at in range(start, stop) if masks.mask(at) != masks.mask(at + period)), stop
             )
-            if first_other - start >= need:
+            worded = all(" " in masks.mask(at) for at in range(start, start + period))
+            if first_other - start >= need and worded:
                 best = (start, first_other + period, period)
                 break
             start = flags.find(b"\x01" * need, first_other + 1, end - period)
