@@ -101,18 +101,23 @@ def _with_grouped_locations(text: str) -> str:
 # its file): it is recorded to prove that nothing is lost and nothing grows. Dense findings
 # (prettier, perlcritic, sqlfluff, yamllint, jshint) save by their folds (``folds``).
 SAVES = {
+    "ant-junit-cart-failure": 0.7,
     "bandit-pytest-code-config": 0.45,
     "biome-lint-eslint-rules": 0.6,
+    "bun-test-units-failure": 0.8,
     "codespell-hypothesis": 0.5,
     "cppcheck-mypyc-lib-rt": 0.6,
+    "ctest-geom-one-failure": 0.8,
     "jshint-commander-lib": 0.55,
     "junit4-orders-failure": 0.7,
+    "junit5-console-ledger-failure": 0.9,
     "perlcritic-git-modules": 0.25,
     "prettier-check-many": 0.25,
     "rubocop-ruby-stdlib-files": 0.55,
     "sqlfluff-postgres-contrib": 0.35,
     "sqlfluff-postgres-extensions": 0.3,
     "stylelint-source-highlight-css": 0.3,
+    "vulture-robot-running-model": 0.3,
     "yamllint-gcloud-memorystore": 0.45,
     "yamllint-gcloud-schemas": 0.55,
 }
@@ -138,7 +143,8 @@ def test_code_frames_of_a_linter_with_no_rule_are_counted_unless_they_name_somet
     assert " code-frame lines omitted]" in outcome.text
 
 
-@pytest.mark.parametrize("name", ["java-logging-exception", "cargo-run-panic"])
+@pytest.mark.parametrize("name", ["java-logging-exception", "cargo-run-panic", "ant-junit-cart-failure",
+                                  "ctest-geom-one-failure", "bun-test-units-failure"])  # fmt: skip
 def test_failing_runs_are_compacted_without_reading_as_success(name: str) -> None:
     command, exit_code, raw, _ = _case(Path(__file__).parent / "fixtures" / "generic" / name)
     source = raw.decode()
@@ -338,3 +344,41 @@ def test_lines_whose_columns_are_padded_to_other_widths_are_one_shape() -> None:
     assert out is not None and "58 lines of the same shape omitted" in out
     assert rows[0] in out and rows[-1] in out
     assert missing_facts(text, out) == []
+
+
+def test_lines_in_a_cycle_of_shapes_keep_their_first_and_last_cycles_and_what_they_name() -> None:
+    pairs = [line for n in range(1, 41) for line in (
+        f"        Start {n:3}: area_{n}",
+        f"{n:3}/41 Test {'#' + str(n):>4}: area_{n} {'.' * (20 - len(str(n)))} Passed  0.0{n % 10} sec",
+    )]  # fmt: skip
+    failed = " 41/41 Test  #41: area_41 ..................***Failed    0.00 sec"
+    text = "\n".join(["Test project build", *pairs, "        Start  41: area_41", failed, "", "done"])
+    out = _generic.compact(text, invocation("ctest", 8))
+    assert out is not None
+    lines = out.split("\n")
+    assert lines[1:3] == pairs[:2]  # the first cycle, and the last (its line before the failure)
+    assert lines[3] == "[tersh: 77 lines of the same 2 shapes in turn omitted]"
+    assert lines[4:7] == [pairs[-1], "        Start  41: area_41", failed]  # the failure ends the cycle
+    assert missing_facts(text, out) == [] and contradiction(text, out, 8) is None
+    named = [line for n in range(30) for line in (f"copy src/m{n}.c", f"  into build/m{n}.o: {n} bytes")]
+    out = _generic.compact("\n".join(["start", *named, "end"]), invocation("copier", 0))
+    assert out is not None and "56 lines of the same 2 shapes in turn omitted; they name: src/m1.c" in out
+    assert all(f"src/m{n}.c" in out and f"build/m{n}.o" in out for n in range(30))
+
+
+def test_a_cycle_is_made_of_lines_of_one_mask_and_comes_round_min_run_times() -> None:
+    few = [line for n in range(3) for line in (f"Start {n}: a", f"Test {n} ok-ish done")]
+    assert _generic.compact("\n".join(["head", *few, "tail"]), invocation("t", 0)) is None
+    mixed = [line for n in range(12) for line in (f"Start {n}: a", f"Test {n} {'yn'[n % 2]}es done")]
+    out = _generic.compact("\n".join(["head", *mixed, "tail"]), invocation("t", 0))
+    assert out is None or "shapes in turn" not in out  # "yes" and "nes" are two shapes: no cycle
+    words = [line for n in range(1, 51) for line in (f"out{n}", f"err{n}")]  # stdout and stderr in turn
+    assert _generic.compact("\n".join(words), invocation("sh -c 'echo ...'", 0)) is None
+
+
+def test_bun_passing_tests_are_counted_and_its_failures_kept() -> None:
+    text = "\n".join(["test/a.test.ts:", *(f"(pass) units > case {n} [0.0{n % 9}ms]" for n in range(40)),
+                     "(fail) units > case 40 [0.26ms]", "", " 40 pass", " 1 fail"])  # fmt: skip
+    out = _generic.compact(text, invocation("bun test", 1))
+    assert out is not None and "[tersh: 40 passing-test lines omitted]" in out
+    assert "(fail) units > case 40 [0.26ms]" in out and "(pass)" not in out

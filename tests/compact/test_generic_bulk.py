@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction import blanks, generic
@@ -30,7 +30,7 @@ _PIECES = [
     "INFO", "info", "ok", "PASSED", " PASS ", "\u2713", "%", "42%", "####", "  |", "  \u2502 ", "  ^^^",
     "12 ", "  3 \u2502 x", "7 + ", "src/a.py", ":12:3", "(4,5)", 'File "x.py", line 3', "error", "Warning",
     "deadbeef", "0x1f", "1a2b3c4d5e", "http://h/x", "10:11:12", "1.5ms", "\u0663", "\u00b2", "\t", " ",
-    "-", "/", "Downloading", "[info]", "ERROR", "..."," ok",
+    "-", "/", "Downloading", "[info]", "ERROR", "..."," ok", "(pass) ", "(fail) ", " ........ ", "Start ",
 ]  # fmt: skip
 _LINE = st.one_of(
     st.sampled_from(_REAL),
@@ -91,7 +91,8 @@ def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
     assert generic._mask_forms(text, len(lines), lines) == forms  # the lines given, not split again
     masks = generic._Masks(lines, forms)
     for index, line in enumerate(lines):
-        assert masks.mask(index) == blanks.squeeze(generic._MASK.sub("#", line))
+        # a leader of dots is one whatever its length (it pads a name to a column)
+        assert masks.mask(index) == blanks.squeeze(generic._LEADER.sub("...", generic._MASK.sub("#", line)))
     for line, form in zip(lines, forms, strict=True):
         assert form & 3 == (
             2 if "/" in line else 1 if any(_hex_run(line, i) for i in range(len(line))) else 0
@@ -142,6 +143,54 @@ def test_quoted_lines_answer_as_quoted_source(lines: list[str]) -> None:
 def test_quoted_lines_answer_as_quoted_source_for_some_lines(lines: list[str], random) -> None:  # type: ignore[no-untyped-def]
     some = sorted(random.sample(range(len(lines)), random.randint(0, len(lines))))
     assert list(map(bool, generic._quoted_lines(lines, some))) == [quoted_source(lines, i) for i in some]
+
+
+def cycle_flag(lines: list[str], lone: bytes, forms: bytearray, period: int, index: int) -> bool:
+    """Whether line ``index`` has the skeletons of line ``index + period``, the lines from one to
+    the other all lone."""
+    if index + period >= len(lines) or not all(lone[index : index + period + 1]):
+        return False
+    ends = (index, index + period)
+    one, other = (blanks.squeeze(lines[at]).encode("utf-8", "surrogatepass") for at in ends)
+    weak = forms[index] >= 2 or forms[index + period] >= 2
+    same_blanks = one.translate(None, generic._NOT_BLANK) == other.translate(None, generic._NOT_BLANK)
+    same_strong = one.translate(None, generic._FIELD_BYTES) == other.translate(None, generic._FIELD_BYTES)
+    return same_blanks and (same_strong or weak)
+
+
+_CYCLE_LINE = st.sampled_from(
+    ["Start 1: a", "Start 22: b", "  1/9 Test #1: a .... Passed", "x/y z", "\u00e9 1"]
+)
+_PAIRS = [f"Start {n}: a" if n % 2 else f"Test #{n} .. {'.' * n} Passed" for n in range(20)]
+_CYCLES_EXAMPLE = ["head", *_PAIRS, "x/y"]
+_TRIPLES = [("Start 1: a b c", "x/y", "\u00e9 1")[n % 3] for n in range(14)]
+_WEAK_CYCLES_EXAMPLE = ["h", *_TRIPLES, "Start 22: b", "t"]
+
+
+@given(st.lists(st.one_of(_LINE, _CYCLE_LINE), min_size=1, max_size=80), st.integers(1, 8))
+@example(_CYCLES_EXAMPLE, 3)
+@example(_WEAK_CYCLES_EXAMPLE, 5)
+@settings(max_examples=300, deadline=None)
+def test_cycle_flags_are_read_as_line_by_line(lines: list[str], window: int) -> None:
+    import pytest
+
+    text = "\n".join(lines)
+    codes = generic._codes(text, lines, generic._fact_flags(text))
+    forms = generic._mask_forms(text, len(lines))
+    lone = generic._lone_lines(lines, codes, forms)
+    expected = {
+        p: bytes(cycle_flag(lines, lone, forms, p, i) for i in range(len(lines))) for p in generic.CYCLES
+    }
+    found = generic._cycle_flags(lines, lone, forms)
+    if lines[0] in ("head", "h"):  # the examples: cycles found
+        assert any(b"\x01" in flags for flags in found.values())
+    long_stretch = b"\x01" * (min(generic.CYCLES) * generic.MIN_RUN) in lone
+    assert found == (expected if long_stretch else {})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "SKELETON_WINDOW", window)  # several windows
+        found = generic._cycle_flags(lines, lone, forms)
+        assert found == (expected if long_stretch else {})
+        assert generic._lone_lines(lines, codes, forms, generic._alike_after(lines, forms, (1, 2))) == lone
 
 
 @given(st.lists(st.one_of(_FRAME_LINE, _CARET_LINE), min_size=1, max_size=80))

@@ -6,15 +6,18 @@ verifier reads back). Of the other lines it collapses:
 
 - chatter: log lines at INFO / DEBUG / TRACE level, ``Resolving`` / ``Downloading`` / ``Fetching``
   progress, progress lines about one file (``Checking a.c ...``, ``Compiling b``, a counter such
-  as ``3/90 files checked 3% done``), passing-test lines (``PASSED``, ``ok``, ``✓``) and
+  as ``3/90 files checked 3% done``), passing-test lines (``PASSED``, ``ok``, ``(pass)``, ``✓``) and
   percentage bars, each kind counted;
 - code frames: the source a frame quotes (``  12 │ x``, as the verifier reads it: no diagnostic)
   and its marker lines (``     │ ^^^``), counted; a frame line naming a path, a location or a
   commit id stays where it is; so are caret frames (the source line right under a finding and,
   right under that, a line of only blanks and ``^`` / ``~``, as gcc, javac or rubocop print
   them), unless the quoted line carries a fact;
-- runs of lines of one shape (numbers, hex ids, durations and paths masked): the first and the
-  last line of the run stay, the lines between are counted.
+- runs of lines of one shape (numbers, hex ids, durations and paths masked, a leader of dots
+  of any length): the first and the last line of the run stay, the lines between are counted;
+  so are runs of lines that take two or three shapes in turn (``Start 3: t`` then
+  `` 3/9 Test #3: t .... Passed``, ctest's or ant's lines of each test), whose first and last
+  cycles stay.
 
 What stays is then folded where a tool wrote the same thing again and again (``folds``: wrapped
 table cells merged onto their row; files of one folder, or places of one message, in braces).
@@ -110,7 +113,7 @@ _CHATTER = (
     ),
     (
         "passing-test lines",
-        lazy(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
+        lazy(r"(?:\bPASSED\b|\bPASS\b|^\s*ok\b|^\s*\(pass\)|\.\.\. ok\s*$|[✓✔√]|\bSUCCESS\b|--- PASS\b)"),
     ),
     ("progress bars", lazy(r"\d{1,3}(?:\.\d+)?%.*(?:[#=█░▓▒■]{3,}|\|)|(?:[#=█░▓▒■]{3,}).*\d{1,3}%")),
     # no line is one by its own text: ``repeats.repeated_links`` finds them (see _codes)
@@ -139,7 +142,7 @@ _CHATTER_MARKS = lazy(
     "|Compressing|Unpacking|Extracting|Preparing|PASS|SUCCESS|\u2713|\u2714|\u221a|%"
     "|Checking|Processing|Scanning|Analy[zs]ing|Linting|Loading|Compiling|Building"
 )
-_LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok")
+_LOWER_CHATTER_MARKS = ("info", "debug", "trace", "ok", "(pass)")
 _WIDE = lazy("[^\x00-\x7f]")
 # A digit first on a line that has the shape of a frame's source line with no bar: "12 x",
 # "12 + x" (found after the line break before it).
@@ -655,6 +658,10 @@ SKELETON_WINDOW = 4096
 NAMING_WINDOW = 1024
 
 
+# A leader of dots (``name .......... Passed``), whatever its length.
+_LEADER = lazy(r"\.{3,}")
+
+
 class _Masks:
     """Whether two lines have the same shape (the same mask), masking a line only when the
     skeletons of the two (see _FIELD_BYTES) do not tell them apart. The skeletons are made a
@@ -676,6 +683,8 @@ class _Masks:
                 self.cache.clear()
             form = self.forms[index]
             masked = _MASK_FORMS[form & 3].sub("#", self.lines[index])
+            if "..." in masked:  # a leader of dots pads a name to a column: as padding is, no shape
+                masked = _LEADER.sub("...", masked)
             # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
             found = self.cache[index] = (
                 b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
@@ -808,30 +817,43 @@ def _regrouped(text: str, grouped: list[str], inv: Invocation) -> str | None:
     return result if len(result) < len(text) * (1 - min_share()) else None
 
 
-def _lone_lines(lines: list[str], codes: bytearray, forms: bytearray) -> bytes:
+def _lone_lines(
+    lines: list[str], codes: bytearray, forms: bytearray, alike: dict[int, bytes] | None = None
+) -> bytes:
     """1 for each plain line that starts no run: the line after it is protected, or plain with
     another skeleton (so another mask), or there is none; else 0. The skeletons are compared a
-    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line."""
-    total = len(lines)
-    same_strong = bytearray()
-    same_blanks = bytearray()
-    for low in range(0, total, SKELETON_WINDOW):
-        high = min(total, low + SKELETON_WINDOW)
-        part = squeeze_bytes("\n".join(lines[low : high + 1]).encode("utf-8", "surrogatepass"))
-        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
-        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
-        if high == total:  # no line after the last: a skeleton no line has (UTF-8 has no 0xff)
-            strong.append(b"\xff")
-            blanks.append(b"\xff")
-        same_strong += bytes(map(eq, strong, strong[1:]))
-        same_blanks += bytes(map(eq, blanks, blanks[1:]))
+    window at a time, and the answer is made of flags (bytes of 0 and 1), with no call per line
+    (``alike``: ``_alike_after`` with lag 1, when the caller has it)."""
+    same = (alike or _alike_after(lines, forms, (1,)))[1]
     plain = codes.translate(_ZERO_TO_ONE)
     after_plain = plain[1:] + b"\x00"
     after_protected = codes.translate(_PROTECTED_TO_ONE)[1:] + b"\x01"  # after the last: as if protected
-    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
-    alike = _and_flags(same_blanks, _or_flags(same_strong, weak, weak[1:] + b"\x00"))
-    other_shape = _and_flags(after_plain, alike.translate(_ZERO_TO_ONE))
+    other_shape = _and_flags(after_plain, same.translate(_ZERO_TO_ONE))
     return _and_flags(plain, _or_flags(after_protected, other_shape))
+
+
+def _alike_after(lines: list[str], forms: bytearray, lags: tuple[int, ...]) -> dict[int, bytes]:
+    """For each of ``lags``, 1 for each line whose skeletons are those of the line ``lag`` after
+    it (the same blanks, and the same strong skeleton unless one of the two has a "/" or a wide
+    character: see _FIELD_BYTES), else 0 (0 for the last ``lag`` lines). The skeletons are made
+    a window of lines at a time and compared by ``map``, with no call per line."""
+    total, reach = len(lines), max(lags)
+    same_strong = {lag: bytearray() for lag in lags}
+    same_blanks = {lag: bytearray() for lag in lags}
+    for low in range(0, total, SKELETON_WINDOW):
+        high = min(total, low + SKELETON_WINDOW)
+        part = squeeze_bytes("\n".join(lines[low : high + reach]).encode("utf-8", "surrogatepass"))
+        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
+        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
+        size = high - low
+        for lag in lags:  # (the lines with none ``lag`` after them: 0)
+            same_strong[lag] += bytes(map(eq, strong[:size], strong[lag:])).ljust(size, b"\x00")
+            same_blanks[lag] += bytes(map(eq, blanks[:size], blanks[lag:])).ljust(size, b"\x00")
+    weak = forms.translate(_WEAK_TO_ONE)  # a "/" or a wide character: compared by blanks only
+    return {
+        lag: _and_flags(same_blanks[lag], _or_flags(same_strong[lag], weak, weak[lag:] + bytes(lag)))
+        for lag in lags
+    }
 
 
 _PROTECTED_TO_ONE = bytes(1 if code == _PROTECTED else 0 for code in range(256))
@@ -843,11 +865,87 @@ _WEAK_TO_ONE = bytes(1 if form >= 2 else 0 for form in range(256))
 
 _NOT_LONE = lazy_bytes(b"[^\x01]")
 
+#: Plain lines that repeat a cycle of this many shapes, each line of the shape of the line this
+#: many before it (``Start 3: t`` / `` 3/9 Test #3: t ... Passed``), are a run too when the
+#: cycle comes round at least MIN_RUN times; no run of one shape starts at any of them.
+CYCLES = (2, 3)
+
+
+def _cycle_flags(
+    lines: list[str], lone: bytes, forms: bytearray, alike: dict[int, bytes] | None = None
+) -> dict[int, bytes]:
+    """For each period of CYCLES, 1 for each lone line whose skeletons are those of the line
+    ``period`` after it (``_alike_after``; ``alike``: its answer for CYCLES, when the caller has
+    it), the lines from one to the other all lone, else 0; an empty dict when no stretch of lone
+    lines is long enough to hold MIN_RUN cycles of the shortest period."""
+    if lone.find(b"\x01" * (min(CYCLES) * MIN_RUN)) < 0:
+        return {}
+    alike = alike or _alike_after(lines, forms, CYCLES)
+    flags: dict[int, bytes] = {}
+    together = lone
+    for shift in range(1, max(CYCLES) + 1):
+        together = _and_flags(together, lone[shift:] + bytes(shift))  # lone from here to ``shift`` after
+        if shift in CYCLES:
+            flags[shift] = _and_flags(alike[shift], together)
+    return flags
+
+
+def _cycle_run(cycles: dict[int, bytes], masks: _Masks, index: int, end: int) -> tuple[int, int, int] | None:
+    """The first run of lines in a cycle (``_cycle_flags``) within lines ``index`` to ``end``
+    (lone lines): ``(its first line, the line past it, its period)``, each of its lines past the
+    first cycle of the mask of the line ``period`` before it, and each line of its first cycle
+    of two words at least (a line of one word is a name: names in turn, ``out1`` ``err1`` or a
+    listing's ``a1.c`` ``a1.h``, are no records of one kind); None when there is none."""
+    best: tuple[int, int, int] | None = None
+    for period in CYCLES:
+        flags, need = cycles[period], period * (MIN_RUN - 1)
+        start = flags.find(b"\x01" * need, index, end - period)
+        while start >= 0 and (best is None or start < best[0]):
+            stop = flags.find(0, start, end - period)
+            stop = end - period if stop < 0 else stop
+            first_other = next(
+                (at for at in range(start, stop) if masks.mask(at) != masks.mask(at + period)), stop
+            )
+            worded = all(" " in masks.mask(at) for at in range(start, start + period))
+            if first_other - start >= need and worded:
+                best = (start, first_other + period, period)
+                break
+            start = flags.find(b"\x01" * need, first_other + 1, end - period)
+    return best
+
+
+def _lone_stretch(
+    lines: list[str], index: int, end: int, cycles: dict[int, bytes], masks: _Masks, out: list[str]
+) -> int:
+    """Lines ``index`` to ``end`` (lone lines) added to ``out``: as they are but for the runs
+    of lines in a cycle, whose first and last cycles stay around a note that counts the lines
+    between (and lists what they name); how many lines were left out."""
+    omitted = 0
+    while cycles and end - index >= min(CYCLES) * MIN_RUN:
+        run = _cycle_run(cycles, masks, index, end)
+        if run is None:
+            break
+        start, stop, period = run
+        hidden = lines[start + period : stop - period]
+        note = _note(len(hidden), f"lines of the same {period} shapes in turn", hidden)
+        out.extend(lines[index : start + period])
+        if note is None:
+            out.extend(hidden)
+        else:
+            out.append(note)
+            omitted += len(hidden)
+        out.extend(lines[stop - period : stop])
+        index = stop
+    out.extend(lines[index:end])
+    return omitted
+
 
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     forms = _mask_forms(text, len(lines), lines)
     masks = _Masks(lines, forms)
-    lone = _lone_lines(lines, codes, forms)
+    alike = _alike_after(lines, forms, (1, *CYCLES))
+    lone = _lone_lines(lines, codes, forms, alike)
+    cycles = _cycle_flags(lines, lone, forms, alike)
     findings = _finding_lines(lines, codes)
     in_run = _or_flags(findings, codes.translate(_FRAME_TO_ONE))  # what a findings run passes over
     short_until = 0  # the end of the last run of findings too short to be grouped
@@ -896,7 +994,7 @@ def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
         if lone[index]:  # no run starts at these lines: as they are
             other = _NOT_LONE.search(lone, index)
             end = total if other is None else other.start()
-            out.extend(lines[index:end])
+            omitted += _lone_stretch(lines, index, end, cycles, masks, out)
             index = end
             continue
         if not line.strip(_BLANKS):  # its mask is empty: no run, the blank lines right after it stay
