@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from functools import partial
 from itertools import accumulate, chain, compress, groupby, repeat
 from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshift
 
@@ -133,10 +134,21 @@ def _candidates(keys: list[bytes]) -> list[int]:
     lowered = joined.lower()
     starts: list[int] = []
     for pattern in _RARE_MARKS:
-        _add_matching(lowered, pattern, keys, starts, found)
+        _add_lines(_matcher(lowered, pattern), keys, starts, found)
     for word in (*_COMMON_MARKS, *_STEMS):
-        _add_holding(lowered, word, keys, starts, found)
+        _add_lines(partial(lowered.find, word), keys, starts, found)
     return sorted(found)
+
+
+def _matcher(joined: bytes, pattern: re.Pattern[bytes]) -> Callable[[int], int]:
+    """Where ``pattern`` is first found in ``joined`` from a place on (-1: nowhere), as ``find``."""
+    search = pattern.search
+
+    def first_from(start: int) -> int:
+        match = search(joined, start)
+        return -1 if match is None else match.start()
+
+    return first_from
 
 
 def _line_starts(keys: list[bytes], starts: list[int]) -> list[int]:
@@ -146,30 +158,18 @@ def _line_starts(keys: list[bytes], starts: list[int]) -> list[int]:
     return starts
 
 
-def _add_holding(joined: bytes, word: bytes, keys: list[bytes], starts: list[int], found: set[int]) -> None:
-    """Add to ``found`` the index of every line of ``joined`` (``keys`` joined by newlines; their
-    starts in ``starts``, once summed) that holds ``word`` (no newline in it)."""
-    find = joined.find
-    position = find(word)
+def _add_lines(first_from: Callable[[int], int], keys: list[bytes], starts: list[int],
+               found: set[int]) -> None:
+    """Add to ``found`` the index of every line of ``keys`` joined by newlines (their starts in
+    ``starts``, once summed) where ``first_from`` (a ``find`` of that text, from a place on) finds
+    what it looks for (no newline in it)."""
+    position = first_from(0)
     if position >= 0:
         _line_starts(keys, starts)
     while position >= 0:
         index = bisect_right(starts, position) - 1
         found.add(index)
-        position = find(word, starts[index + 1])  # the next line
-
-
-def _add_matching(joined: bytes, pattern: re.Pattern[bytes], keys: list[bytes], starts: list[int],
-                  found: set[int]) -> None:
-    """What :func:`_add_holding` does, for a literal that ``pattern`` finds."""
-    search = pattern.search
-    match = search(joined)
-    if match is not None:
-        _line_starts(keys, starts)
-    while match is not None:
-        index = bisect_right(starts, match.start()) - 1
-        found.add(index)
-        match = search(joined, starts[index + 1])  # the next line
+        position = first_from(starts[index + 1])  # the next line
 
 
 class _Shapes:
