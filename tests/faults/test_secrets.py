@@ -5,12 +5,15 @@ itself is the user's data and stays whole."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from tersh.recording.redact import command_line
+from tersh.recording.redact import SHAPES, command_line, expansion
 from tersh.ui.server import create_app
 from tests.faults.support import set_mode, tersh
 
@@ -48,6 +51,36 @@ def test_a_known_secret_shape_is_redacted(command: str, secret: str) -> None:
 )
 def test_ordinary_command_lines_are_stored_as_they_are(command: str) -> None:
     assert command_line(command) == command
+
+
+def _plain_redaction(text: str) -> str:
+    """What ``command_line`` does, by ``re.sub`` with the shapes' templates."""
+    lowered = text.lower()
+    if any(hint in lowered for hint in ("=", "@", "-p", "-u", "auth", "bearer", "basic", "token",
+                                        "key", "secret", "pass", "cookie", "gh", "xox", "akia",
+                                        "sk-", "glpat")):
+        for pattern, template in SHAPES:
+            text = re.sub(pattern, template, text)
+    return text
+
+
+_PIECES = st.sampled_from([
+    " ", "=", ":", "@", "'", '"', "-p", "-u ", "--user=", "--token ", "--api-key=", "API_KEY",
+    "Authorization: ", "Bearer ", "basic ", "https://", "ann:pw", "mysql ", "sshpass -p ",
+    "ghp_0123456789abcdefABCDEF", "AKIAABCDEFGHIJKLMNOP", "sk-", "x" * 21, "value-42", "|", ";",
+])
+
+
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_the_redaction_equals_re_sub_with_its_templates(command: str) -> None:
+    assert command_line(command) == _plain_redaction(command)
+
+
+@pytest.mark.parametrize("template", [template for _, template in SHAPES] + ["a\\1b\\2", "plain"])
+def test_an_expansion_is_what_re_puts_for_its_template(template: str) -> None:
+    pattern = re.compile(r"(\w)(\d)?(-)?")
+    for text in ("a1-", "b", "c2", "x-y"):
+        assert pattern.sub(expansion(template), text) == pattern.sub(template, text)
 
 
 def _all_stored_bytes(home: Path) -> bytes:

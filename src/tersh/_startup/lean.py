@@ -174,6 +174,11 @@ else:
 
 
 if TYPE_CHECKING:
+    from functools import partial as partial
+else:  # the class functools.partial is (its C implementation), without importing functools
+    partial = __import__("_functools").partial
+
+if TYPE_CHECKING:
     from collections import deque as deque
 else:  # the class collections.deque is, without importing collections
     deque = __import__("_collections").deque

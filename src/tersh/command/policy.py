@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 
+from tersh._startup.lazyre import IGNORECASE, lazy
 from tersh.command import classify, shell
 from tersh.settings import CLASSES
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    import re
     from collections.abc import Sequence
     from typing import NamedTuple
 
@@ -55,16 +55,12 @@ _MACHINE_VALUE = (
     r"^(?:json\w*|jsonl|ndjson|json-[\w-]+|jsonpath[\w-]*|yaml|yml|xml|junit[\w-]*|checkstyle"
     r"|sarif|csv|tsv|go-template[\w-]*|template|custom-columns[\w-]*|tformat|format)(?:[=:,].*)?$"
 )
-_machine_value: list[re.Pattern[str]] = []  # compiled on first use: `re` stays off the quick path
+_machine_value = lazy(_MACHINE_VALUE, IGNORECASE)  # compiled on first use, without ``re``
 
 
 def _is_machine_value(value: str) -> bool:
     """A format name that makes output a document (``json``, ``yaml``, ``jsonpath=…``…)."""
-    if not _machine_value:
-        import re
-
-        _machine_value.append(re.compile(_MACHINE_VALUE, re.IGNORECASE))
-    return _machine_value[0].match(value) is not None
+    return _machine_value.match(value) is not None
 #: Programs whose output is always a document (JSON…).
 _MACHINE_PROGRAMS = frozenset({"jq", "yq", "gojq", "jaq", "jc", "json_pp", "json.tool", "jo"})
 _MACHINE_SUBCOMMANDS = frozenset(

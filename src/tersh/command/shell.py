@@ -42,17 +42,17 @@ _LIST_SEPARATORS = frozenset({"&&", "||", ";", "&", "\n"})
 
 
 class _Patterns:
-    """The lexer's regular expressions, compiled on first use (``re`` is not imported before)."""
+    """The lexer's regular expressions, compiled on first use (without importing ``re``)."""
 
     def __init__(self) -> None:
-        import re
+        from tersh._startup.lazyre import lazy
 
-        self.plain = re.compile(r"[^\s|&;()<>\\'\"$`]+")
-        self.blanks = re.compile(r"[ \t]+")
-        self.name = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-        self.assignment = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-        self.fd_word = re.compile(r"\d+|\{[A-Za-z_][A-Za-z0-9_]*\}")
-        self.function_body = re.compile(
+        self.plain = lazy(r"[^\s|&;()<>\\'\"$`]+")
+        self.blanks = lazy(r"[ \t]+")
+        self.name = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+        self.assignment = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+        self.fd_word = lazy(r"\d+|\{[A-Za-z_][A-Za-z0-9_]*\}")
+        self.function_body = lazy(
             r"[({]|(?:if|for|while|until|case|select|\[\[)(?=[\s;(]|$)"
         )
 

@@ -112,14 +112,17 @@ def _structured(cap: capture_store.Capture, conf: Settings, base: dict[str, Any]
 
     max_lines, max_bytes = _bounds(conf, reserve=True)
     document = "stdout" if cap.sizes["stdout"] or not cap.sizes["combined"] else "combined"
-    stdout_path = cap.path(document)  # output recorded as one stream: the combined file
+    stdout_path = cap.file(document)  # output recorded as one stream: the combined file
     size = cap.sizes[document]
-    data = stdout_path.read_bytes() if size <= max_bytes else b""
+    data = b""
+    if size <= max_bytes:
+        with open(stdout_path, "rb") as handle:  # no pathlib (it imports ``re``)
+            data = handle.read()
     fits = size <= max_bytes and data.count(b"\n") <= max_lines
     details = dict(base.pop("details"), mode="structured")
     stderr_note = ""
     if cap.sizes["stderr"] and document == "stdout":
-        err = preview.bound_file(cap.path("stderr"), 40, 4096, clean=True)
+        err = preview.bound_file(cap.file("stderr"), 40, 4096, clean=True)
         stderr_note = f"\n[tersh] stderr ({report.human_bytes(cap.sizes['stderr'])}):\n{err.text}"
     if fits:
         text = preview.decode(data)

@@ -19,9 +19,12 @@ through :func:`command_line` first. What is replaced by ``[REDACTED]``:
 
 from __future__ import annotations
 
+from tersh._startup.lazyre import lazy
+
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable
 
 MARK = "[REDACTED]"
 
@@ -40,30 +43,55 @@ def command_line(text: str) -> str:
     return text
 
 
-_COMPILED: list[tuple[re.Pattern[str], str]] = []
+_COMPILED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = []
 
 
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    """The compiled patterns and their replacements (compiled on first use)."""
-    import re
+def expansion(template: str) -> Callable[[re.Match[str]], str]:
+    r"""What ``re``'s ``sub`` puts in place of a match for ``template``: its ``\N`` group references
+    (a group that did not take part: nothing) and literal text. A function does this without the
+    ``re`` module, which a template with a backslash would import (milliseconds of every call that
+    stores a command line). Only ``\1``-``\9`` references and text without other backslashes."""
+    pieces: list[str | int] = []
+    rest = template
+    while "\\" in rest:
+        text, _, rest = rest.partition("\\")
+        if not rest[:1].isdigit() or rest[:1] == "0":
+            raise ValueError(f"unsupported template {template!r}")
+        pieces.extend([text, int(rest[0])] if text else [int(rest[0])])
+        rest = rest[1:]
+    if rest:
+        pieces.append(rest)
 
+    def expand(match: re.Match[str]) -> str:
+        return "".join(piece if isinstance(piece, str) else match.group(piece) or ""
+                       for piece in pieces)
+
+    return expand
+
+
+def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
+    """The patterns and their replacements (compiled on first use, without importing ``re``)."""
     if not _COMPILED:
-        value = r"""(?:'[^']*'|"[^"]*"|[^\s'"]+)"""
-        secret_name = (r"(?:[\w.-]*[_.-])?(?:key|token|secret|passw(?:or)?d|pass|credentials?|auth)"
-                       r"(?:[_.-][\w.-]*)?")  # a whole part of the name: KEYBOARD, --author stay
-        mysql = r"(?:mysql\w*|mariadb\w*)"
-        _COMPILED.extend([
-            (re.compile(r"(?i)\b((?:proxy-)?authorization|cookie|x-api-key|api-key|x-auth-token"
-                        r"|private-token)(\s*:\s*)([^'\"\n]+)"), rf"\1\2{MARK}"),
-            (re.compile(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{6,})"), rf"\1\2{MARK}"),
-            (re.compile(rf"(?i)(?<![\w-])(--?{secret_name})(=|\s+)(?!-){value}"), rf"\1\2{MARK}"),
-            (re.compile(rf"(?i)(?<![\w-])({secret_name})=({value})"), rf"\1={MARK}"),
-            (re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^@\s/'\"]+)@"), rf"\1{MARK}@"),
-            (re.compile(rf"(?<!\S)(-u|--user)(\s+|=)([^\s:'\"]+):{value}"), rf"\1\2\3:{MARK}"),
-            (re.compile(rf"(?i)(\b{mysql}\b[^|;&]*?\s-p)[^\s]+"), rf"\1{MARK}"),  # `-p x`: a prompt
-            (re.compile(r"(?i)(\bsshpass\s+-p)(\s*)(?!-)\S+"), rf"\1\2{MARK}"),
-            (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}"
-                        r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})\b"),
-             MARK),
-        ])
+        _COMPILED.extend((lazy(pattern), expansion(template)) for pattern, template in SHAPES)
     return _COMPILED
+
+
+_VALUE = r"""(?:'[^']*'|"[^"]*"|[^\s'"]+)"""
+_SECRET_NAME = (r"(?:[\w.-]*[_.-])?(?:key|token|secret|passw(?:or)?d|pass|credentials?|auth)"
+                r"(?:[_.-][\w.-]*)?")  # a whole part of the name: KEYBOARD, --author stay
+_MYSQL = r"(?:mysql\w*|mariadb\w*)"
+
+#: (pattern, ``re.sub`` template) of every secret shape, in the order they are replaced.
+SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(?i)\b((?:proxy-)?authorization|cookie|x-api-key|api-key|x-auth-token"
+     r"|private-token)(\s*:\s*)([^'\"\n]+)", rf"\1\2{MARK}"),
+    (r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{6,})", rf"\1\2{MARK}"),
+    (rf"(?i)(?<![\w-])(--?{_SECRET_NAME})(=|\s+)(?!-){_VALUE}", rf"\1\2{MARK}"),
+    (rf"(?i)(?<![\w-])({_SECRET_NAME})=({_VALUE})", rf"\1={MARK}"),
+    (r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^@\s/'\"]+)@", rf"\1{MARK}@"),
+    (rf"(?<!\S)(-u|--user)(\s+|=)([^\s:'\"]+):{_VALUE}", rf"\1\2\3:{MARK}"),
+    (rf"(?i)(\b{_MYSQL}\b[^|;&]*?\s-p)[^\s]+", rf"\1{MARK}"),  # `-p x`: a prompt
+    (r"(?i)(\bsshpass\s+-p)(\s*)(?!-)\S+", rf"\1\2{MARK}"),
+    (r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}"
+     r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})\b", MARK),
+)

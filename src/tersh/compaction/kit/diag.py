@@ -8,12 +8,11 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 from __future__ import annotations
 
 import sys
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, count, filterfalse, repeat
 from operator import itemgetter, not_
 
 from tersh._startup.lazyre import lazy
+from tersh._startup.lean import counted
 from tersh.compaction.kit.core import CHUNK_CHARS, MARK, carries_fact, finish, plural
 from tersh.compaction.verify import holds as verify
 from tersh.compaction.verify.facts import quoted_source
@@ -21,6 +20,7 @@ from tersh.compaction.verify.renderings import finding_continuation, finding_ent
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import NamedTuple, Protocol
 
     class Reading(Protocol):
@@ -348,7 +348,7 @@ def code_digest(findings: Iterable[FindingLike]) -> str:
     """One line with every rule code of ``findings`` and its count, in order of first sight."""
     counts: dict[str, int] = {}
     # a log repeats its messages: each is read once, with how many findings say it
-    for text, seen in Counter(map(itemgetter(2), findings)).items():
+    for text, seen in counted(map(itemgetter(2), findings)).items():
         code = _code_of(text.strip())
         if code:
             counts[code] = counts.get(code, 0) + seen

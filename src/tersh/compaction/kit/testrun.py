@@ -12,14 +12,17 @@ stays visible ("in: tests/a.py tests/b.py").
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
-from re import Pattern
 
 from tersh._startup.lazyre import lazy
 from tersh.compaction.kit.core import MARK, carries_fact, finish
 from tersh.compaction.verify import holds as verify
 from tersh.settings import MIN_SAVED_TOKENS
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from re import Pattern
 
 # A line with a passing mark is diagnostic only when it also holds a failing mark (case matters).
 _FAILING_MARKS = ("FAIL", "ERROR", "not ok", "panicked", "✗", "✕", "×", "✖")

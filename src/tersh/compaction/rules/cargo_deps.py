@@ -8,9 +8,7 @@ file-lock waits. Kept as written: ``Locking``/``Adding``/``Updating a vX -> vY``
 
 from __future__ import annotations
 
-import re
-
-from tersh._startup.lazyre import MULTILINE
+from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
 
@@ -39,9 +37,13 @@ def compact(text: str, inv: Invocation) -> str | None:
     return omissions.proposal(kept, text)
 
 
+#: A per-crate ``Downloaded name v1.2.3`` line.
+_DOWNLOADED = lazy(r"^\s+Downloaded [\w.-]+ v\d", MULTILINE)
+
+
 def sniff(text: str) -> float:
     """Sure when cargo's per-crate ``Downloaded`` lines are there."""
     head = text[:SNIFF_CHARS]
-    if re.search(r"^\s+Downloaded [\w.-]+ v\d", head, MULTILINE) and "Updating crates.io index" in head:
+    if _DOWNLOADED.search(head) and "Updating crates.io index" in head:
         return 0.9
     return 0.0

@@ -12,16 +12,19 @@ mostly not the compiler's (``cargo run`` printing a program's output) is left al
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import partial
 from itertools import chain, compress
 from operator import is_not, itemgetter, methodcaller, not_, or_
 
 from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lean import partial
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 NAME = "cargobuild"
 CATEGORY = "builds"

@@ -14,9 +14,9 @@ to the content sniffer.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
 from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lean import lru_cache
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation

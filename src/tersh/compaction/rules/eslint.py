@@ -10,7 +10,6 @@ the file header with its count, and keeps the summary (``✖ 1750 problems (…)
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
 from itertools import chain
 from operator import itemgetter
 
@@ -18,6 +17,10 @@ from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify  # loaded with kit.diag already
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 NAME = "eslint"
 CATEGORY = "linters"

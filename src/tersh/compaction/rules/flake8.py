@@ -9,12 +9,15 @@ kept in place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 NAME = "flake8"
 CATEGORY = "linters"

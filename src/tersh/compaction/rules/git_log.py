@@ -10,10 +10,10 @@ graph columns on every kept line.
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import lru_cache
 from itertools import accumulate
 
 from tersh._startup.lazyre import lazy
+from tersh._startup.lean import lru_cache
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions, squeeze_stat
 from tersh.compaction.verify import holds as verify

@@ -10,13 +10,16 @@ note), keeps package headers (``# example.com/pkg``), ``level=…`` log lines an
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 NAME = "golangci"
 CATEGORY = "linters"

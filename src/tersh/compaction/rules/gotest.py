@@ -15,8 +15,6 @@ traces, build errors, and every ``ok``/``FAIL`` package result.
 
 from __future__ import annotations
 
-import re
-
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
@@ -101,10 +99,14 @@ def compact(text: str, inv: Invocation) -> str | None:
     return out.render(lambda omitted: f"{what or plural(omitted, 'run marker')} omitted", text)
 
 
+#: A package result line of ``go test``: ``ok  \tpkg\t0.01s`` or ``FAIL\tpkg\t(cached)``.
+_TAB_PACKAGE_RESULT = lazy(r"^(?:ok  |FAIL)\t\S+\t(?:\(cached\)|[\d.]+s)", MULTILINE)
+
+
 def sniff(text: str) -> float:
     """Sure when go test's package result lines or its ``--- FAIL:``/``=== RUN`` markers show."""
     if "=== RUN" in text and ("--- PASS: " in text or "--- FAIL: " in text):
         return 0.95
-    if re.search(r"^(?:ok  |FAIL)\t\S+\t(?:\(cached\)|[\d.]+s)", text, MULTILINE):
+    if _TAB_PACKAGE_RESULT.search(text):
         return 0.9
     return 0.0

@@ -11,8 +11,6 @@ tree's failing rows and their titles go too. Everything from the totals on is ke
 
 from __future__ import annotations
 
-import re
-
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import plural
@@ -183,11 +181,15 @@ def compact(text: str, inv: Invocation, bulk: bool = True) -> str | None:
     return reader.finish(text)
 
 
+#: The first entry of mocha's failure list (``  1) suite``).
+_FIRST_FAILURE = lazy(r"^\s+1\) \S", MULTILINE)
+
+
 def sniff(text: str) -> float:
     """Sure when mocha's ``N passing (Xs)`` total is there."""
     if " passing (" in text and _PASSING_TOTAL.search(text):
         return 0.9
-    if _FAILING_TOTAL.search(text) and re.search(r"^\s+1\) \S", text, MULTILINE):
+    if _FAILING_TOTAL.search(text) and _FIRST_FAILURE.search(text):
         return 0.7
     if "ℹ " not in text and "▶ " not in text and len(_PASS_ROW_M.findall(text, 0, 20000)) >= 5:
         return 0.7  # a spec tree whose totals are beyond the head (node --test uses ▶ and ℹ)

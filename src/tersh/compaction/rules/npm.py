@@ -10,13 +10,15 @@ every package; only the tree glyphs become indentation.
 
 from __future__ import annotations
 
-import re
-
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.core import BYTES_PER_TOKEN, PADDING_BYTES_PER_TOKEN, SPINNER_BYTES_PER_TOKEN
 from tersh.compaction.kit.omit import SNIFF_CHARS, Omissions
 from tersh.compaction.verify import holds as verify
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    import re
 
 NAME = "npm"
 CATEGORY = "packages"
@@ -38,17 +40,17 @@ _OUTCOME = lazy(SNIFF_LINE.split("|npm warn", 1)[0], MULTILINE)  # the outcome l
 SPINNER_LABEL = "spinner line"
 _SPINNER = lazy(r"^[\u2800-\u28ff|/\\\- ]+$")
 _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("funding line", re.compile(
+    ("funding line", lazy(
         r"^(?:\d+ packages? (?:is|are) looking for funding|\s+run `npm fund` for details)$"
     )),
-    ("npm notice", re.compile(
+    ("npm notice", lazy(
         r"^npm notice(?: New (?:major|minor|patch) version of npm available!.*"
         r"| Changelog: \S+| To update run: npm install -g npm@\S+)?$"
     )),
     # --loglevel http / verbose / info (and timing, silly): registry fetches, cache hits, the
     # run's own settings; a line naming a path or holding a diagnostic stays.
-    ("npm log line", re.compile(r"^npm (?:http|verbose|info|timing|silly) \S.*$")),
-    ("progress line", re.compile(
+    ("npm log line", lazy(r"^npm (?:http|verbose|info|timing|silly) \S.*$")),
+    ("progress line", lazy(
         r"^(?:Progress: resolved \d+, reused \d+, downloaded \d+, added \d+(?:, done)?"
         r"|[+-]{1,}|Resolving dependencies|Resolved, downloaded and extracted \[\d+\]"
         r"|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*"
@@ -57,6 +59,7 @@ _CHATTER: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 # One unit of `npm ls` tree drawing: "├── ", "└── ", "├─┬ ", "│ ", "  " (npm 7+ draws 2 wide).
 _TREE_PREFIX = lazy(r"^(?P<tree>(?:[│ ] |[├└]─[─┬] ?)+)(?P<rest>\S.*)$")
+_TREE_JOINT = lazy(r"[├└]─")
 _LISTINGS = frozenset({"ls", "list", "ll", "la"})
 
 
@@ -66,7 +69,7 @@ def untree(line: str) -> str:
     if not match:
         return line
     tree = match["tree"]
-    depth = tree.count("│ ") + tree.count("  ") + len(re.findall(r"[├└]─", tree))
+    depth = tree.count("│ ") + tree.count("  ") + len(_TREE_JOINT.findall(tree))
     return "  " * depth + match["rest"]
 
 

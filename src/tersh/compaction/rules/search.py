@@ -26,16 +26,19 @@ A short result (FEW_MATCHES matched lines or fewer) stays as the tool wrote it: 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import lru_cache
 from itertools import chain
 
 from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lean import lru_cache
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.verify import holds as verify
 from tersh.compaction.verify.renderings import SEARCH_SEPARATOR, group_header, search_entry
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 NAME = "search"
 CATEGORY = "search"

@@ -11,16 +11,17 @@ message share one entry (``  40:6 940:10 SC2250 (style): Prefer putting bracesâ€
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
 
-TYPE_CHECKING = False  # no typing import at run time
+TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
     import re
+    from typing import NamedTuple
+else:
+    from tersh._startup.lean import NamedTuple
 
 NAME = "shellcheck"
 CATEGORY = "linters"

@@ -11,12 +11,15 @@ error, the footer and table stay verbatim. Watch-mode banners are kept.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core
 from tersh.compaction.kit import diag as _diag
 from tersh.compaction.kit.base import Invocation
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 NAME = "tsc"
 CATEGORY = "builds"

@@ -8,8 +8,6 @@ other line are kept as written. ``uv pip list`` loses only its padding and heade
 
 from __future__ import annotations
 
-import re
-
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit.base import Invocation
 from tersh.compaction.kit.omit import SNIFF_CHARS, Chatter, Omissions, drop_lines
@@ -51,11 +49,14 @@ def compact(text: str, inv: Invocation) -> str | None:
     return omissions.proposal(kept, text)
 
 
+#: uv's ``Resolved N packages in`` line and one line of its change list (`` + name==1.0``).
+_RESOLVED = lazy(r"^Resolved \d+ packages? in ", MULTILINE)
+_PINNED_CHANGE = lazy(r"^ [-+~] \S+==", MULTILINE)
+
+
 def sniff(text: str) -> float:
     """Sure when uv's ``Resolved N packages in`` and a change list are there."""
     head = text[:SNIFF_CHARS]
-    if re.search(r"^Resolved \d+ packages? in ", head, MULTILINE) and re.search(
-        r"^ [-+~] \S+==", head, MULTILINE
-    ):
+    if _RESOLVED.search(head) and _PINNED_CHANGE.search(head):
         return 0.95
     return 0.0

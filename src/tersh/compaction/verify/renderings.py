@@ -40,10 +40,8 @@ written.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
-
 from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lean import lru_cache
 from tersh.compaction.verify.facts import (
     _PATH_CHARS,
     _TRIM,
@@ -57,6 +55,10 @@ from tersh.compaction.verify.scan import (
     CHUNK_CHARS,
     _chunk_lines,
 )
+
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # ---------------------------------------------------------------- the renderer (write side)
 
