@@ -141,3 +141,26 @@ def test_the_minimum_saving_holds_inside_its_block_only() -> None:
         assert core.finish(source, ["x" * 7_000]) is None
     assert base.min_share() == MIN_SAVED_SHARE
     assert core.finish(source, ["x" * 7_000]) is not None
+
+
+def test_the_minimum_saving_is_each_threads_own_and_blocks_nest() -> None:
+    import threading
+
+    from tersh.compaction.kit import base
+
+    inside, seen = threading.Event(), []
+
+    def other() -> None:
+        inside.wait(10)
+        seen.append(base.min_share())  # while the main thread is inside its block
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    with base.minimum_saving(0.5):
+        with base.minimum_saving(0.25):
+            assert base.min_share() == 0.25
+        assert base.min_share() == 0.5
+        inside.set()
+        worker.join(10)
+    assert seen == [MIN_SAVED_SHARE]
+    assert base.min_share() == MIN_SAVED_SHARE

@@ -3,14 +3,13 @@ the minimum saving of the call in progress."""
 
 from __future__ import annotations
 
-from contextvars import ContextVar
+from _thread import _local
 
 from tersh.command.classify import subcommand
 from tersh.settings import MIN_SAVED_SHARE
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
-    from contextvars import Token
     from typing import NamedTuple, Protocol
 else:
     from tersh._startup.lean import NamedTuple
@@ -69,30 +68,37 @@ class Outcome(NamedTuple):
     refused: str | None = None
 
 
-# The share of its source a proposal must save in the call in progress: the user's
-# ``tools.min_saving``, which the registry sets around each rule's ``compact`` (rules never read
-# settings themselves).
-_min_share: ContextVar[float] = ContextVar("min_share", default=MIN_SAVED_SHARE)
+class _Share(_local):
+    """The share of its source a proposal must save in the call in progress, per thread (the MCP
+    server compacts in worker threads): the user's ``tools.min_saving``, which the registry sets
+    around each rule's ``compact`` (rules never read settings themselves). ``_thread._local`` is
+    the class ``threading.local`` is, without importing ``threading`` (nor ``contextvars``, an
+    extension module to load: a tenth of a millisecond of every call with a rule)."""
+
+    value = MIN_SAVED_SHARE
+
+
+_current = _Share()
 
 
 class minimum_saving:
     """Inside ``with minimum_saving(share):`` a proposal must save ``share`` of its source
-    (``tools.min_saving``). A class, not ``contextlib.contextmanager``: contextlib stays off the
-    start-up path."""
+    (``tools.min_saving``), in this thread; blocks nest. A class, not
+    ``contextlib.contextmanager``: contextlib stays off the start-up path."""
 
     def __init__(self, share: float) -> None:
         self._share = share
-        self._token: Token[float] | None = None
+        self._outer: list[float] = []
 
     def __enter__(self) -> None:
-        self._token = _min_share.set(self._share)
+        self._outer.append(_current.value)
+        _current.value = self._share
 
     def __exit__(self, *exc: object) -> None:
-        if self._token is not None:
-            _min_share.reset(self._token)
-            self._token = None
+        if self._outer:
+            _current.value = self._outer.pop()
 
 
 def min_share() -> float:
     """The share of its source a proposal must save now (see :func:`minimum_saving`)."""
-    return _min_share.get()
+    return _current.value
