@@ -5,9 +5,12 @@ Prints medians and ratios measured side by side in one run.
 
 Start-up: the whole process of `tersh run` (the console script; with --against, this checkout's
 bin/tersh on each tree's sources) (enabled profile: capture, index, ledger, status) on
-`true`, `echo hello`, `ls /usr/bin` and `git status` (in a clean repository and in one with
-changes: staged, modified and untracked files, as mid-work) against `python -c pass` on the same
-interpreter (and `git status` against itself plus `python -c pass`), runs interleaved. Sources are
+`true`, `echo hello`, `ls /usr/bin`, `git status` (in a clean repository and in one with
+changes: staged, modified and untracked files, as mid-work) and two short outputs of tools with a
+rule (recorded real runs of `pytest -v` with failures, 22 KB, and of `cargo build` with errors,
+4 KB, printed by a stand-in program of that name) against `python -c pass` on the same
+interpreter (and `git status` and the stand-ins against themselves plus `python -c pass`), runs
+interleaved. Sources are
 byte-compiled first (this machine sets PYTHONDONTWRITEBYTECODE, so an uncompiled tree would be
 recompiled on every start). Wall time and CPU time (user+sys of the child, from RUSAGE_CHILDREN)
 are reported side by side: on a shared, loaded machine the wall figure also counts waiting.
@@ -125,6 +128,9 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
     for tree, repo in repos.items():
         commands[f"git status ({tree})"] = ["git", "status"]
         cwds[f"git status ({tree})"] = repo
+    stand_ins = _stand_ins(Path(tempfile.mkdtemp(prefix="tersh-bench-tools-")))
+    for name, argv in stand_ins.items():
+        commands[name] = argv
     trees: list[tuple[str, list[str], dict[str, str]]] = [("", tersh, {})]
     if against:  # both trees through this checkout's console script (bin/tersh, what users
         # start; `python -m tersh` would add runpy's imports to both), sources from PYTHONPATH
@@ -141,6 +147,8 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
         for tree, repo in repos.items():
             rows[f"{prefix}tersh run -- git status ({tree})"] = [*runner, "git", "status"]
             cwds[f"{prefix}tersh run -- git status ({tree})"] = repo
+        for name, argv in stand_ins.items():
+            rows[f"{prefix}tersh run -- {name}"] = [*runner, *argv]
         commands.update(rows)
         extra_env.update(dict.fromkeys(rows, tree_env))
     wall, cpu = _medians(commands, rounds, env, cwds, extra_env)
@@ -151,18 +159,44 @@ def startup(rounds: int, env: dict[str, str], against: str | None = None) -> Non
     for name in commands:
         against = base
         tree = next((tree for tree in repos if name.endswith(f"tersh run -- git status ({tree})")), None)
-        if tree:
-            against = f"git status ({tree}) + python -c pass"
-            wall[against] = wall[f"git status ({tree})"] + wall[base]
-            cpu[against] = cpu[f"git status ({tree})"] + cpu[base]
+        alone = f"git status ({tree})" if tree else next(
+            (tool for tool in stand_ins if name.endswith(f"tersh run -- {tool}")), None)
+        if alone:
+            against = f"{alone} + python -c pass"
+            wall[against] = wall[alone] + wall[base]
+            cpu[against] = cpu[alone] + cpu[base]
         print(f"  {name:<42} {wall[name]:7.1f} {cpu[name]:7.1f} "
               f"{wall[name] / wall[against]:7.2f} {cpu[name] / max(cpu[against], 1e-6):7.2f}"
               + (f"  (vs {against})" if against != base else ""))
     print("  targets: echo hello CPU x <= 2.0; git status x (git status + python -c pass) <= 1.5,"
-          " clean and with changes")
+          " clean and with changes (the stand-ins: no target, shown for what a rule's path costs)")
     for repo in repos.values():
         if repo.name.startswith("tersh-bench-repo-"):
             shutil.rmtree(repo, ignore_errors=True)
+    shutil.rmtree(Path(next(iter(stand_ins.values()))[0]).parent, ignore_errors=True)
+
+
+#: Recorded real outputs of tools with a rule (tests/compact/fixtures/regression/<case>/combined),
+#: printed by a stand-in program of the tool's name: (program, arguments, case).
+STAND_INS = (
+    ("pytest", ("-v", "toolz"), "test__pytest-toolz-v-failures"),
+    ("cargo", ("build",), "build__cargo-build-intervals-errors"),
+)
+
+
+def _stand_ins(folder: Path) -> dict[str, list[str]]:
+    """Row name -> argv of a program in ``folder`` named as the tool that prints its recorded
+    output (``cat`` of the file: the registry picks the tool's rule by the program's name)."""
+    fixtures = Path(__file__).resolve().parents[1] / "tests" / "compact" / "fixtures" / "regression"
+    found: dict[str, list[str]] = {}
+    for program, arguments, case in STAND_INS:
+        output = fixtures / case / "combined"
+        size = output.stat().st_size
+        tool = folder / program
+        tool.write_text(f"#!/bin/sh\nexec cat '{output}'\n")
+        tool.chmod(0o755)
+        found[f"{program} {' '.join(arguments)} ({size // 1000} KB)"] = [str(tool), *arguments]
+    return found
 
 
 def main() -> int:
