@@ -8,6 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tersh
 from tersh.execution import pipeline
@@ -172,6 +174,21 @@ def test_token_estimate_stays_near_the_real_count_for_costly_symbols() -> None:
     for text in ("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏ added 3 packages", "src/a.py | 12 ++++++------", "plain words here"):
         exact = tokens.count(text)
         assert 0.6 * exact <= pipeline.estimate_tokens(text) <= 1.6 * exact, text
+
+
+def _plain_estimate(text: str) -> int:
+    """The estimate by its definition: one a match of the token pattern, two more a braille
+    character."""
+    import re
+
+    count = sum(1 for _ in re.finditer(r"[A-Za-z]+|\d{1,3}|([^\sA-Za-z\d])\1*", text))
+    return count + 2 * sum(1 for _ in re.finditer("[\u2800-\u28ff]", text))
+
+
+@given(st.lists(st.text(alphabet="ab1234 \n\t--==::./⠋⠙é^~", max_size=40), min_size=1, max_size=6))
+def test_the_token_estimate_is_its_definition_however_often_it_is_asked(texts: list[str]) -> None:
+    for text in [*texts, *texts, "".join(texts)]:  # kept estimates are asked again
+        assert pipeline.estimate_tokens(text) == _plain_estimate(text)
 
 
 def test_a_close_call_on_the_minimum_saving_is_settled_by_exact_counts() -> None:
