@@ -120,3 +120,16 @@ def test_partial_is_functools_own_partial() -> None:
 
     assert partial is functools.partial
     assert partial(int, base=2)("101") == 5
+
+
+def test_the_c_operator_and_bisect_functions_are_the_modules_own() -> None:
+    import _bisect
+    import _operator
+    import bisect
+    import operator
+
+    for name in ("add", "and_", "attrgetter", "contains", "eq", "floordiv", "is_not",
+                 "itemgetter", "methodcaller", "mul", "not_", "or_", "rshift", "sub"):
+        assert getattr(_operator, name) is getattr(operator, name), name
+    for name in ("bisect_left", "bisect_right"):
+        assert getattr(_bisect, name) is getattr(bisect, name), name

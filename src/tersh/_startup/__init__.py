@@ -13,5 +13,8 @@ The modules that ``tersh run`` (a command with no output or a short one), ``ters
 claude-code``, Claude Code's shell prefix and ``tersh rewrite CMD`` import keep ``typing``
 unimported (it costs milliseconds, more than such a call's own work): they write
 ``TYPE_CHECKING = False  # start-up path: see tersh._startup`` instead of ``from typing import
-TYPE_CHECKING``. Every other module imports from ``typing`` as usual.
+TYPE_CHECKING``. Every other module imports from ``typing`` as usual. The compaction modules a
+rule's path loads take ``operator``'s and ``bisect``'s functions from the C modules those
+re-export (``_operator``, ``_bisect``: the same objects, tests/test_lean.py), and no module on
+that path imports ``re``, ``collections`` or ``functools`` (tests/test_run_startup.py).
 """

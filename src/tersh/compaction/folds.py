@@ -26,8 +26,8 @@ braces would read as a group).
 
 from __future__ import annotations
 
+from _operator import is_not
 from itertools import compress, repeat
-from operator import is_not
 
 from tersh._startup.lazyre import lazy
 from tersh._startup.lean import lru_cache

@@ -8,8 +8,8 @@ these helpers to render. Every helper is pure and line-linear (rules must run at
 from __future__ import annotations
 
 import sys
+from _operator import itemgetter, not_
 from itertools import chain, compress, count, filterfalse, repeat
-from operator import itemgetter, not_
 
 from tersh._startup.lazyre import lazy
 from tersh._startup.lean import counted

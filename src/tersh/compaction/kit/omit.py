@@ -246,7 +246,7 @@ def _suspects(blob: str, pattern: re.Pattern[str], starts: list[int]) -> set[int
 
     After a hit the search resumes at the next line: a line with many hits costs one.
     """
-    from bisect import bisect_right  # lazy: most texts have no suspect
+    from _bisect import bisect_right  # lazy: most texts have no suspect
 
     found: set[int] = set()
     search, count, size = pattern.search, len(starts), len(blob)
@@ -263,7 +263,7 @@ def _commit_suspects(blob: str, starts: list[int]) -> set[int]:
     an ASCII copy marking hex digits, then plain ``find``)."""
     if not blob.isascii():
         return _suspects(blob, MAYBE_COMMIT, starts)
-    from bisect import bisect_right
+    from _bisect import bisect_right
 
     from tersh.compaction.verify import scan as verify_scan  # its other readers: not needed here
 

@@ -11,7 +11,7 @@ stays visible ("in: tests/a.py tests/b.py").
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from _bisect import bisect_right
 from itertools import accumulate, chain
 
 from tersh._startup.lazyre import lazy

@@ -12,8 +12,8 @@ mostly not the compiler's (``cargo run`` printing a program's output) is left al
 
 from __future__ import annotations
 
+from _operator import is_not, itemgetter, methodcaller, not_, or_
 from itertools import chain, compress
-from operator import is_not, itemgetter, methodcaller, not_, or_
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh._startup.lean import partial

@@ -10,8 +10,8 @@ the file header with its count, and keeps the summary (``✖ 1750 problems (…)
 from __future__ import annotations
 
 import sys
+from _operator import itemgetter
 from itertools import chain
-from operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag

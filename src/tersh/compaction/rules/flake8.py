@@ -9,7 +9,7 @@ kept in place.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from _operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import diag as _diag

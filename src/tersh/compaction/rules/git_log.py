@@ -9,7 +9,7 @@ graph columns on every kept line.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from _bisect import bisect_right
 from itertools import accumulate
 
 from tersh._startup.lazyre import lazy

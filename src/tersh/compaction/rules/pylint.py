@@ -8,7 +8,7 @@ rulers go; the score line and any crash report stay verbatim.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from _operator import itemgetter
 
 from tersh._startup.lazyre import MULTILINE, lazy
 from tersh.compaction.kit import core

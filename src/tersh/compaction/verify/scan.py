@@ -17,8 +17,8 @@ among millions that report something or name a location. Lines are what
 
 from __future__ import annotations
 
+from _operator import add, contains, is_not, not_, or_, sub
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import add, contains, is_not, not_, or_, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh._startup.lean import deque
