@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction import generic, grepscreen, preview
@@ -60,3 +60,34 @@ def test_the_generic_compactor_answers_the_same_with_and_without_the_screen(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grepscreen, "may_hold_fact_lines", lambda _text: True)
         assert generic.compact(text, INV) == screened
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.one_of(*map(st.sampled_from, (RECORDED, FACT_FREE, LOG)), ANY_LINE),
+                      min_size=1, max_size=12), copies=st.integers(min_value=1, max_value=4000))
+@example(lines=LOG[:10], copies=400)  # 290 KB of a log grep clears
+def test_the_preview_of_a_cleared_text_starts_no_grep_and_is_the_same(
+        monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int) -> None:
+    text = "\n".join(lines * copies)
+    cleared = not grepscreen.may_hold_fact_lines(text)
+    assert grepscreen.cleared(text) is cleared
+    twin = "".join(text)[:0] + text[:1] + text[1:]  # the same characters, another object
+    assert twin == text and (twin is not text or len(text) < 2)
+    started: list[object] = []
+    real = preview._Grep
+
+    def counting(*args: object, **kwargs: object) -> object:
+        started.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:  # undone after each example
+        patch.setattr(preview, "_Grep", counting)
+        shown = preview.bound_text(text, 200, 8000, filler_bytes=2000)
+        grep_runs = len(started)
+        plain = preview.bound_text(twin, 200, 8000, filler_bytes=2000) if len(text) >= 2 else shown
+    assert shown == plain
+    if cleared and len(text) >= preview.GREP_MIN_BYTES:
+        assert grep_runs == 0 and len(started) == 1  # the twin was searched by grep
+    if lines == LOG[:10] and copies == 400:
+        assert cleared and grep_runs == 0

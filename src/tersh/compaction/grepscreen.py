@@ -6,6 +6,9 @@ finding that it holds none costs the bulk scan (``verify.scan.fact_lines``) tens
 instructions a megabyte. grep with the preview's candidate pattern (``preview._GREP_FACTS``: every
 line that may be a fact line, and more) says at C speed that no line may be one; when it finds a
 line, or cannot answer, the scan decides. grep stops at the first line it finds (``-q``).
+
+The last text grep cleared is remembered (:func:`cleared`): the preview of that same text then
+knows grep would print no fact line of it and does not start grep again.
 """
 
 from __future__ import annotations
@@ -14,6 +17,14 @@ import os
 
 #: Under this many characters the scan costs less than starting a grep (preview.GREP_MIN_BYTES).
 MIN_CHARS = 256 << 10
+
+_cleared: list[str] = []  # the last text grep found no candidate line in (held by identity)
+
+
+def cleared(text: str) -> bool:
+    """Whether ``text`` (this very object) is the last text :func:`may_hold_fact_lines` found no
+    line of: then ``grep -a -E -i _GREP_FACTS`` prints no line of it."""
+    return bool(_cleared) and _cleared[0] is text
 
 
 def may_hold_fact_lines(text: str) -> bool:
@@ -44,4 +55,6 @@ def may_hold_fact_lines(text: str) -> bool:
         return True
     finally:
         os.close(fd)
+    if found == 1:
+        _cleared[:] = [text]
     return found != 1  # 0: a line found; 1: none; else an error (grep -q: 0 even after one)

@@ -25,6 +25,7 @@ import os
 import sys
 
 from tersh._startup.lazyre import MULTILINE, lazy, lazy_bytes
+from tersh.compaction import grepscreen
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.preview_read import (  # noqa: F401 - this module's names too
     _CODE_HEAD,
@@ -490,6 +491,9 @@ def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
     if isinstance(source, _File):
         yield from _grep_file(grep, source, os.fsencode(source.path))
         return
+    if grepscreen.cleared(source.body):  # no grep to start (_grep_file): nothing to write
+        yield from _grep_file(grep, source, b"-")
+        return
     data = source.raw()
     memfd_create = getattr(os, "memfd_create", None)
     if memfd_create is not None:  # a file in memory, no folder: grep reads it as its stdin
@@ -593,7 +597,9 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "")}
     in_process = (not isinstance(source, _File) or source.size <= CONTEXT_IN_PROCESS_BYTES
                   or source.size >= CONTEXT_IN_PROCESS_LINE * source.total)
-    searches = [([b"-i"], _GREP_FACTS)]
+    # A text the generic compactor's screen just cleared has no line this grep would print.
+    facts_known = isinstance(source, _Text) and grepscreen.cleared(source.body)
+    searches = [] if facts_known else [([b"-i"], _GREP_FACTS)]
     if not in_process:
         searches.append(([b"-A2", b"-B1"], _GREP_CONTEXT))
     started: list[_Grep] = []
@@ -610,8 +616,9 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
     try:
         # grep prints byte offsets (-b): counting lines (-n) costs it twice the time on short lines
         around = (_Context(cleaned).lines(_source_blocks(source)) if in_process
-                  else _grep_matches(started[1], cleaned, _LineNumbers(_source_blocks(source))))
-        facts = _grep_matches(started[0], cleaned, _LineNumbers(_source_blocks(source)))
+                  else _grep_matches(started[-1], cleaned, _LineNumbers(_source_blocks(source))))
+        facts = (iter(()) if facts_known
+                 else _grep_matches(started[0], cleaned, _LineNumbers(_source_blocks(source))))
         yield from _from_grep(facts, around)
         if any(process.finish() not in (0, 1) for process in list(started)):
             raise GrepFailed("grep failed")  # 0: lines found, 1: none, else an error
