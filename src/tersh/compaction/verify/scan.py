@@ -396,6 +396,14 @@ def _severity_line_starts(text: str) -> list[int] | None:
 
 def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
     """Start of every line of ``text`` holding one of ``stems`` in any case (None: unsure)."""
+    positions = _stem_positions(text, stems)
+    return None if positions is None else _line_starts_of(text, positions)
+
+
+def _stem_positions(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    """Where each of ``stems`` (lower-case) stands in ``text`` in any case, stem by stem, each
+    stem's places not overlapping (None: unsure, a letter of ``text`` changes length or folds
+    onto ASCII when lower-cased)."""
     lowered = text.lower()
     if not text.isascii() and (len(lowered) != len(text) or _FOLDED_LETTERS.search(text)):
         return None
@@ -406,7 +414,7 @@ def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
         while position >= 0:
             positions.append(position)
             position = find(stem, position + len(stem))
-    return _line_starts_of(text, positions)
+    return positions
 
 
 def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) -> list[tuple[int, int]] | None:
