@@ -101,6 +101,16 @@ def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
         assert generic._MASK_FORMS[form & 3].sub("#", line) == generic._MASK.sub("#", line)
 
 
+def test_a_line_written_again_is_masked_once_as_the_one_mask_masks_it() -> None:
+    # the masks are kept by the text of their line: each line again is read from that
+    lines = ["x 12 src/a.py deadbeef1", "step 3 ........ ok 1.5ms", "\u2713 t 4", "x 12 src/a.py deadbeef1"]
+    lines *= 3
+    masks = generic._Masks(lines, generic._mask_forms("\n".join(lines), len(lines)))
+    for index, line in [*enumerate(lines), *reversed(list(enumerate(lines)))]:
+        assert masks.mask(index) == blanks.squeeze(generic._LEADER.sub("...", generic._MASK.sub("#", line)))
+    assert len(masks.cache) == 3
+
+
 def _hex_run(line: str, start: int) -> bool:
     return len(line) - start >= 7 and all(c in "0123456789abcdef" for c in line[start : start + 7])
 

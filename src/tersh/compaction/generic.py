@@ -662,33 +662,38 @@ NAMING_WINDOW = 1024
 _LEADER = lazy(r"\.{3,}")
 
 
+def _line_mask(line: str, form: int) -> str:
+    """``line`` with its variable fields masked, by the form of _MASK_FORMS ``form`` (its
+    ``_mask_forms`` byte) names."""
+    masked = _MASK_FORMS[form & 3].sub("#", line)
+    if "..." in masked:  # a leader of dots pads a name to a column: as padding is, no shape
+        masked = _LEADER.sub("...", masked)
+    # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
+    return b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
+
+
 class _Masks:
     """Whether two lines have the same shape (the same mask), masking a line only when the
     skeletons of the two (see _FIELD_BYTES) do not tell them apart. The skeletons are made a
-    window of lines at a time, in bulk; the masks made are kept for the lines near the one
-    the compactor stands on."""
+    window of lines at a time, in bulk; the masks made are kept by the text of their line (a
+    line's mask is made of its text alone: its form too), up to SKELETON_WINDOW of them, so a
+    line written again and again (a log's own lines in each of its runs) is masked once."""
 
     __slots__ = ("cache", "forms", "lines", "windows")
 
     def __init__(self, lines: list[str], forms: bytearray) -> None:
         self.lines, self.forms = lines, forms
         self.windows: list[tuple[int, list[bytes], list[bytes]]] = []
-        self.cache: dict[int, str] = {}
+        self.cache: dict[str, str] = {}
 
     def mask(self, index: int) -> str:
         """Line ``index`` with its variable fields masked."""
-        found = self.cache.get(index)
+        line = self.lines[index]
+        found = self.cache.get(line)
         if found is None:
             if len(self.cache) >= SKELETON_WINDOW:
                 self.cache.clear()
-            form = self.forms[index]
-            masked = _MASK_FORMS[form & 3].sub("#", self.lines[index])
-            if "..." in masked:  # a leader of dots pads a name to a column: as padding is, no shape
-                masked = _LEADER.sub("...", masked)
-            # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
-            found = self.cache[index] = (
-                b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
-            )
+            found = self.cache[line] = _line_mask(line, self.forms[index])
         return found
 
     def same(self, one: int, other: int) -> bool:
