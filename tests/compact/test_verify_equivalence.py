@@ -171,6 +171,20 @@ CLAIM_WORDS = st.sampled_from(
 CLAIM_TEXT = st.one_of(GENERATED, st.lists(CLAIM_WORDS, max_size=40).map("".join))
 
 
+def _plain_stem_positions(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    lowered = text.lower()
+    if len(lowered) != len(text) or any(letter in text for letter in scan.FOLDING):
+        return None
+    return [match.start() for stem in stems for match in re.finditer(re.escape(stem), lowered)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(CLAIM_TEXT, st.text(max_size=40)))
+def test_stems_found_in_the_ascii_bytes_as_in_the_text_lower_cased(text: str) -> None:
+    for stems in (verify._SUCCESS_STEMS, verify._FAILURE_STEMS, ("ab", "a")):
+        assert scan._stem_positions(text, stems) == _plain_stem_positions(text, stems)
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=CLAIM_TEXT)
 def test_success_claims_tried_at_their_stems_only(text: str) -> None:

@@ -66,7 +66,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import AnyStr
 
-_FOLDED_LETTERS = lazy("[\u0130\u0131\u017f\u212a]")
 # _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
 _PATH_WORD_SPLIT = lazy(f"({_PATH_CANDIDATE.pattern})")
 # The same patterns for a text of many lines: a match never runs past the end of its line.
@@ -403,13 +402,24 @@ def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
 def _stem_positions(text: str, stems: tuple[str, ...]) -> list[int] | None:
     """Where each of ``stems`` (lower-case) stands in ``text`` in any case, stem by stem, each
     stem's places not overlapping (None: unsure, a letter of ``text`` changes length or folds
-    onto ASCII when lower-cased)."""
-    lowered = text.lower()
-    if not text.isascii() and (len(lowered) != len(text) or _FOLDED_LETTERS.search(text)):
+    onto ASCII when lower-cased).
+
+    Text past ASCII is read as its ASCII bytes, each other character one ``?`` (``encode("ascii",
+    "replace")``: the places stay, and bytes lower-case faster): with no letter of FOLDING, no
+    character past ASCII lower-cases to an ASCII one or to more than one."""
+    if text.isascii():
+        return _find_all(text.lower(), stems)
+    if any(letter in text for letter in FOLDING):
         return None
+    return _find_all(text.encode("ascii", "replace").lower(), tuple(stem.encode() for stem in stems))
+
+
+def _find_all(lowered: AnyStr, stems: tuple[AnyStr, ...]) -> list[int]:
+    """Where each of ``stems`` stands in ``lowered``, stem by stem, each found from the end of
+    the one before."""
     positions: list[int] = []
+    find = lowered.find
     for stem in stems:
-        find = lowered.find
         position = find(stem)
         while position >= 0:
             positions.append(position)
