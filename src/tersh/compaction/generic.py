@@ -32,7 +32,9 @@ byte skeletons made a window at a time before either is masked (``_Masks``), and
 chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
 text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
 line it keeps or counts) and, at a time, one chunk
-of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``); tests hold each
+of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``), but for the
+skeletons of a text of up to ``KEEP_SKELETON_LINES`` lines, made once and kept for the masks;
+a line's mask is kept by its text, so a line written again is masked once. Tests hold each
 bulk answer equal to the per-line definition it stands for.
 """
 
