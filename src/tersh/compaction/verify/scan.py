@@ -323,17 +323,36 @@ def _names_path(token: str) -> bool:
 
 
 def _path_word_set(text: str) -> set[str]:
-    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
-    others by the pattern (no word runs past the end of its line)."""
+    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, and so
+    are the others once their characters past ASCII are spaces (``_spaced_marks``), but for
+    the lines that hold such a character that is a word character (or all of them when there
+    are more than _WORDED_FINDS of those): those by the pattern (no word runs past the end of
+    its line)."""
     if text.isascii():
         return set(_path_words(text))
-    spaced = _spaced_marks(text)
-    if spaced is not None:
-        return set(_path_words(spaced))
+    wide = _wide_characters(text)
+    worded = None if wide is None else [char for char in wide if char.isalnum()]
+    if worded is not None and not worded:  # (``_spaced_marks``, the distinct ones found once)
+        for char in wide or ():
+            text = text.replace(char, " ")
+        return set(_path_words(text))
     lines = text.split("\n")
     found = set(_path_words("\n".join(filter(str.isascii, lines))))
-    found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
+    others = list(filterfalse(str.isascii, lines))
+    if worded is None or len(worded) > _WORDED_FINDS:
+        found.update(_PATH_CANDIDATE.findall("\n".join(others)))
+        return found
+    holds_word = _or_bytes([bytes(map(contains, others, repeat(char))) for char in worded], len(others))
+    plain = "\n".join(compress(others, holds_word.translate(_ZERO_TO_ONE)))  # none past ASCII a word's
+    spaced = _spaced_marks(plain)
+    found.update(_PATH_CANDIDATE.findall(plain) if spaced is None else _path_words(spaced))
+    found.update(_PATH_CANDIDATE.findall("\n".join(compress(others, holds_word))))
     return found
+
+
+#: A text with more distinct word characters past ASCII than this has its lines past ASCII read
+#: by the path pattern (each is looked for on every such line).
+_WORDED_FINDS = 8
 
 
 def _after_colon(run: str) -> str:
