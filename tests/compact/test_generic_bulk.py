@@ -101,6 +101,16 @@ def test_each_line_is_masked_as_the_one_mask_masks_it(lines: list[str]) -> None:
         assert generic._MASK_FORMS[form & 3].sub("#", line) == generic._MASK.sub("#", line)
 
 
+def test_a_line_written_again_is_masked_once_as_the_one_mask_masks_it() -> None:
+    # the masks are kept by the text of their line: each line again is read from that
+    lines = ["x 12 src/a.py deadbeef1", "step 3 ........ ok 1.5ms", "\u2713 t 4", "x 12 src/a.py deadbeef1"]
+    lines *= 3
+    masks = generic._Masks(lines, generic._mask_forms("\n".join(lines), len(lines)))
+    for index, line in [*enumerate(lines), *reversed(list(enumerate(lines)))]:
+        assert masks.mask(index) == blanks.squeeze(generic._LEADER.sub("...", generic._MASK.sub("#", line)))
+    assert len(masks.cache) == 3
+
+
 def _hex_run(line: str, start: int) -> bool:
     return len(line) - start >= 7 and all(c in "0123456789abcdef" for c in line[start : start + 7])
 
@@ -223,13 +233,15 @@ def test_lines_holding_a_literal_are_found_in_the_text_as_line_by_line(lines: li
 
 @given(st.lists(_LINE, min_size=1, max_size=60))
 @settings(max_examples=300, deadline=None)
+@example(["...", "...."])
 def test_skeletons_tell_apart_only_lines_of_other_shapes(lines: list[str]) -> None:
     text = "\n".join(lines)
     codes = generic._codes(text, lines, generic._fact_flags(text))
     forms = generic._mask_forms(text, len(lines))
     masks = generic._Masks(lines, forms)
     lone = generic._lone_lines(lines, codes, forms)
-    masked = [blanks.squeeze(generic._MASK.sub("#", line)) for line in lines]
+    # (a leader of dots is one whatever its length, as in the masks: "..." and "...." alike)
+    masked = [blanks.squeeze(generic._LEADER.sub("...", generic._MASK.sub("#", line))) for line in lines]
     for i in range(len(lines)):
         if i + 1 < len(lines):
             assert masks.same(i, i + 1) == (masked[i] == masked[i + 1])
@@ -313,10 +325,15 @@ def test_a_shape_run_is_read_in_one_loop_as_line_by_line(lines: list[str], windo
     forms = generic._mask_forms(text, len(lines))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generic, "SKELETON_WINDOW", window)  # runs across windows of skeletons
+        kept: dict[int, tuple[list[bytes], list[bytes]]] = {}
+        generic._alike_after(lines, forms, (1, *generic.CYCLES), kept)  # the skeletons it made
+        for low, skeletons in kept.items():
+            assert skeletons == generic._skeletons(lines[low : low + window])
         for index in range(len(lines)):
             if codes[index] != generic._PROTECTED:
                 expected = shape_run(lines, generic._Masks(lines, forms), codes, index)
                 assert generic._Masks(lines, forms).run(index, codes) == expected
+                assert generic._Masks(lines, forms, kept).run(index, codes) == expected
 
 
 def lone_line(lines: list[str], codes: bytearray, forms: bytearray, index: int) -> bool:

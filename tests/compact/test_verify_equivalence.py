@@ -161,6 +161,54 @@ def test_contradiction_agrees_with_the_per_line_form(source: str, proposal: str,
         assert all(len(rest) >= 12 and rest in facts.normalize(source) for rest in rests)
 
 
+# Words of the success claims in other cases and with what a claim may not stand after.
+CLAIM_WORDS = st.sampled_from(
+    ["all ", "ALL ", "All", "no ", "No ", "tests ", "test ", "passed", "PASSED", "ok", "OK", "succeeded",
+     "success", "SUCCESSFUL", "successfully", "succeed", "errors", "failures", "problems", "issues",
+     "0 ", "10 ", ",0 ", "1,0 ", "error", "failure", "failed", "ran", "found", "build ok", "Build OK",
+     "xall ", "_all ", "ball ", "0", ",", "\u212a", "\u017f", "\u0130", "\u00e9", " ", "\t", "\n", "-"]
+)  # fmt: skip
+CLAIM_TEXT = st.one_of(GENERATED, st.lists(CLAIM_WORDS, max_size=40).map("".join))
+
+
+def _plain_stem_positions(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    lowered = text.lower()
+    if len(lowered) != len(text) or any(letter in text for letter in scan.FOLDING):
+        return None
+    return [match.start() for stem in stems for match in re.finditer(re.escape(stem), lowered)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(CLAIM_TEXT, st.text(max_size=40)))
+def test_stems_found_in_the_ascii_bytes_as_in_the_text_lower_cased(text: str) -> None:
+    for stems in (verify._SUCCESS_STEMS, verify._FAILURE_STEMS, ("ab", "a")):
+        assert scan._stem_positions(text, stems) == _plain_stem_positions(text, stems)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=CLAIM_TEXT)
+def test_success_claims_tried_at_their_stems_only(text: str) -> None:
+    for chunk in scan._chunks(text):
+        lines = verify._claim_lines(chunk, verify._SUCCESS_CLAIM, verify._SUCCESS_STEMS, at_stems=True)
+        assert lines == verify._claim_lines_by_line(chunk, verify._SUCCESS_CLAIM, verify._SUCCESS_STEMS)
+
+
+def test_success_claims_on_real_lines() -> None:
+    for text in TEXTS:
+        for chunk in scan._chunks(text):
+            stems = verify._SUCCESS_STEMS
+            lines = verify._claim_lines(chunk, verify._SUCCESS_CLAIM, stems, at_stems=True)
+            assert lines == verify._claim_lines_by_line(chunk, verify._SUCCESS_CLAIM, stems)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=CLAIM_TEXT, others=st.lists(CLAIM_TEXT, max_size=4))
+def test_normalized_lines_looked_up_by_their_longest_word(text: str, others: list[str]) -> None:
+    lines = verify._normalized_lines(text)
+    wanted = {line for line in map(facts.normalize, [*text.splitlines()[:5], *others]) if line}
+    assert verify._normalized_in(text, wanted) == wanted & lines
+
+
 # Real outputs repeated until their lines are dense enough for the whole-chunk paths (colon
 # locations read by one split, diagnostics blanked out in one scan per form).
 # (Without a command, git logs are left out: see test_facts_of_real_outputs_with_their_command.)

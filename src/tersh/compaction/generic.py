@@ -32,15 +32,17 @@ byte skeletons made a window at a time before either is masked (``_Masks``), and
 chatter, and of plain lines that start no run, are taken as slices. Beside the lines and the
 text it returns, it holds a few bytes a line (codes and marks, a byte each; a reference to each
 line it keeps or counts) and, at a time, one chunk
-of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``); tests hold each
+of the text (``CHUNK_CHARS``) or one window of lines (``SKELETON_WINDOW``), but for the
+skeletons of a text of up to ``KEEP_SKELETON_LINES`` lines, made once and kept for the masks;
+a line's mask is kept by its text, so a line written again is masked once. Tests hold each
 bulk answer equal to the per-line definition it stands for.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from _bisect import bisect_left
+from _operator import add, contains, eq, floordiv, is_not, itemgetter, methodcaller, sub
 from itertools import accumulate, compress, repeat
-from operator import add, contains, eq, floordiv, is_not, itemgetter, methodcaller, sub
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import excerpts, grepscreen, repeats, stylish
@@ -662,33 +664,40 @@ NAMING_WINDOW = 1024
 _LEADER = lazy(r"\.{3,}")
 
 
+def _line_mask(line: str, form: int) -> str:
+    """``line`` with its variable fields masked, by the form of _MASK_FORMS ``form`` (its
+    ``_mask_forms`` byte) names."""
+    masked = _MASK_FORMS[form & 3].sub("#", line)
+    if "..." in masked:  # a leader of dots pads a name to a column: as padding is, no shape
+        masked = _LEADER.sub("...", masked)
+    # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
+    return b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
+
+
 class _Masks:
     """Whether two lines have the same shape (the same mask), masking a line only when the
     skeletons of the two (see _FIELD_BYTES) do not tell them apart. The skeletons are made a
-    window of lines at a time, in bulk; the masks made are kept for the lines near the one
-    the compactor stands on."""
+    window of lines at a time, in bulk; the masks made are kept by the text of their line (a
+    line's mask is made of its text alone: its form too), up to SKELETON_WINDOW of them, so a
+    line written again and again (a log's own lines in each of its runs) is masked once."""
 
-    __slots__ = ("cache", "forms", "lines", "windows")
+    __slots__ = ("cache", "forms", "kept", "lines", "windows")
 
-    def __init__(self, lines: list[str], forms: bytearray) -> None:
+    def __init__(self, lines: list[str], forms: bytearray, kept: _KeptSkeletons | None = None) -> None:
+        """``kept``: the windows of skeletons ``_alike_after`` made, when it kept them."""
         self.lines, self.forms = lines, forms
         self.windows: list[tuple[int, list[bytes], list[bytes]]] = []
-        self.cache: dict[int, str] = {}
+        self.cache: dict[str, str] = {}
+        self.kept = kept
 
     def mask(self, index: int) -> str:
         """Line ``index`` with its variable fields masked."""
-        found = self.cache.get(index)
+        line = self.lines[index]
+        found = self.cache.get(line)
         if found is None:
             if len(self.cache) >= SKELETON_WINDOW:
                 self.cache.clear()
-            form = self.forms[index]
-            masked = _MASK_FORMS[form & 3].sub("#", self.lines[index])
-            if "..." in masked:  # a leader of dots pads a name to a column: as padding is, no shape
-                masked = _LEADER.sub("...", masked)
-            # padding is no part of a shape: an ASCII line squeezed as its bytes (see ``blanks``)
-            found = self.cache[index] = (
-                b" ".join(masked.encode().split()).decode() if form < 4 else squeeze(masked)
-            )
+            found = self.cache[line] = _line_mask(line, self.forms[index])
         return found
 
     def same(self, one: int, other: int) -> bool:
@@ -703,18 +712,14 @@ class _Masks:
         return (blanks if weak else strong)[index - low]
 
     def _window(self, index: int) -> tuple[int, list[bytes], list[bytes]]:
-        """A window of skeletons that holds line ``index``: (its first line, strong, weak)."""
+        """A window of skeletons that holds line ``index``: (its first line, strong, weak); the
+        windows start at multiples of SKELETON_WINDOW, as ``_alike_after`` makes them."""
         for window in self.windows:
             if 0 <= index - window[0] < len(window[1]):
                 return window
-        part = squeeze_bytes(  # padding is no part of a shape (see ``blanks``)
-            "\n".join(self.lines[index : index + SKELETON_WINDOW]).encode("utf-8", "surrogatepass")
-        )
-        window = (
-            index,
-            part.translate(None, _FIELD_BYTES).split(b"\n"),
-            part.translate(None, _NOT_BLANK).split(b"\n"),
-        )
+        low = index - index % SKELETON_WINDOW
+        kept = None if self.kept is None else self.kept.get(low)
+        window = (low, *(kept or _skeletons(self.lines[low : low + SKELETON_WINDOW])))
         self.windows = [window, *self.windows[:1]]
         return window
 
@@ -832,20 +837,38 @@ def _lone_lines(
     return _and_flags(plain, _or_flags(after_protected, other_shape))
 
 
-def _alike_after(lines: list[str], forms: bytearray, lags: tuple[int, ...]) -> dict[int, bytes]:
+def _skeletons(lines: list[str]) -> tuple[list[bytes], list[bytes]]:
+    """The strong skeleton (see _FIELD_BYTES) and the blanks (see _NOT_BLANK) of each of
+    ``lines``, made of them joined, in bulk (padding is no part of a shape: see ``blanks``)."""
+    part = squeeze_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return part.translate(None, _FIELD_BYTES).split(b"\n"), part.translate(None, _NOT_BLANK).split(b"\n")
+
+
+#: The windows of skeletons of a text (by their first line): ``_alike_after`` keeps those it
+#: makes for the masks (``_Masks``) when the text has at most KEEP_SKELETON_LINES lines.
+_KeptSkeletons = dict[int, tuple[list[bytes], list[bytes]]]
+#: Up to this many lines, the skeletons are made once for a text, not again by the masks (the
+#: pipeline hands the compactor at most 25,000 lines: a few MB of skeletons at most).
+KEEP_SKELETON_LINES = 1 << 15
+
+
+def _alike_after(
+    lines: list[str], forms: bytearray, lags: tuple[int, ...], kept: _KeptSkeletons | None = None
+) -> dict[int, bytes]:
     """For each of ``lags``, 1 for each line whose skeletons are those of the line ``lag`` after
     it (the same blanks, and the same strong skeleton unless one of the two has a "/" or a wide
     character: see _FIELD_BYTES), else 0 (0 for the last ``lag`` lines). The skeletons are made
-    a window of lines at a time and compared by ``map``, with no call per line."""
+    a window of lines at a time and compared by ``map``, with no call per line; each window's
+    are put in ``kept`` (by its first line) when it is given."""
     total, reach = len(lines), max(lags)
     same_strong = {lag: bytearray() for lag in lags}
     same_blanks = {lag: bytearray() for lag in lags}
     for low in range(0, total, SKELETON_WINDOW):
         high = min(total, low + SKELETON_WINDOW)
-        part = squeeze_bytes("\n".join(lines[low : high + reach]).encode("utf-8", "surrogatepass"))
-        strong = part.translate(None, _FIELD_BYTES).split(b"\n")
-        blanks = part.translate(None, _NOT_BLANK).split(b"\n")
+        strong, blanks = _skeletons(lines[low : high + reach])
         size = high - low
+        if kept is not None:
+            kept[low] = (strong[:size], blanks[:size])
         for lag in lags:  # (the lines with none ``lag`` after them: 0)
             same_strong[lag] += bytes(map(eq, strong[:size], strong[lag:])).ljust(size, b"\x00")
             same_blanks[lag] += bytes(map(eq, blanks[:size], blanks[lag:])).ljust(size, b"\x00")
@@ -942,8 +965,9 @@ def _lone_stretch(
 
 def _compacted(text: str, lines: list[str], codes: bytearray) -> str | None:
     forms = _mask_forms(text, len(lines), lines)
-    masks = _Masks(lines, forms)
-    alike = _alike_after(lines, forms, (1, *CYCLES))
+    kept: _KeptSkeletons | None = {} if len(lines) <= KEEP_SKELETON_LINES else None
+    alike = _alike_after(lines, forms, (1, *CYCLES), kept)
+    masks = _Masks(lines, forms, kept)
     lone = _lone_lines(lines, codes, forms, alike)
     cycles = _cycle_flags(lines, lone, forms, alike)
     findings = _finding_lines(lines, codes)

@@ -15,7 +15,8 @@ tool's own lines (``verify.renderings``).
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lazyre import lazy
+from tersh.compaction.linestarts import LineStarts
 from tersh.compaction.verify.facts import iter_paths, place_line, place_lines
 
 # An entry of a grouped finding: "   3:10  ✖  message" (indented, line:col, the message).
@@ -80,16 +81,16 @@ def regroup(lines: list[str], text: str) -> list[str] | None:
     return out
 
 
-# _ENTRY over a whole text (MULTILINE).
-_ENTRIES = lazy(r"^[ \t]+\d+:\d+[ \t]+\S", MULTILINE)
+# _ENTRY over a whole text, tried at its line starts only.
+_ENTRIES = LineStarts(r"[ \t]+\d+:\d+[ \t]+\S")
 
 
 def _entry_lines(text: str) -> list[int]:
     """The indexes of the lines ``_ENTRY`` matches, in order, by one scan of ``text``."""
     found: list[int] = []
     index, last = 0, 0
-    for match in _ENTRIES.finditer(text):
-        index += text.count("\n", last, match.start())
-        last = match.start()
+    for start in _ENTRIES.starts(text):
+        index += text.count("\n", last, start)
+        last = start
         found.append(index)
     return found

@@ -34,6 +34,7 @@ from tersh._startup.lazyre import IGNORECASE, MULTILINE, lazy
 from tersh._startup.lean import lru_cache
 from tersh.command.classify import CONTENT_SEARCH, NAME_SEARCH
 from tersh.compaction.kit.base import Invocation
+from tersh.compaction.linestarts import LineStarts
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
@@ -376,7 +377,10 @@ def quoted_source(lines: Sequence[str], index: int) -> bool:
 
 # A place named with no path: "  3:10  msg", sqlfluff's "L:  12 | P:   4 | …" and prose's
 # "line 12, column 4" / "line 12, col 4" (MULTILINE: one scan finds the lines of a whole text).
-_PLACE_ENTRY = lazy(r"^(?:[ \t]+\d+:\d+(?=[ \t]|$)|L:[ \t]*\d+[ \t]*\|[ \t]*P:[ \t]*\d+)", MULTILINE)
+_PLACE_ENTRY_BODY = r"[ \t]+\d+:\d+(?=[ \t]|$)|L:[ \t]*\d+[ \t]*\|[ \t]*P:[ \t]*\d+"
+_PLACE_ENTRY = lazy(f"^(?:{_PLACE_ENTRY_BODY})", MULTILINE)
+# The same over a whole text, tried at its line starts only.
+_PLACE_ENTRY_LINES = LineStarts(_PLACE_ENTRY_BODY)
 _PLACE_PROSE = lazy(r"(?<![\w-])line \d+, col(?:umn)? \d+(?!\w)")
 #: What every line ``_PLACE_PROSE`` finds something on holds.
 PLACE_PROSE_MARK = ", col"
@@ -394,7 +398,7 @@ def place_line(line: str) -> bool:
 def place_lines(text: str) -> list[int]:
     """The indexes of the lines of ``text`` (split at ``\\n``) that ``place_line`` accepts, in
     order, by one scan of ``text`` for each form."""
-    starts = [match.start() for match in _PLACE_ENTRY.finditer(text)]
+    starts = list(_PLACE_ENTRY_LINES.starts(text))
     if PLACE_PROSE_MARK in text:
         starts += [match.start() for match in _PLACE_PROSE.finditer(text)]
         starts.sort()

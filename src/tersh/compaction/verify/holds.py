@@ -66,6 +66,7 @@ from tersh.compaction.verify.scan import (
     _path_word_set,
     _severity_line_starts,
     _stem_line_starts,
+    _stem_positions,
     _without_urls,
 )
 from tersh.compaction.verify.scan import _SEVEN_HEX as _SEVEN_HEX
@@ -73,6 +74,7 @@ from tersh.compaction.verify.scan import extract_facts as extract_facts
 
 TYPE_CHECKING = False  # start-up path: see tersh._startup
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable, Iterator
 
 #: How many missing facts to collect before stopping (one is enough to refuse).
@@ -321,14 +323,10 @@ def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
     claim, stems = (_SUCCESS_CLAIM, _SUCCESS_STEMS) if exit_code != 0 else (_FAILURE_CLAIM, _FAILURE_STEMS)
     claims: list[str] = []
     for chunk in _chunks(proposal):
-        starts = _stem_line_starts(chunk, stems)
-        if starts is None:
-            starts = _line_starts_of(chunk, (match.start() for match in claim.finditer(chunk)))
-        lines = (chunk[slice(*_line_bounds(chunk, start))] for start in starts)
-        claims.extend(line for line in lines if claim.search(line))
+        claims += _claim_lines(chunk, claim, stems, at_stems=exit_code != 0)
     if not claims or (exit_code == 0 and _has_severity_line(source)):
         return None
-    source_lines = _normalized_lines(source)
+    source_lines = _normalized_in(source, {normalize(line) for line in claims} - {""})
     flat: list[str] = []  # the whole source, normalised on first need
 
     def quoted(line: str) -> bool:
@@ -346,6 +344,53 @@ def contradiction(source: str, proposal: str, exit_code: int) -> str | None:
             verdict = "success" if exit_code != 0 else "failure"
             return f"reads as {verdict} with exit code {exit_code}: {text[:80]!r}"
     return None
+
+
+def _claim_lines(chunk: str, claim: re.Pattern[str], stems: tuple[str, ...], at_stems: bool) -> list[str]:
+    """The lines of ``chunk`` (a chunk of ``scan._chunks``) ``claim`` finds something on, in
+    order: only lines holding one of ``stems`` (lower-cased, every match holds one) are read.
+    With ``at_stems`` (every match starts where a stem does: the success claims), ``claim`` is
+    only tried at those places, else it searches each such line (``_claim_lines_by_line``)."""
+    if not at_stems:
+        return _claim_lines_by_line(chunk, claim, stems)
+    positions = _stem_positions(chunk, stems)
+    if positions is None:
+        return _claim_lines_by_line(chunk, claim, stems)
+    # (a match holds no line break and reads the break around its line as a line's end)
+    match, rfind = claim.match, chunk.rfind
+    starts = {rfind("\n", 0, position) + 1 for position in positions if match(chunk, position)}
+    return [chunk[slice(*_line_bounds(chunk, start))] for start in sorted(starts)]
+
+
+def _claim_lines_by_line(chunk: str, claim: re.Pattern[str], stems: tuple[str, ...]) -> list[str]:
+    """``_claim_lines``, ``claim`` searched on each line that holds a stem (or, when unsure,
+    on each line it finds something on in ``chunk``)."""
+    starts = _stem_line_starts(chunk, stems)
+    if starts is None:
+        starts = _line_starts_of(chunk, (match.start() for match in claim.finditer(chunk)))
+    lines = (chunk[slice(*_line_bounds(chunk, start))] for start in starts)
+    return [line for line in lines if claim.search(line)]
+
+
+def _normalized_in(text: str, wanted: set[str]) -> set[str]:
+    """``wanted & _normalized_lines(text)`` (``wanted``: normalised lines, none empty), reading
+    only the lines of ``text`` that hold the longest word of one of ``wanted`` (a line that
+    normalises to it holds each of its words)."""
+    found: set[str] = set()
+    for chunk in _chunks(text):
+        find, rfind = chunk.find, chunk.rfind
+        for line in wanted - found:
+            word = max(line.split(), key=len)
+            position = find(word)
+            while position >= 0:
+                start = rfind("\n", 0, position) + 1
+                end = find("\n", position)
+                end = len(chunk) if end < 0 else end
+                if " ".join(chunk[start:end].split()) == line:
+                    found.add(line)
+                    break
+                position = find(word, end)
+    return found
 
 
 def _normalized_lines(text: str) -> set[str]:

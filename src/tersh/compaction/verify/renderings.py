@@ -40,8 +40,9 @@ written.
 
 from __future__ import annotations
 
-from tersh._startup.lazyre import MULTILINE, lazy
+from tersh._startup.lazyre import lazy
 from tersh._startup.lean import lru_cache
+from tersh.compaction.linestarts import LineStarts
 from tersh.compaction.verify.facts import (
     _PATH_CHARS,
     _TRIM,
@@ -344,11 +345,12 @@ def _rebuilt_forms(header: str | None) -> frozenset[str]:
 
 
 # Each rebuilt form, with a mark of it to look for at the head of a source (``_source_forms``).
+# (each tried at the line starts only)
 _FORM_MARKS = (
-    ("colon", lazy(r"^[^\s:]+:\d+(?::\d+)?: ", MULTILINE)),
-    ("paren", lazy(r"^[^\s(]+\(\d+,\d+\): ", MULTILINE)),
-    ("entry", lazy(r"^[^\S\n]+\d+:\d+\s", MULTILINE)),
-    ("arrow", lazy(r"^[^\S\n]*--> ", MULTILINE)),
+    ("colon", LineStarts(r"[^\s:]+:\d+(?::\d+)?: ")),
+    ("paren", LineStarts(r"[^\s(]+\(\d+,\d+\): ")),
+    ("entry", LineStarts(r"[^\S\n]+\d+:\d+\s")),
+    ("arrow", LineStarts(r"[^\S\n]*--> ")),
 )
 _ALL_FORMS = frozenset(("colon", "paren", "entry", "arrow", "message"))
 
@@ -357,7 +359,7 @@ def _source_forms(source: str) -> frozenset[str]:
     """The rebuilt forms the start of ``source`` shows (a guide for speed and memory only; an
     arrow comes under a heading that is the message alone)."""
     head = source[:CHUNK_CHARS]
-    found = {name for name, mark in _FORM_MARKS if mark.search(head)}
+    found = {name for name, mark in _FORM_MARKS if mark.holds(head)}
     return frozenset(found | {"message"} if "arrow" in found else found)
 
 

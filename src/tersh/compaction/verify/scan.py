@@ -66,7 +66,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import AnyStr
 
-_FOLDED_LETTERS = lazy("[\u0130\u0131\u017f\u212a]")
 # _PATH_CANDIDATE as one group: ``split`` gives the text between words and the words.
 _PATH_WORD_SPLIT = lazy(f"({_PATH_CANDIDATE.pattern})")
 # The same patterns for a text of many lines: a match never runs past the end of its line.
@@ -324,17 +323,36 @@ def _names_path(token: str) -> bool:
 
 
 def _path_word_set(text: str) -> set[str]:
-    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, the
-    others by the pattern (no word runs past the end of its line)."""
+    """``set(_PATH_CANDIDATE.findall(text))``: the ASCII lines read by ``_path_words``, and so
+    are the others once their characters past ASCII are spaces (``_spaced_marks``), but for
+    the lines that hold such a character that is a word character (or all of them when there
+    are more than _WORDED_FINDS of those): those by the pattern (no word runs past the end of
+    its line)."""
     if text.isascii():
         return set(_path_words(text))
-    spaced = _spaced_marks(text)
-    if spaced is not None:
-        return set(_path_words(spaced))
+    wide = _wide_characters(text)
+    worded = None if wide is None else [char for char in wide if char.isalnum()]
+    if worded is not None and not worded:  # (``_spaced_marks``, the distinct ones found once)
+        for char in wide or ():
+            text = text.replace(char, " ")
+        return set(_path_words(text))
     lines = text.split("\n")
     found = set(_path_words("\n".join(filter(str.isascii, lines))))
-    found.update(_PATH_CANDIDATE.findall("\n".join(filterfalse(str.isascii, lines))))
+    others = list(filterfalse(str.isascii, lines))
+    if worded is None or len(worded) > _WORDED_FINDS:
+        found.update(_PATH_CANDIDATE.findall("\n".join(others)))
+        return found
+    holds_word = _or_bytes([bytes(map(contains, others, repeat(char))) for char in worded], len(others))
+    plain = "\n".join(compress(others, holds_word.translate(_ZERO_TO_ONE)))  # none past ASCII a word's
+    spaced = _spaced_marks(plain)
+    found.update(_PATH_CANDIDATE.findall(plain) if spaced is None else _path_words(spaced))
+    found.update(_PATH_CANDIDATE.findall("\n".join(compress(others, holds_word))))
     return found
+
+
+#: A text with more distinct word characters past ASCII than this has its lines past ASCII read
+#: by the path pattern (each is looked for on every such line).
+_WORDED_FINDS = 8
 
 
 def _after_colon(run: str) -> str:
@@ -396,17 +414,36 @@ def _severity_line_starts(text: str) -> list[int] | None:
 
 def _stem_line_starts(text: str, stems: tuple[str, ...]) -> list[int] | None:
     """Start of every line of ``text`` holding one of ``stems`` in any case (None: unsure)."""
-    lowered = text.lower()
-    if not text.isascii() and (len(lowered) != len(text) or _FOLDED_LETTERS.search(text)):
+    positions = _stem_positions(text, stems)
+    return None if positions is None else _line_starts_of(text, positions)
+
+
+def _stem_positions(text: str, stems: tuple[str, ...]) -> list[int] | None:
+    """Where each of ``stems`` (lower-case) stands in ``text`` in any case, stem by stem, each
+    stem's places not overlapping (None: unsure, a letter of ``text`` changes length or folds
+    onto ASCII when lower-cased).
+
+    Text past ASCII is read as its ASCII bytes, each other character one ``?`` (``encode("ascii",
+    "replace")``: the places stay, and bytes lower-case faster): with no letter of FOLDING, no
+    character past ASCII lower-cases to an ASCII one or to more than one."""
+    if text.isascii():
+        return _find_all(text.lower(), stems)
+    if any(letter in text for letter in FOLDING):
         return None
+    return _find_all(text.encode("ascii", "replace").lower(), tuple(stem.encode() for stem in stems))
+
+
+def _find_all(lowered: AnyStr, stems: tuple[AnyStr, ...]) -> list[int]:
+    """Where each of ``stems`` stands in ``lowered``, stem by stem, each found from the end of
+    the one before."""
     positions: list[int] = []
+    find = lowered.find
     for stem in stems:
-        find = lowered.find
         position = find(stem)
         while position >= 0:
             positions.append(position)
             position = find(stem, position + len(stem))
-    return _line_starts_of(text, positions)
+    return positions
 
 
 def _sparse_spans(text: str, hint: re.Pattern[str], after_word: bool = False) -> list[tuple[int, int]] | None:
