@@ -25,6 +25,7 @@ from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshif
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import preview_read
+from tersh.compaction.preview_paths import path_masked
 from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
 from tersh.compaction.verify.facts import SEVERITY_WORDS
 
@@ -183,6 +184,8 @@ class _Shapes:
         self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
+        #: The shape of the lines of each masked shape read (see ``preview_paths``), bounded.
+        self.shared: dict[bytes, Shape] = {}
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
@@ -221,6 +224,13 @@ class _Shapes:
         if new:
             self._learn(list(new))
 
+    def _take(self, key: bytes, shape: Shape) -> None:
+        """Give ``key`` the shape read for another line of its masked shape."""
+        self.known[key] = shape
+        self.codes[key] = shape.code if self.flagged else shape.code & ~1
+        if shape.selected:
+            self.by_number[shape.selected] = shape
+
     def numbers(self, keys: list[bytes]) -> list[int]:
         """Of each line, the number of its shape when it is read for the index (see
         :attr:`Shape.selected`), else 0."""
@@ -251,7 +261,16 @@ class _Shapes:
             texts = dict(zip(candidates, map(bytes.decode, map(keys.__getitem__, candidates),
                                              repeat("utf-8"), repeat("surrogatepass")), strict=True))
             flags = [_UNFLAGGED] * len(keys)
+        shared = self.shared
+        if len(shared) > SHAPES_KEPT:
+            shared.clear()
         for index in candidates:
+            masked = path_masked(keys[index])
+            if masked is not None:
+                same = shared.get(masked)
+                if same is not None:  # read for another line of its masked shape
+                    self._take(keys[index], same)
+                    continue
             text = texts[index]
             read = preview_read.read_line(text)
             if read is None:  # a line with a URL
@@ -266,6 +285,8 @@ class _Shapes:
             codes[keys[index]] = shape.code
             if shape.selected:
                 self.by_number[shape.selected] = shape
+            if masked is not None and read is not None and read.locations:
+                shared[masked] = shape
         if not self.flagged:
             return
         chosen = set(candidates)
