@@ -25,7 +25,7 @@ from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshif
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import preview_read
-from tersh.compaction.preview_paths import path_masked
+from tersh.compaction.preview_paths import masked_lines, path_masked
 from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
 from tersh.compaction.verify.facts import SEVERITY_WORDS
 
@@ -221,8 +221,23 @@ class _Shapes:
         new = distinct.difference(self.codes)
         if len(self.codes) + len(new) > SHAPES_KEPT:
             new = self._forget(distinct, new)
+        if new and self.shared:
+            self._share(list(new))
+            new = new.difference(self.codes)
         if new:
             self._learn(list(new))
+
+    def _share(self, keys: list[bytes]) -> None:
+        """Give each of ``keys`` (not met yet) whose masked shape is read already (see
+        ``preview_paths``) the shape read for it."""
+        get = self.shared.get
+        found = [(key, shape) for key, masked in masked_lines(keys) if (shape := get(masked)) is not None]
+        if not found:
+            return
+        self.known.update(found)
+        codes = map(_CODE, map(itemgetter(1), found))
+        self.codes.update(zip(map(itemgetter(0), found), codes if self.flagged else map(and_, codes, repeat(~1))))
+        self.by_number.update((shape.selected, shape) for shape in set(map(itemgetter(1), found)) if shape.selected)
 
     def _take(self, key: bytes, shape: Shape) -> None:
         """Give ``key`` the shape read for another line of its masked shape."""

@@ -30,9 +30,20 @@ from __future__ import annotations
 
 from tersh._startup.lazyre import lazy_bytes
 
+TYPE_CHECKING = False  # start-up path: see tersh._startup
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+#: What may come before the path: blanks, or ruff's and rustc's arrow with a blank after it.
+_LEAD = rb"(?:[ \t]*-->[ \t]+|[ \t]*)"
 #: A line (its UTF-8 form, digits as ``0``) that opens with a path followed by a line number:
 #: group 1 is the path up to its last ``.`` (the letters masked).
-_OPENING_PATH = lazy_bytes(rb"(?:[ \t]*-->[ \t]+|[ \t]*)([A-Za-z0-9_.@+~/-]*)\.[A-Za-z0-9_]+[(:]0")
+_OPENING_PATH = lazy_bytes(_LEAD + rb"([A-Za-z0-9_.@+~/-]*)\.[A-Za-z0-9_]+[(:]0")
+#: The same after a newline, in lines joined by newlines, with no URL on the line: group 1 what
+#: comes before the path, group 2 the path up to its last ``.``, group 3 the rest of the line.
+_OPENING_PATH_LINES = lazy_bytes(
+    rb"\n(?![^\n]*://)(" + _LEAD + rb")([A-Za-z0-9_.@+~/-]*)(\.[A-Za-z0-9_]+[(:]0[^\n]*)"
+)
 #: Every lower-case ASCII letter as ``a``.
 _LOWER_AS_A = bytes.maketrans(b"bcdefghijklmnopqrstuvwxyz", b"a" * 25)
 
@@ -45,3 +56,11 @@ def path_masked(key: bytes) -> bytes | None:
         return None
     start, end = found.span(1)
     return key[:start] + key[start:end].translate(_LOWER_AS_A) + key[end:]
+
+
+def masked_lines(keys: list[bytes]) -> Iterator[tuple[bytes, bytes]]:
+    """``(key, path_masked(key))`` of each of ``keys`` that :func:`path_masked` masks, in order,
+    found by one search of them all (the others cost no Python step)."""
+    for found in _OPENING_PATH_LINES.finditer(b"\n" + b"\n".join(keys)):
+        lead, path, rest = found.groups()
+        yield found[0][1:], lead + path.translate(_LOWER_AS_A) + rest
