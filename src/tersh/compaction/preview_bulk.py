@@ -184,7 +184,8 @@ class _Shapes:
         self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
-        #: The shape of the lines of each masked shape read (see ``preview_paths``), bounded.
+        #: The shape of the lines of each masked shape read (see ``preview_paths``): forgotten
+        #: with the shapes (at most as many as those).
         self.shared: dict[bytes, Shape] = {}
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
@@ -235,9 +236,12 @@ class _Shapes:
         if not found:
             return
         self.known.update(found)
-        codes = map(_CODE, map(itemgetter(1), found))
-        self.codes.update(zip(map(itemgetter(0), found), codes if self.flagged else map(and_, codes, repeat(~1))))
-        self.by_number.update((shape.selected, shape) for shape in set(map(itemgetter(1), found)) if shape.selected)
+        shapes = list(map(itemgetter(1), found))
+        codes = map(_CODE, shapes)
+        if not self.flagged:  # no code is marked (see unflag)
+            codes = map(and_, codes, repeat(~1))
+        self.codes.update(zip(map(itemgetter(0), found), codes, strict=True))
+        self.by_number.update((shape.selected, shape) for shape in set(shapes) if shape.selected)
 
     def _take(self, key: bytes, shape: Shape) -> None:
         """Give ``key`` the shape read for another line of its masked shape."""
@@ -262,6 +266,7 @@ class _Shapes:
             self.known = {key: shape for key in kept if (shape := known.get(key)) is not None}
             self.codes = {key: codes[key] for key in kept}
         self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
+        self.shared = {}  # (the memory they hold is bounded with theirs)
         return new
 
     def _learn(self, keys: list[bytes]) -> None:
@@ -277,8 +282,6 @@ class _Shapes:
                                              repeat("utf-8"), repeat("surrogatepass")), strict=True))
             flags = [_UNFLAGGED] * len(keys)
         shared = self.shared
-        if len(shared) > SHAPES_KEPT:
-            shared.clear()
         for index in candidates:
             masked = path_masked(keys[index])
             if masked is not None:
