@@ -35,15 +35,17 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 #: What may come before the path: blanks, or ruff's and rustc's arrow with a blank after it.
-_LEAD = rb"(?:[ \t]*-->[ \t]+|[ \t]*)"
+_LEAD = rb"[ \t]*+(?:-->[ \t]++)?+"
+#: The path up to its last ``.`` (that ``.`` too: no letter in it), then its extension: each part
+#: taken whole, never given back (the path ends where its characters end).
+_PATH = rb"((?:[A-Za-z0-9_@+~/-]*+\.)++)"
+_EXTENSION = rb"[A-Za-z0-9_]++[(:]0"
 #: A line (its UTF-8 form, digits as ``0``) that opens with a path followed by a line number:
 #: group 1 is the path up to its last ``.`` (the letters masked).
-_OPENING_PATH = lazy_bytes(_LEAD + rb"([A-Za-z0-9_.@+~/-]*)\.[A-Za-z0-9_]+[(:]0")
-#: The same after a newline, in lines joined by newlines, with no URL on the line: group 1 what
-#: comes before the path, group 2 the path up to its last ``.``, group 3 the rest of the line.
-_OPENING_PATH_LINES = lazy_bytes(
-    rb"\n(?![^\n]*://)(" + _LEAD + rb")([A-Za-z0-9_.@+~/-]*)(\.[A-Za-z0-9_]+[(:]0[^\n]*)"
-)
+_OPENING_PATH = lazy_bytes(_LEAD + _PATH + _EXTENSION)
+#: The same after a newline, in lines joined by newlines: group 1 what comes before the path,
+#: group 2 the path up to its last ``.``, group 3 the rest of the line.
+_OPENING_PATH_LINES = lazy_bytes(rb"\n(" + _LEAD + rb")" + _PATH + rb"(" + _EXTENSION + rb"[^\n]*)")
 #: Every lower-case ASCII letter as ``a``.
 _LOWER_AS_A = bytes.maketrans(b"bcdefghijklmnopqrstuvwxyz", b"a" * 25)
 
@@ -63,4 +65,5 @@ def masked_lines(keys: list[bytes]) -> Iterator[tuple[bytes, bytes]]:
     found by one search of them all (the others cost no Python step)."""
     for found in _OPENING_PATH_LINES.finditer(b"\n" + b"\n".join(keys)):
         lead, path, rest = found.groups()
-        yield found[0][1:], lead + path.translate(_LOWER_AS_A) + rest
+        if b"://" not in rest:  # (a URL holds a ":" and the lead and path hold none)
+            yield found[0][1:], lead + path.translate(_LOWER_AS_A) + rest
