@@ -25,6 +25,7 @@ from operator import add, and_, attrgetter, is_not, itemgetter, mul, not_, rshif
 
 from tersh._startup.lazyre import lazy, lazy_bytes
 from tersh.compaction import preview_read
+from tersh.compaction.preview_paths import masked_lines
 from tersh.compaction.preview_read import DIGEST_ENTRIES, LineRead
 from tersh.compaction.verify.facts import SEVERITY_WORDS
 
@@ -127,17 +128,25 @@ def _candidates(keys: list[bytes]) -> list[int]:
     folds nothing else onto it) or one of _SHAPE_MARKS (in any case); every other shape. Each word
     is looked for in all the shapes joined (``word in key`` costs a raised and cleared error a
     key), and the lines' starts are summed only once a word is found."""
+    return _candidates_and_places(keys)[0]
+
+
+def _candidates_and_places(keys: list[bytes]) -> tuple[list[int], set[int]]:
+    """:func:`_candidates`, and the indexes of the shapes that hold ``:0`` or ``(0`` (every shape
+    ``preview_paths`` masks holds one)."""
     found: set[int] = set()
     joined = b"\n".join(keys)
     if not joined.isascii():
         found.update(compress(range(len(keys)), map(not_, map(bytes.isascii, keys))))
     lowered = joined.lower()
     starts: list[int] = []
+    places: set[int] = set()
     for pattern in _RARE_MARKS:
-        _add_lines(_matcher(lowered, pattern), keys, starts, found)
+        _add_lines(_matcher(lowered, pattern), keys, starts, places)
+    found.update(places)
     for word in (*_COMMON_MARKS, *_STEMS):
         _add_lines(partial(lowered.find, word), keys, starts, found)
-    return sorted(found)
+    return sorted(found), places
 
 
 def _matcher(joined: bytes, pattern: re.Pattern[bytes]) -> Callable[[int], int]:
@@ -172,6 +181,12 @@ def _add_lines(first_from: Callable[[int], int], keys: list[bytes], starts: list
         position = first_from(starts[index + 1])  # the next line
 
 
+#: The lines not met yet are looked for among the masked shapes read (one search of them all)
+#: while at least one in SHARED_SHARE of them were found there (or, when not looked for, are masked);
+#: a linter's full format, whose few finding lines lie among its code frames, is not searched.
+SHARED_SHARE = 8
+
+
 class _Shapes:
     """The shapes met so far (bounded), each read once."""
 
@@ -183,6 +198,12 @@ class _Shapes:
         self.codes: dict[bytes, int] = {}
         self.by_number: dict[int, Shape] = {}  # the shapes read for the index, by number
         self.plain: dict[tuple[bool, ...], Shape] = {}  # shapes of lines that carry no fact
+        #: Whether the lines not met yet are looked for among the masked shapes first (see
+        #: SHARED_SHARE; the text never depends on it: the lines not found are read).
+        self.sharing = True
+        #: The shape of the lines of each masked shape read (see ``preview_paths``): forgotten
+        #: with the shapes (at most as many as those).
+        self.shared: dict[bytes, Shape] = {}
         self.count = 0
         #: Whether the shape-line flags are still asked (not once the shape lines fill the room).
         self.flagged = True
@@ -218,8 +239,34 @@ class _Shapes:
         new = distinct.difference(self.codes)
         if len(self.codes) + len(new) > SHAPES_KEPT:
             new = self._forget(distinct, new)
+        if new and self.shared and self.sharing:
+            self._share(list(new))
+            new = new.difference(self.codes)
         if new:
             self._learn(list(new))
+
+    def _share(self, keys: list[bytes]) -> None:
+        """Give each of ``keys`` (not met yet) whose masked shape is read already (see
+        ``preview_paths``) the shape read for it."""
+        get = self.shared.get
+        found = [(key, shape) for key, masked in masked_lines(keys) if (shape := get(masked)) is not None]
+        self.sharing = len(found) * SHARED_SHARE >= len(keys)
+        if not found:
+            return
+        self.known.update(found)
+        shapes = list(map(itemgetter(1), found))
+        codes = map(_CODE, shapes)
+        if not self.flagged:  # no code is marked (see unflag)
+            codes = map(and_, codes, repeat(~1))
+        self.codes.update(zip(map(itemgetter(0), found), codes, strict=True))
+        self.by_number.update((shape.selected, shape) for shape in set(shapes) if shape.selected)
+
+    def _take(self, key: bytes, shape: Shape) -> None:
+        """Give ``key`` the shape read for another line of its masked shape."""
+        self.known[key] = shape
+        self.codes[key] = shape.code if self.flagged else shape.code & ~1
+        if shape.selected:
+            self.by_number[shape.selected] = shape
 
     def numbers(self, keys: list[bytes]) -> list[int]:
         """Of each line, the number of its shape when it is read for the index (see
@@ -237,10 +284,11 @@ class _Shapes:
             self.known = {key: shape for key in kept if (shape := known.get(key)) is not None}
             self.codes = {key: codes[key] for key in kept}
         self.by_number = {shape.selected: shape for shape in self.known.values() if shape.selected}
+        self.shared = {}  # (the memory they hold is bounded with theirs)
         return new
 
     def _learn(self, keys: list[bytes]) -> None:
-        candidates = _candidates(keys)
+        candidates, places = _candidates_and_places(keys)
         codes = self.codes
         if self.flagged:
             every = list(map(bytes.decode, keys, repeat("utf-8"), repeat("surrogatepass")))
@@ -251,7 +299,16 @@ class _Shapes:
             texts = dict(zip(candidates, map(bytes.decode, map(keys.__getitem__, candidates),
                                              repeat("utf-8"), repeat("surrogatepass")), strict=True))
             flags = [_UNFLAGGED] * len(keys)
+        shared = self.shared
+        masks = dict(masked_lines(list(map(keys.__getitem__, places))))  # (no Python step for the others)
+        self.sharing = self.sharing or len(masks) * SHARED_SHARE >= len(keys)
         for index in candidates:
+            masked = masks.get(keys[index])
+            if masked is not None:
+                same = shared.get(masked)
+                if same is not None:  # read for another line of its masked shape
+                    self._take(keys[index], same)
+                    continue
             text = texts[index]
             read = preview_read.read_line(text)
             if read is None:  # a line with a URL
@@ -266,6 +323,8 @@ class _Shapes:
             codes[keys[index]] = shape.code
             if shape.selected:
                 self.by_number[shape.selected] = shape
+            if masked is not None and read is not None and read.locations:
+                shared[masked] = shape
         if not self.flagged:
             return
         chosen = set(candidates)
