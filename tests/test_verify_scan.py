@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tersh.compaction.verify import facts
@@ -223,6 +223,7 @@ def test_commit_words_and_lines_are_the_pattern_s(text: str) -> None:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_CHUNK)
+@example("é.py:\u0663:\u0130")  # two colons whose marks share a character past ASCII
 def test_colon_candidates_hold_every_colon_location(chunk: str) -> None:
     """Every ``path:line`` the colon form finds and names a file ends at a candidate colon."""
     candidates = set(verify_scan._colon_candidates(chunk))

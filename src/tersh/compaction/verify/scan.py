@@ -1124,8 +1124,10 @@ _LETTERED_COLON_BACKWARDS = lazy("0:0*+a")
 # The same over bytes where each character past ASCII is a "?" (``encode("ascii", "replace")``
 # keeps one byte a character), marked "b": it may be a digit, a letter or no path character, so
 # it counts as a digit after the colon and as a letter before it (so does a "?" of the text).
-# (Two patterns, each led by a literal: searched far faster than one led by a class.)
-_WIDE_LETTERED_COLON_BACKWARDS = (lazy_bytes(b"0:0*+[ab]"), lazy_bytes(b"b:0*+[ab]"))
+# (Two patterns, each led by a literal: searched far faster than one led by a class.) The second
+# only looks at the letter after its digits: that "b" may lead the next match ("b:b:" of
+# "é.py:٣:İ" holds two).
+_WIDE_LETTERED_COLON_BACKWARDS = (lazy_bytes(b"0:0*+[ab]"), lazy_bytes(b"b:0*+(?=[ab])"))
 _PATH_LETTER_BYTES = bytes(
     ord("b") if c == ord("?") else ord(chr(c).translate(_PATH_LETTER_MARKS)) if c < 128 else 32
     for c in range(256)
