@@ -71,7 +71,7 @@ def test_the_preview_of_a_cleared_text_starts_no_grep_and_is_the_same(
         monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int) -> None:
     text = "\n".join(lines * copies)
     cleared = not grepscreen.may_hold_fact_lines(text)
-    assert grepscreen.cleared(text) is cleared
+    assert preview.cleared(text) is cleared
     twin = "".join(text)[:0] + text[:1] + text[1:]  # the same characters, another object
     assert twin == text and (twin is not text or len(text) < 2)
     started: list[object] = []

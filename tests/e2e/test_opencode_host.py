@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -322,9 +323,10 @@ def test_capture_report_works_as_printed_from_opencodes_shell(tmp_path: Path) ->
     is readable by OpenCode's own read tool."""
     root = tmp_path / "session"
 
-    # Line 3001 is far outside the 2,000 lines OpenCode kept (the tail) and always in what it
-    # saved: on a loaded machine OpenCode 1.18.33 may save less than all 300,000 lines (its shell
-    # tool can take the exit code before it has read the last chunks), never less than the head.
+    # Line 3001 is far outside the 2,000 lines OpenCode kept (the tail). On a loaded machine
+    # OpenCode 1.18.33 may save less than all 300,000 lines (its shell tool can take the exit
+    # code before it has read the last chunks; once, in CI, its saved file began at 5,137): the
+    # paged lines are checked against the capture file itself, which must be seq's lines in order.
     def retrieve(body: dict[str, Any]) -> ToolCall:
         return bash(_hint(body, 3000, 3))
 
@@ -342,10 +344,15 @@ def test_capture_report_works_as_printed_from_opencodes_shell(tmp_path: Path) ->
         extra_config={"permission": {"external_directory": "allow"}},
     )
     first, paged, read = session.results()
-    assert _report_line(first).split("; read: ", 1)[1].startswith("/")  # an absolute command
-    assert paged.startswith("3001: 3001\n3002: 3002\n3003: 3003"), paged[:300]
+    report = _report_line(first)
+    assert report.split("; read: ", 1)[1].startswith("/")  # an absolute command
+    saved = Path(report.split("): ", 1)[1].split("; read: ", 1)[0]).read_text().splitlines()
+    assert len(saved) > 3003 and all(  # consecutive numbers: nothing reordered or mixed in
+        int(later) == int(earlier) + 1 for earlier, later in pairwise(saved))
+    lines = saved[3000:3003]
+    assert paged.startswith(f"3001: {lines[0]}\n3002: {lines[1]}\n3003: {lines[2]}"), paged[:300]
     assert "command not found" not in paged
-    assert "3001: 3001" in read and "3002: 3002" in read, read[:500]
+    assert f"3001: {lines[0]}" in read and f"3002: {lines[1]}" in read, read[:500]
 
 
 def _numbered_source(work: Path) -> None:

@@ -7,8 +7,8 @@ instructions a megabyte. grep with the preview's candidate pattern (``preview._G
 line that may be a fact line, and more) says at C speed that no line may be one; when it finds a
 line, or cannot answer, the scan decides. grep stops at the first line it finds (``-q``).
 
-The last text grep cleared is remembered (:func:`cleared`): the preview of that same text then
-knows grep would print no fact line of it and does not start grep again.
+The last text grep cleared is handed to the preview (``preview.note_cleared``): the preview of
+that same text then knows grep would print no fact line of it and does not start grep again.
 """
 
 from __future__ import annotations
@@ -18,13 +18,6 @@ import os
 #: Under this many characters the scan costs less than starting a grep (preview.GREP_MIN_BYTES).
 MIN_CHARS = 256 << 10
 
-_cleared: list[str] = []  # the last text grep found no candidate line in (held by identity)
-
-
-def cleared(text: str) -> bool:
-    """Whether ``text`` (this very object) is the last text :func:`may_hold_fact_lines` found no
-    line of: then ``grep -a -E -i _GREP_FACTS`` prints no line of it."""
-    return bool(_cleared) and _cleared[0] is text
 
 
 def may_hold_fact_lines(text: str) -> bool:
@@ -56,5 +49,5 @@ def may_hold_fact_lines(text: str) -> bool:
     finally:
         os.close(fd)
     if found == 1:
-        _cleared[:] = [text]
+        preview.note_cleared(text)
     return found != 1  # 0: a line found; 1: none; else an error (grep -q: 0 even after one)

@@ -25,7 +25,6 @@ import os
 import sys
 
 from tersh._startup.lazyre import MULTILINE, lazy, lazy_bytes
-from tersh.compaction import grepscreen
 from tersh.compaction.clean import clean, clean_line
 from tersh.compaction.preview_read import (  # noqa: F401 - this module's names too
     _CODE_HEAD,
@@ -487,11 +486,25 @@ def _grep_candidates(source: _Source) -> Iterator[tuple[str, int, str]] | None:
     return _grep_run(grep, source)
 
 
+_cleared: list[str] = []  # the last text grep's screen found no candidate line in (by identity)
+
+
+def note_cleared(text: str) -> None:
+    """Remember ``text`` (this very object) as one ``grep -a -E -i _GREP_FACTS`` prints no line
+    of (``grepscreen`` found none): its preview then starts no grep."""
+    _cleared[:] = [text]
+
+
+def cleared(text: str) -> bool:
+    """Whether ``text`` (this very object) is the last text :func:`note_cleared` was given."""
+    return bool(_cleared) and _cleared[0] is text
+
+
 def _grep_run(grep: str, source: _Source) -> Iterator[tuple[str, int, str]]:
     if isinstance(source, _File):
         yield from _grep_file(grep, source, os.fsencode(source.path))
         return
-    if grepscreen.cleared(source.body):  # no grep to start (_grep_file): nothing to write
+    if cleared(source.body):  # no grep to start (_grep_file): nothing to write
         yield from _grep_file(grep, source, b"-")
         return
     data = source.raw()
@@ -598,7 +611,7 @@ def _grep_file(grep: str, source: _Source, target: bytes, stdin: int = -1
     in_process = (not isinstance(source, _File) or source.size <= CONTEXT_IN_PROCESS_BYTES
                   or source.size >= CONTEXT_IN_PROCESS_LINE * source.total)
     # A text the generic compactor's screen just cleared has no line this grep would print.
-    facts_known = isinstance(source, _Text) and grepscreen.cleared(source.body)
+    facts_known = isinstance(source, _Text) and cleared(source.body)
     searches = [] if facts_known else [([b"-i"], _GREP_FACTS)]
     if not in_process:
         searches.append(([b"-A2", b"-B1"], _GREP_CONTEXT))
