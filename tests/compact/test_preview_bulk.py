@@ -118,10 +118,17 @@ def test_the_bulk_scan_finds_what_the_line_by_line_scan_finds(
     max_bytes: int, entries: int, kept: int, cleaned: bool, most: int,
 ) -> None:
     monkeypatch.setattr(preview_bulk, "LINE_BY_LINE_MOST", most)  # the halves counted apart
+    assert_bulk_reads_as_lines(monkeypatch, _file(tmp_path, _varied(lines, copies), cleaned),
+                               chunk_bytes, max_bytes, entries, kept)
+
+
+def assert_bulk_reads_as_lines(monkeypatch: pytest.MonkeyPatch, source: preview._File,
+                               chunk_bytes: int, max_bytes: int, entries: int, kept: int) -> None:
+    """The bulk scan of ``source`` (``entries`` digest entries, ``kept`` shapes remembered)
+    leaves the state the line-by-line scan leaves."""
     monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
     monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)
-    source = _file(tmp_path, _varied(lines, copies), cleaned)
     line_cap = preview._line_cap(max_bytes)
     expected = _state(_by_lines(source, max_bytes, line_cap))
     assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected

@@ -15,15 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tersh.compaction import preview, preview_bulk, preview_paths, preview_read
+from tersh.compaction import preview_bulk, preview_paths, preview_read
 from tests.compact.test_preview_bulk import (
     LINES,
     REAL_LINES,
     SHAPE_LINES,
-    _by_lines,
     _file,
-    _in_bulk,
-    _state,
+    assert_bulk_reads_as_lines,
 )
 
 _ZERO = bytes.maketrans(b"123456789", b"000000000")
@@ -158,13 +156,8 @@ def test_the_bulk_scan_of_lines_naming_other_files_finds_what_the_line_by_line_s
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int, chunk_bytes: int,
     max_bytes: int, entries: int, kept: int, cleaned: bool,
 ) -> None:
-    monkeypatch.setattr(preview_read, "DIGEST_ENTRIES", entries)
-    monkeypatch.setattr(preview_bulk, "DIGEST_ENTRIES", entries)
-    monkeypatch.setattr(preview_bulk, "SHAPES_KEPT", kept)
-    source = _file(tmp_path, _folders_renamed(lines, copies), cleaned)
-    line_cap = preview._line_cap(max_bytes)
-    expected = _state(_by_lines(source, max_bytes, line_cap))
-    assert _state(_in_bulk(source, max_bytes, line_cap, chunk_bytes)) == expected
+    assert_bulk_reads_as_lines(monkeypatch, _file(tmp_path, _folders_renamed(lines, copies), cleaned),
+                               chunk_bytes, max_bytes, entries, kept)
 
 
 def test_a_type_checker_over_many_folders_reads_one_line_of_each_masked_shape(tmp_path: Path) -> None:
