@@ -67,6 +67,7 @@ def test_the_generic_compactor_answers_the_same_with_and_without_the_screen(
 @given(lines=st.lists(st.one_of(*map(st.sampled_from, (RECORDED, FACT_FREE, LOG)), ANY_LINE),
                       min_size=1, max_size=12), copies=st.integers(min_value=1, max_value=4000))
 @example(lines=LOG[:10], copies=400)  # 290 KB of a log grep clears
+@example(lines=[LOG[0], ""], copies=4000)  # the same ending with a line break (one line less)
 def test_the_preview_of_a_cleared_text_starts_no_grep_and_is_the_same(
         monkeypatch: pytest.MonkeyPatch, lines: list[str], copies: int) -> None:
     text = "\n".join(lines * copies)
@@ -89,5 +90,5 @@ def test_the_preview_of_a_cleared_text_starts_no_grep_and_is_the_same(
     assert shown == plain
     if cleared and len(text) >= preview.GREP_MIN_BYTES:
         assert grep_runs == 0 and len(started) == 1  # the twin was searched by grep
-    if lines == LOG[:10] and copies == 400:
+    if lines in (LOG[:10], [LOG[0], ""]) and copies in (400, 4000):
         assert cleared and grep_runs == 0

@@ -1334,6 +1334,8 @@ def bound_text(text: str, max_lines: int, max_bytes: int, *,
                filler_bytes: int = FILLER_BYTES, whole_text: bool = True) -> Preview:
     """Bound ``text`` (a final newline is not a line of its own)."""
     body = text[:-1] if text.endswith("\n") else text
+    if body is not text and cleared(text):
+        note_cleared(body)  # its lines are the text's, one empty line less
     if not body:
         return Preview("", True, 0, 0, 0)
     if len(body) <= max_bytes:  # else too long whatever its lines (not counted twice)
