@@ -254,3 +254,41 @@ def test_a_flood_of_fact_lines_each_of_its_own_shape_streams_in_bounded_memory(t
     assert report["head"].startswith("[tersh] index of the 120,001 fact lines")
     assert "TS2300 ×" in report["head"] and "src/a/a.ts:1:1" in report["head"]
     assert report["peak_kb"] < 64 * 1024, f"peak RSS {report['peak_kb'] / 1024:.1f} MB"
+
+
+def test_findings_grouped_under_their_files_with_wide_code_frames_stream_in_bounded_memory(
+        tmp_path: Path) -> None:
+    """Groups of findings under their file (``path (N)``, entries ``  12:4 …``) among code
+    frames of characters past the Basic Multilingual Plane: the preview reads the group entries
+    back a megabyte at a time, so its process stays under 64 MB (a 4 MB chunk decoded, cleaned
+    and searched at once took it to 76 MB on 40 MB)."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.clihelp import enable
+
+    enable()
+    path = tmp_path / "grouped.log"
+    blocks, size, index = [], 0, 0
+    while size < 40_000_000:
+        block = (f"src/pkg{index % 97}/mod{index}.py (2)\n  12:4 E501 line too long\n"
+                 f"  30:1 F401 unused import\n"
+                 + "".join(f"    \u2502 {n:3d} \u2502 let \U0001d465 = na\u00efve code line {index} {n}\n"
+                           for n in range(20)))
+        blocks.append(block)
+        size += len(block.encode())
+        index += 1
+    path.write_text("".join(blocks))
+    parent = (  # a parent of one child: the child's peak RSS is RUSAGE_CHILDREN's
+        "import json, resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps({'code': done.returncode, 'peak_kb': peak, 'head': done.stdout[:4000].decode()}))\n"
+    )
+    argv = [sys.executable, "-c", parent, sys.executable, "-m", "tersh", "run", "--", "cat", str(path)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True)
+    report = json.loads(done.stdout)
+    assert report["code"] == 0
+    assert "src/pkg0/mod0.py" in report["head"]
+    assert report["peak_kb"] < 64 * 1024, f"peak RSS {report['peak_kb'] / 1024:.1f} MB"
