@@ -25,7 +25,6 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
-from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -324,9 +323,9 @@ def test_capture_report_works_as_printed_from_opencodes_shell(tmp_path: Path) ->
     root = tmp_path / "session"
 
     # Line 3001 is far outside the 2,000 lines OpenCode kept (the tail). On a loaded machine
-    # OpenCode 1.18.33 may save less than all 300,000 lines (its shell tool can take the exit
-    # code before it has read the last chunks; once, in CI, its saved file began at 5,137): the
-    # paged lines are checked against the capture file itself, which must be seq's lines in order.
+    # OpenCode 1.18.33 may save less than all 300,000 lines: its shell tool can take the exit
+    # code before it has read the last chunks, and in CI its saved file once began at 5,137 and
+    # once skipped chunks in the middle. The paged lines are checked against the saved file.
     def retrieve(body: dict[str, Any]) -> ToolCall:
         return bash(_hint(body, 3000, 3))
 
@@ -347,8 +346,7 @@ def test_capture_report_works_as_printed_from_opencodes_shell(tmp_path: Path) ->
     report = _report_line(first)
     assert report.split("; read: ", 1)[1].startswith("/")  # an absolute command
     saved = Path(report.split("): ", 1)[1].split("; read: ", 1)[0]).read_text().splitlines()
-    assert len(saved) > 3003 and all(  # consecutive numbers: nothing reordered or mixed in
-        int(later) == int(earlier) + 1 for earlier, later in pairwise(saved))
+    assert len(saved) > 3003 and all(line.isdigit() for line in saved)  # seq's lines only
     lines = saved[3000:3003]
     assert paged.startswith(f"3001: {lines[0]}\n3002: {lines[1]}\n3003: {lines[2]}"), paged[:300]
     assert "command not found" not in paged
